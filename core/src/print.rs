@@ -1,0 +1,166 @@
+//! The formatter: prints a `Description` in prefix or infix syntax.
+//!
+//! Parsing the output again gives the same tree (comments inside a rule move before it).
+
+use crate::ast::{Description, Item, Literal, Rule, Term};
+use crate::parse::Syntax;
+use std::fmt::Write;
+
+/// Prints the whole description in the given syntax.
+pub fn print(desc: &Description, syntax: Syntax) -> String {
+    let mut out = String::new();
+    let mut prev_multiline = false;
+    for (i, item) in desc.items.iter().enumerate() {
+        let text = match item {
+            Item::Comment(c) => format!(";{c}"),
+            Item::Rule(r) => print_rule(r, syntax),
+        };
+        let multiline = matches!(item, Item::Rule(r) if !r.body.is_empty());
+        if i > 0 && (multiline || prev_multiline) && !matches!(item, Item::Comment(_)) {
+            out.push('\n');
+        }
+        out.push_str(&text);
+        out.push('\n');
+        prev_multiline = multiline;
+    }
+    out
+}
+
+/// One rule; rules with a body span several lines, one literal per line.
+pub fn print_rule(rule: &Rule, syntax: Syntax) -> String {
+    let mut s = String::new();
+    match syntax {
+        Syntax::Prefix => {
+            if rule.body.is_empty() {
+                s = rule.head.to_string();
+            } else {
+                let _ = write!(s, "(<= {}", rule.head);
+                for l in &rule.body {
+                    s.push_str("\n    ");
+                    prefix_literal(&mut s, l);
+                }
+                s.push(')');
+            }
+        }
+        Syntax::Infix => {
+            infix_term(&mut s, &rule.head);
+            if !rule.body.is_empty() {
+                s.push_str(" :-");
+                for (i, l) in rule.body.iter().enumerate() {
+                    s.push_str(if i == 0 { "\n    " } else { " &\n    " });
+                    infix_literal(&mut s, l);
+                }
+            }
+        }
+    }
+    s
+}
+
+/// One rule on a single line (for ground programs and compact listings).
+pub fn print_rule_line(rule: &Rule, syntax: Syntax) -> String {
+    let mut s = String::new();
+    match syntax {
+        Syntax::Prefix => {
+            if rule.body.is_empty() {
+                s = rule.head.to_string();
+            } else {
+                let _ = write!(s, "(<= {}", rule.head);
+                for l in &rule.body {
+                    s.push(' ');
+                    prefix_literal(&mut s, l);
+                }
+                s.push(')');
+            }
+        }
+        Syntax::Infix => {
+            infix_term(&mut s, &rule.head);
+            for (i, l) in rule.body.iter().enumerate() {
+                s.push_str(if i == 0 { " :- " } else { " & " });
+                infix_literal(&mut s, l);
+            }
+        }
+    }
+    s
+}
+
+pub fn prefix_literal(s: &mut String, l: &Literal) {
+    match l {
+        Literal::Atom(t) => {
+            let _ = write!(s, "{t}");
+        }
+        Literal::Not(inner, _) => {
+            s.push_str("(not ");
+            prefix_literal(s, inner);
+            s.push(')');
+        }
+        Literal::Distinct(a, b, _) => {
+            let _ = write!(s, "(distinct {a} {b})");
+        }
+        Literal::Or(ls, _) | Literal::And(ls, _) => {
+            s.push_str(if matches!(l, Literal::Or(..)) { "(or" } else { "(and" });
+            for x in ls {
+                s.push(' ');
+                prefix_literal(s, x);
+            }
+            s.push(')');
+        }
+    }
+}
+
+pub fn infix_literal(s: &mut String, l: &Literal) {
+    match l {
+        Literal::Atom(t) => infix_term(s, t),
+        Literal::Not(inner, _) => {
+            s.push('~');
+            infix_literal(s, inner);
+        }
+        Literal::Distinct(a, b, _) => {
+            s.push_str("distinct(");
+            infix_term(s, a);
+            s.push_str(", ");
+            infix_term(s, b);
+            s.push(')');
+        }
+        Literal::Or(ls, _) | Literal::And(ls, _) => {
+            s.push_str(if matches!(l, Literal::Or(..)) { "or(" } else { "and(" });
+            for (i, x) in ls.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                infix_literal(s, x);
+            }
+            s.push(')');
+        }
+    }
+}
+
+pub fn infix_term(s: &mut String, t: &Term) {
+    match t {
+        Term::Var(v, _) => {
+            let mut chars = v.chars();
+            match chars.next() {
+                Some(c) if c.is_alphabetic() => {
+                    s.extend(c.to_uppercase());
+                    s.push_str(chars.as_str());
+                }
+                Some('_') => s.push_str(v),
+                _ => {
+                    s.push('_');
+                    s.push_str(v);
+                }
+            }
+        }
+        Term::Const(c, _) => s.push_str(c),
+        Term::Func(f, args, _) => {
+            s.push_str(f);
+            s.push('(');
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
+                }
+                infix_term(s, a);
+            }
+            s.push(')');
+        }
+    }
+}
