@@ -5,6 +5,7 @@
 //! (a [`machine::StateMachine`]) → [`playout`] / [`trace`].
 
 pub mod ast;
+pub mod deps;
 pub mod diagnostic;
 pub mod parse;
 pub mod print;
