@@ -39,19 +39,26 @@ impl DepGraph {
     pub fn build(desc: &Description) -> DepGraph {
         let mut g = DepGraph::default();
         for rule in desc.rules() {
-            let Some(head) = rel_key(&rule.head) else { continue };
-            let h = g.id(head);
-            g.defined[h] = true;
+            let mut body = Vec::new();
             for lit in &rule.body {
-                lit.for_each_atom(false, &mut |atom, negative| {
-                    if let Some(k) = rel_key(atom) {
-                        let to = g.id(k);
-                        g.edges[h].push(Edge { to, negative, span: atom.span() });
-                    }
-                });
+                lit.for_each_atom(false, &mut |atom, negative| body.push((atom, negative)));
             }
+            g.add_rule(&rule.head, body);
         }
         g
+    }
+
+    /// Adds the edges of one rule: `body` lists its atoms with whether each is negated.
+    pub fn add_rule<'a>(&mut self, head: &Term, body: impl IntoIterator<Item = (&'a Term, bool)>) {
+        let Some(head) = rel_key(head) else { return };
+        let h = self.id(head);
+        self.defined[h] = true;
+        for (atom, negative) in body {
+            if let Some(k) = rel_key(atom) {
+                let to = self.id(k);
+                self.edges[h].push(Edge { to, negative, span: atom.span() });
+            }
+        }
     }
 
     /// The id of a relation, adding it if new.

@@ -7,5 +7,10 @@
 pub mod ast;
 pub mod deps;
 pub mod diagnostic;
+pub mod machine;
 pub mod parse;
 pub mod print;
+pub mod reasoner;
+pub mod program;
+pub mod term;
+pub mod validate;

@@ -1,0 +1,59 @@
+//! The state-machine interface every engine implements: roles, initial state, legal moves,
+//! next state, terminal test and goal values. Playouts, traces and the page use only this.
+//!
+//! Invariants: legal moves come sorted by the byte order of their canonical text (so that a
+//! seeded random choice picks the same move in every engine); `state_text` is sorted too.
+
+use serde::Serialize;
+use std::fmt;
+
+/// A goal value: an integer as GDL intends, or the raw text of an ill-formed one.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(untagged)]
+pub enum GoalValue {
+    Int(i64),
+    Text(String),
+}
+
+/// Why an engine could not answer: a limit was reached or the game misbehaves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeError {
+    pub message: String,
+}
+
+impl RuntimeError {
+    pub fn new(message: impl Into<String>) -> RuntimeError {
+        RuntimeError { message: message.into() }
+    }
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+pub type Result<T> = std::result::Result<T, RuntimeError>;
+
+pub trait StateMachine {
+    type State: Clone + Eq;
+    type Move: Copy + Eq;
+
+    /// Role names in declaration order.
+    fn roles(&self) -> &[String];
+    fn initial_state(&self) -> Self::State;
+    /// The legal moves of role number `role`, sorted by canonical text.
+    fn legal_moves(&mut self, state: &Self::State, role: usize) -> Result<Vec<Self::Move>>;
+    fn is_terminal(&mut self, state: &Self::State) -> Result<bool>;
+    /// For each role, every value v such that `(goal role v)` holds, sorted.
+    fn goals(&mut self, state: &Self::State) -> Result<Vec<Vec<GoalValue>>>;
+    /// The state reached when each role plays its move of `joint` (in role order).
+    fn next_state(&mut self, state: &Self::State, joint: &[Self::Move]) -> Result<Self::State>;
+    /// The fluents of a state as canonical text, sorted.
+    fn state_text(&self, state: &Self::State) -> Vec<String>;
+    fn move_text(&self, m: Self::Move) -> String;
+    /// Which engine this is, for reports (`"reasoner"`, ...).
+    fn engine_name(&self) -> &'static str;
+}

@@ -1,0 +1,474 @@
+//! The first-order reasoner: evaluates a GDL description bottom-up, stratum by stratum,
+//! semi-naive inside recursive components, and answers the state-machine queries.
+//!
+//! Relations are labelled by what they depend on: *static* ones (neither `true` nor `does`)
+//! are computed once when the game loads; *state* ones (on `true`) once per state; *move*
+//! ones (on `does`) once per joint move. A query evaluates only the components its target
+//! relation depends on (goals are not computed in non-terminal states, for instance).
+
+mod compile;
+mod eval;
+mod store;
+
+use crate::ast::Description;
+use crate::deps::DepGraph;
+use crate::diagnostic::Diagnostic;
+use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
+use crate::program::{normalise, NLit, NRule};
+use crate::term::{TermId, TermStore};
+use compile::{compile_rule, CRule, RelId, Relations};
+use eval::Exec;
+use store::RelStore;
+
+/// Limits that stop runaway games.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Deepest term a rule may build.
+    pub max_term_depth: u16,
+    /// Most facts derived for one state (all relations together).
+    pub max_facts: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_term_depth: crate::term::DEFAULT_MAX_DEPTH, max_facts: 2_000_000 }
+    }
+}
+
+/// When a relation's facts must be recomputed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Phase {
+    Static,
+    State,
+    Move,
+}
+
+/// A strongly connected component of relations with its compiled rules.
+#[derive(Debug)]
+struct Component {
+    rels: Vec<RelId>,
+    rules: Vec<CRule>,
+    recursive: bool,
+    phase: Phase,
+}
+
+/// A game loaded into the reasoner. State = the sorted fluent ids.
+pub struct Reasoner {
+    store: TermStore,
+    rels: Relations,
+    facts: Vec<RelStore>,
+    comps: Vec<Component>,
+    /// Components to evaluate, in order, for each query.
+    plans: [Vec<usize>; 4],
+    done: Vec<bool>,
+    current_state: Option<State>,
+    current_moves: Option<Vec<TermId>>,
+    role_names: Vec<String>,
+    role_terms: Vec<TermId>,
+    init: State,
+    limits: Limits,
+    out: Vec<TermId>,
+    delta: Vec<(u32, u32)>,
+    r_true: RelId,
+    r_does: RelId,
+    r_legal: RelId,
+    r_goal: RelId,
+    r_terminal: RelId,
+    r_next: RelId,
+}
+
+pub type State = std::rc::Rc<[TermId]>;
+
+#[derive(Clone, Copy)]
+enum Query {
+    Legal = 0,
+    Terminal = 1,
+    Goal = 2,
+    Next = 3,
+}
+
+fn sorted_state(mut fluents: Vec<TermId>) -> State {
+    fluents.sort_unstable();
+    fluents.dedup();
+    fluents.into()
+}
+
+impl Reasoner {
+    /// Loads a description that passed validation. Errors name the rule that cannot run.
+    pub fn new(desc: &Description, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
+        let rules: Vec<NRule> = normalise(desc)?
+            .into_iter()
+            .filter(|r| !matches!(r.head.name(), Some("true" | "does")))
+            .collect();
+        let mut graph = DepGraph::default();
+        for r in &rules {
+            graph.add_rule(
+                &r.head,
+                r.body.iter().filter_map(|l| match l {
+                    NLit::Pos(t) => Some((t, false)),
+                    NLit::Neg(t) => Some((t, true)),
+                    _ => None,
+                }),
+            );
+        }
+        for (name, arity) in [("true", 1), ("does", 2), ("legal", 2), ("goal", 2), ("terminal", 0), ("next", 1)] {
+            graph.id((name.to_string(), arity));
+            graph.id(("role".into(), 1));
+            graph.id(("init".into(), 1));
+        }
+        if let Some((cycle, span)) = graph.negative_cycle() {
+            let names: Vec<String> = cycle.iter().chain(cycle.first()).map(|&r| graph.name(r)).collect();
+            return Err(Diagnostic::error(
+                "unstratified",
+                span,
+                format!("negation cycle: {} (a relation may not depend on itself through 'not')", names.join(" → ")),
+            ));
+        }
+
+        let mut store = TermStore::default();
+        store.max_depth = limits.max_term_depth;
+        let mut rels = Relations::default();
+        // Relation ids follow the graph's ids, so components translate directly.
+        for (name, arity) in &graph.rels {
+            rels.id(name, *arity);
+        }
+        let mut facts: Vec<RelStore> = rels.keys.iter().map(|k| RelStore::new(k.1)).collect();
+        let sccs = graph.sccs();
+        let mut comp_of = vec![0usize; graph.rels.len()];
+        for (c, scc) in sccs.iter().enumerate() {
+            for &r in scc {
+                comp_of[r] = c;
+            }
+        }
+        let r_true = rels.id("true", 1);
+        let r_does = rels.id("does", 2);
+        let mut phase = vec![Phase::Static; sccs.len()];
+        for (c, scc) in sccs.iter().enumerate() {
+            let mut p = Phase::Static;
+            for &r in scc {
+                if r as RelId == r_true {
+                    p = p.max(Phase::State);
+                }
+                if r as RelId == r_does {
+                    p = Phase::Move;
+                }
+                for e in &graph.edges[r] {
+                    p = p.max(phase[comp_of[e.to]]);
+                }
+            }
+            phase[c] = p;
+        }
+        let mut rules_of: Vec<Vec<&NRule>> = vec![Vec::new(); sccs.len()];
+        for r in &rules {
+            let h = graph.get(r.head.name().expect("named"), r.head.args().len()).expect("in graph");
+            rules_of[comp_of[h]].push(r);
+        }
+        let mut comps = Vec::new();
+        for (c, scc) in sccs.iter().enumerate() {
+            let mut crules = Vec::new();
+            for rule in &rules_of[c] {
+                let same = |rel: RelId| comp_of[rel as usize] == c;
+                crules.push(compile_rule(rule, &mut store, &mut rels, &mut facts, &same)?);
+            }
+            comps.push(Component {
+                rels: scc.iter().map(|&r| r as RelId).collect(),
+                rules: crules,
+                recursive: graph.is_recursive(scc),
+                phase: phase[c],
+            });
+        }
+        let plan_for = |name: &str, arity: usize| -> Vec<usize> {
+            let root = graph.get(name, arity).expect("registered above");
+            let reach = graph.reachable([root]);
+            (0..sccs.len()).filter(|&c| sccs[c].iter().any(|&r| reach[r])).collect()
+        };
+        let legal_plan = plan_for("legal", 2);
+        let terminal_plan = plan_for("terminal", 0);
+        let goal_plan = plan_for("goal", 2);
+        let next_plan = plan_for("next", 1);
+        let mut static_plan: Vec<usize> = [plan_for("role", 1), plan_for("init", 1)].concat();
+        static_plan.extend(legal_plan.iter().chain(&terminal_plan).chain(&goal_plan).chain(&next_plan));
+        static_plan.retain(|&c| comps[c].phase == Phase::Static);
+        static_plan.sort_unstable();
+        static_plan.dedup();
+
+        let n = comps.len();
+        let mut r = Reasoner {
+            delta: vec![(0, 0); rels.keys.len()],
+            r_legal: rels.id("legal", 2),
+            r_goal: rels.id("goal", 2),
+            r_terminal: rels.id("terminal", 0),
+            r_next: rels.id("next", 1),
+            store,
+            rels,
+            facts,
+            comps,
+            plans: [legal_plan, terminal_plan, goal_plan, next_plan],
+            done: vec![false; n],
+            current_state: None,
+            current_moves: None,
+            role_names: Vec::new(),
+            role_terms: Vec::new(),
+            init: State::from(vec![]),
+            limits,
+            out: Vec::new(),
+            r_true,
+            r_does,
+        };
+        r.evaluate(&static_plan).map_err(|e| Diagnostic::error("runtime", Default::default(), e.message))?;
+        let r_role = r.rels.id("role", 1);
+        let r_init = r.rels.id("init", 1);
+        let roles = &r.facts[r_role as usize];
+        r.role_terms = (0..roles.len()).map(|i| roles.tuple(i)[0]).collect();
+        r.role_names = r.role_terms.iter().map(|&t| r.store.text(t).to_string()).collect();
+        let init = &r.facts[r_init as usize];
+        r.init = sorted_state((0..init.len()).map(|i| init.tuple(i)[0]).collect());
+        Ok(r)
+    }
+
+    /// Evaluates the components of `plan` not yet computed for the current state and move.
+    fn evaluate(&mut self, plan: &[usize]) -> Result<()> {
+        for &c in plan {
+            if self.done[c] {
+                continue;
+            }
+            self.eval_component(c)?;
+            self.done[c] = true;
+        }
+        Ok(())
+    }
+
+    fn eval_component(&mut self, c: usize) -> Result<()> {
+        let comp = &self.comps[c];
+        if comp.rules.is_empty() {
+            return Ok(());
+        }
+        for rule in &comp.rules {
+            run_plan(&rule.full, &mut self.facts, &mut self.store, &self.delta, &mut self.out, &self.rels)?;
+        }
+        if !comp.recursive {
+            return self.check_size(c);
+        }
+        let mut marks: Vec<u32> = comp.rels.iter().map(|_| 0).collect();
+        loop {
+            let mut changed = false;
+            for (i, &r) in comp.rels.iter().enumerate() {
+                let len = self.facts[r as usize].len();
+                self.delta[r as usize] = (marks[i], len);
+                changed |= len > marks[i];
+                marks[i] = len;
+            }
+            if !changed {
+                break;
+            }
+            for rule in &comp.rules {
+                for plan in &rule.delta {
+                    run_plan(plan, &mut self.facts, &mut self.store, &self.delta, &mut self.out, &self.rels)?;
+                }
+            }
+            self.check_size(c)?;
+        }
+        Ok(())
+    }
+
+    fn check_size(&self, c: usize) -> Result<()> {
+        for &r in &self.comps[c].rels {
+            if self.facts[r as usize].len() as usize > self.limits.max_facts {
+                return Err(RuntimeError::new(format!(
+                    "relation {} grew past {} facts: the game derives too many facts (limit max_facts)",
+                    self.rels.name(r),
+                    self.limits.max_facts
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes `state` the current state: clears state and move facts, loads `true` facts.
+    fn set_state(&mut self, state: &State) {
+        if self.current_state.as_ref() == Some(state) {
+            return;
+        }
+        self.reset(Phase::State);
+        let t = self.r_true as usize;
+        for &f in state.iter() {
+            self.facts[t].insert(&[f], &self.store);
+        }
+        self.current_state = Some(state.clone());
+    }
+
+    fn set_moves(&mut self, joint: &[TermId]) {
+        if self.current_moves.as_deref() == Some(joint) {
+            return;
+        }
+        self.reset(Phase::Move);
+        let d = self.r_does as usize;
+        for (i, &m) in joint.iter().enumerate() {
+            self.facts[d].insert(&[self.role_terms[i], m], &self.store);
+        }
+        self.current_moves = Some(joint.to_vec());
+    }
+
+    /// Forgets everything computed in `phase` and later phases.
+    fn reset(&mut self, phase: Phase) {
+        for (c, comp) in self.comps.iter().enumerate() {
+            if comp.phase >= phase && comp.phase != Phase::Static {
+                self.done[c] = false;
+                for &r in &comp.rels {
+                    self.facts[r as usize].clear();
+                }
+            }
+        }
+        self.current_moves = None;
+        if phase == Phase::State {
+            self.current_state = None;
+        }
+    }
+
+    /// Evaluates what `query` needs in the current state (and move).
+    fn query(&mut self, query: Query) -> Result<()> {
+        let plan = std::mem::take(&mut self.plans[query as usize]);
+        let res = self.evaluate(&plan);
+        self.plans[query as usize] = plan;
+        if res.is_err() {
+            // Half-computed relations must not be reused.
+            self.reset(Phase::State);
+        }
+        res
+    }
+
+    /// The term store, to read the ids of states and moves.
+    pub fn store(&self) -> &TermStore {
+        &self.store
+    }
+
+    /// Every fact of relation `name/arity` currently derived, as canonical text.
+    pub fn facts_of(&self, name: &str, arity: usize) -> Vec<String> {
+        let Some(r) = self.rels.get(name, arity) else { return Vec::new() };
+        let rel = &self.facts[r as usize];
+        (0..rel.len())
+            .map(|i| {
+                let t = rel.tuple(i);
+                if t.is_empty() {
+                    name.to_string()
+                } else {
+                    let args: Vec<&str> = t.iter().map(|&x| self.store.text(x)).collect();
+                    format!("({name} {})", args.join(" "))
+                }
+            })
+            .collect()
+    }
+}
+
+fn run_plan(
+    plan: &compile::Plan,
+    facts: &mut [RelStore],
+    store: &mut TermStore,
+    delta: &[(u32, u32)],
+    out: &mut Vec<TermId>,
+    rels: &Relations,
+) -> Result<()> {
+    let mut exec = Exec::new(facts, store, delta, std::mem::take(out));
+    exec.run(plan);
+    let (error, solutions, mut buf) = (exec.error, exec.solutions, std::mem::take(&mut exec.out));
+    let rel = &mut facts[plan.head_rel as usize];
+    let result = match error {
+        Some(e) => Err(RuntimeError::new(format!(
+            "a term nested deeper than {} levels was built while computing {}: the game builds \
+             ever-growing terms (raise the limit max_term_depth if this is intended)",
+            e.0,
+            rels.name(plan.head_rel)
+        ))),
+        None if rel.arity == 0 => {
+            if solutions > 0 {
+                rel.insert(&[], store);
+            }
+            Ok(())
+        }
+        None => {
+            for t in buf.chunks_exact(rel.arity) {
+                rel.insert(t, store);
+            }
+            Ok(())
+        }
+    };
+    buf.clear();
+    *out = buf;
+    result
+}
+
+impl StateMachine for Reasoner {
+    type State = State;
+    type Move = TermId;
+
+    fn roles(&self) -> &[String] {
+        &self.role_names
+    }
+
+    fn initial_state(&self) -> State {
+        self.init.clone()
+    }
+
+    fn legal_moves(&mut self, state: &State, role: usize) -> Result<Vec<TermId>> {
+        self.set_state(state);
+        self.query(Query::Legal)?;
+        let rel = &self.facts[self.r_legal as usize];
+        let who = self.role_terms[role];
+        let mut moves: Vec<TermId> =
+            (0..rel.len()).map(|i| rel.tuple(i)).filter(|t| t[0] == who).map(|t| t[1]).collect();
+        let store = &self.store;
+        moves.sort_unstable_by(|&a, &b| store.text(a).cmp(store.text(b)));
+        Ok(moves)
+    }
+
+    fn is_terminal(&mut self, state: &State) -> Result<bool> {
+        self.set_state(state);
+        self.query(Query::Terminal)?;
+        Ok(!self.facts[self.r_terminal as usize].is_empty())
+    }
+
+    fn goals(&mut self, state: &State) -> Result<Vec<Vec<GoalValue>>> {
+        self.set_state(state);
+        self.query(Query::Goal)?;
+        let rel = &self.facts[self.r_goal as usize];
+        let mut goals = vec![Vec::new(); self.role_terms.len()];
+        for i in 0..rel.len() {
+            let t = rel.tuple(i);
+            if let Some(r) = self.role_terms.iter().position(|&x| x == t[0]) {
+                goals[r].push(match self.store.as_int(t[1]) {
+                    Some(v) => GoalValue::Int(v),
+                    None => GoalValue::Text(self.store.text(t[1]).to_string()),
+                });
+            }
+        }
+        for g in &mut goals {
+            g.sort();
+        }
+        Ok(goals)
+    }
+
+    fn next_state(&mut self, state: &State, joint: &[TermId]) -> Result<State> {
+        self.set_state(state);
+        self.set_moves(joint);
+        self.query(Query::Next)?;
+        let rel = &self.facts[self.r_next as usize];
+        Ok(sorted_state((0..rel.len()).map(|i| rel.tuple(i)[0]).collect()))
+    }
+
+    fn state_text(&self, state: &State) -> Vec<String> {
+        let mut v: Vec<String> = state.iter().map(|&t| self.store.text(t).to_string()).collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn move_text(&self, m: TermId) -> String {
+        self.store.text(m).to_string()
+    }
+
+    fn engine_name(&self) -> &'static str {
+        "reasoner"
+    }
+}
+
+#[cfg(test)]
+mod tests;

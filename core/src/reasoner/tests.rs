@@ -1,0 +1,81 @@
+use super::*;
+use crate::parse::parse;
+
+fn load(text: &str) -> Reasoner {
+    let p = parse(text);
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    Reasoner::new(&p.description, Limits::default()).unwrap()
+}
+
+fn games_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games")
+}
+
+#[test]
+fn tictactoe_plays() {
+    let text = std::fs::read_to_string(games_dir().join("tictactoe.kif")).unwrap();
+    let mut r = load(&text);
+    assert_eq!(r.roles(), ["x", "o"]);
+    let s0 = r.initial_state();
+    assert!(!r.is_terminal(&s0).unwrap());
+    let x = r.legal_moves(&s0, 0).unwrap();
+    let o = r.legal_moves(&s0, 1).unwrap();
+    assert_eq!(x.len(), 9);
+    assert_eq!(o.len(), 1);
+    assert_eq!(r.move_text(o[0]), "noop");
+    let s1 = r.next_state(&s0, &[x[0], o[0]]).unwrap();
+    assert_ne!(s0, s1);
+    assert_eq!(r.legal_moves(&s1, 1).unwrap().len(), 8);
+}
+
+#[test]
+fn recursion_negation_and_propositions() {
+    let mut r = load(
+        "(role a) (init (at 1)) (succ 1 2) (succ 2 3) (succ 3 4)\n\
+         (<= (less ?x ?y) (succ ?x ?y)) (<= (less ?x ?z) (less ?x ?y) (succ ?y ?z))\n\
+         (<= (legal a (go ?y)) (true (at ?x)) (less ?x ?y) (not (blocked ?y)))\n\
+         (blocked 3)\n\
+         (<= (next (at ?y)) (does a (go ?y)))\n\
+         (<= terminal (true (at 4)))\n\
+         (<= (goal a 100) terminal) (<= (goal a 0) (not terminal))",
+    );
+    let s0 = r.initial_state();
+    let moves: Vec<String> = r.legal_moves(&s0, 0).unwrap().into_iter().map(|m| r.move_text(m)).collect();
+    assert_eq!(moves, ["(go 2)", "(go 4)"]);
+    let four = r.legal_moves(&s0, 0).unwrap()[1];
+    let s1 = r.next_state(&s0, &[four]).unwrap();
+    assert!(r.is_terminal(&s1).unwrap());
+    assert_eq!(r.goals(&s1).unwrap(), vec![vec![GoalValue::Int(100)]]);
+    assert_eq!(r.goals(&s0).unwrap(), vec![vec![GoalValue::Int(0)]]);
+}
+
+#[test]
+fn growing_terms_stop_at_the_depth_limit() {
+    let p = parse(
+        "(role a) (init (n z)) (<= (legal a go) (true (n ?x)))\n\
+         (<= (next (n (s ?x))) (true (n ?x)))",
+    );
+    let mut r = Reasoner::new(&p.description, Limits { max_term_depth: 5, ..Limits::default() }).unwrap();
+    let mut s = r.initial_state();
+    let go = r.legal_moves(&s, 0).unwrap()[0];
+    let mut err = None;
+    for _ in 0..10 {
+        match r.next_state(&s, &[go]) {
+            Ok(n) => s = n,
+            Err(e) => {
+                err = Some(e);
+                break;
+            }
+        }
+    }
+    let err = err.expect("the limit must be reached");
+    assert!(err.message.contains("deeper than 5"), "{err}");
+    assert!(err.message.contains("next/1"), "{err}");
+}
+
+#[test]
+fn unstratified_is_refused() {
+    let p = parse("(role a) (<= p (not q)) (<= q (not p))");
+    let e = Reasoner::new(&p.description, Limits::default()).err().unwrap();
+    assert_eq!(e.code, "unstratified");
+}
