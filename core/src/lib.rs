@@ -2,7 +2,7 @@
 //! Game Description Language. Pure Rust, no I/O: text in, data out.
 //!
 //! Pipeline: [`parse`] → [`validate`] → [`program`] (normalised rules) → [`reasoner`]
-//! (a [`machine::StateMachine`]) → [`playout`] / [`trace`].
+//! (a [`machine::StateMachine`]) → [`trace`] (playouts, traces, replay).
 
 pub mod ast;
 pub mod deps;
@@ -11,6 +11,43 @@ pub mod machine;
 pub mod parse;
 pub mod print;
 pub mod reasoner;
+pub mod rng;
 pub mod program;
 pub mod term;
+pub mod trace;
 pub mod validate;
+
+use diagnostic::Diagnostic;
+use reasoner::{Limits, Reasoner};
+
+/// A game ready to play, with the warnings found while loading it.
+pub struct Loaded {
+    pub reasoner: Reasoner,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Every diagnostic for a text: syntax, validation, and whether the reasoner can load it.
+pub fn check(text: &str) -> Vec<Diagnostic> {
+    match load(text, Limits::default()) {
+        Ok(l) => l.warnings,
+        Err(d) => d,
+    }
+}
+
+/// Parses, validates and loads a game. Fails with all diagnostics if any is an error.
+pub fn load(text: &str, limits: Limits) -> Result<Loaded, Vec<Diagnostic>> {
+    let parsed = parse::parse(text);
+    let mut diags = parsed.diagnostics;
+    diags.extend(validate::validate(&parsed.description));
+    diags.sort_by_key(|d| (d.span.start, d.severity));
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(diags);
+    }
+    match Reasoner::new(&parsed.description, limits) {
+        Ok(reasoner) => Ok(Loaded { reasoner, warnings: diags }),
+        Err(e) => {
+            diags.push(e);
+            Err(diags)
+        }
+    }
+}

@@ -4,11 +4,11 @@
 //! Invariants: legal moves come sorted by the byte order of their canonical text (so that a
 //! seeded random choice picks the same move in every engine); `state_text` is sorted too.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A goal value: an integer as GDL intends, or the raw text of an ill-formed one.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum GoalValue {
     Int(i64),

@@ -43,7 +43,7 @@ const KEYWORDS: &[(&str, usize, &str)] = &[
     ("next", 1, "a fact of the next state"),
     ("legal", 2, "a role and a move"),
     ("goal", 2, "a role and a value from 0 to 100"),
-    ("terminal", 0, "no arguments"),
+    ("terminal", 0, "written just terminal"),
     ("base", 1, "a possible fact of the state"),
     ("input", 2, "a role and a possible move"),
 ];
@@ -55,12 +55,12 @@ fn keyword(name: &str) -> Option<(usize, &'static str)> {
     KEYWORDS.iter().find(|k| k.0 == name).map(|k| (k.1, k.2))
 }
 
-/// `1 argument`, `2 arguments`.
+/// `no arguments`, `1 argument`, `2 arguments`.
 fn arguments(n: usize) -> String {
-    if n == 1 {
-        "1 argument".to_string()
-    } else {
-        format!("{n} arguments")
+    match n {
+        0 => "no arguments".to_string(),
+        1 => "1 argument".to_string(),
+        _ => format!("{n} arguments"),
     }
 }
 
@@ -213,16 +213,33 @@ fn check_keyword_places(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
     for rule in rules {
         check_head_keyword(rule, out);
         for (atom, _) in body_atoms(rule) {
-            if atom.name() == Some("next") {
-                out.push(Diagnostic::error(
-                    "next-in-body",
-                    atom.span(),
-                    "'next' cannot be used as a condition: it defines the following state; \
-                     to test the current state use (true ...)",
-                ));
+            if let Some((code, message)) = body_keyword(atom.name().unwrap_or_default()) {
+                out.push(Diagnostic::error(code, atom.span(), message));
             }
         }
     }
+}
+
+/// The keywords that only define things and are never conditions.
+fn body_keyword(name: &str) -> Option<(&'static str, &'static str)> {
+    Some(match name {
+        "next" => (
+            "next-in-body",
+            "'next' cannot be used as a condition: it defines the following state; to test the current \
+             state use (true ...)",
+        ),
+        "init" => (
+            "keyword-in-body",
+            "'init' cannot be used as a condition: it only defines the initial state; to test the current \
+             state use (true ...)",
+        ),
+        "base" | "input" => (
+            "keyword-in-body",
+            "'base' and 'input' cannot be used as conditions: they only list the possible facts and moves \
+             for the players' information",
+        ),
+        _ => return None,
+    })
 }
 
 fn check_head_keyword(rule: &Rule, out: &mut Vec<Diagnostic>) {
@@ -538,8 +555,9 @@ fn check_stratification(graph: &DepGraph, out: &mut Vec<Diagnostic>) {
 // ---- 6. the recursion restriction ----
 
 /// For a rule with head p(t1..tn) and a positive body atom q(s1..sk) with q recursive with
-/// p, each sj is ground, one of the ti, or an argument of a positive condition (outside any
-/// `or`) whose relation is not recursive with p (GDL specification, Love et al. 2008).
+/// p, each sj is ground, one of the ti, or an argument of a positive condition whose
+/// relation is not recursive with p (GDL specification, Love et al. 2008; an argument of
+/// every alternative of an `or` counts too).
 fn check_recursion(rules: &[&Rule], graph: &DepGraph, out: &mut Vec<Diagnostic>) {
     let sccs = graph.sccs();
     let mut comp_of = vec![0; graph.rels.len()];
@@ -551,42 +569,44 @@ fn check_recursion(rules: &[&Rule], graph: &DepGraph, out: &mut Vec<Diagnostic>)
         let Some(c) = comp(&rule.head).filter(|&c| graph.is_recursive(&sccs[c])) else { continue };
         let mut anchors: Vec<&Term> = rule.head.args().iter().collect();
         for lit in &rule.body {
-            for atom in conjunct_atoms(lit) {
-                if comp(atom) != Some(c) {
-                    anchors.extend(atom.args());
-                }
-            }
+            anchors.extend(anchor_args(lit, &|t| comp(t) != Some(c)));
         }
         for (atom, negated) in body_atoms(rule) {
             if negated || comp(atom) != Some(c) {
                 continue;
             }
             for arg in atom.args().iter().filter(|a| !a.is_ground() && !anchors.contains(a)) {
-                out.push(recursion_warning(&rule.head, atom, arg));
+                out.push(recursion_error(&rule.head, atom, arg));
             }
         }
     }
 }
 
-/// The positive atoms a literal requires for sure: itself, or those of an `and`.
-fn conjunct_atoms(lit: &Literal) -> Vec<&Term> {
+/// The arguments of the positive atoms that `lit` requires for sure whose relation is not
+/// recursive with the head (`outside`): of an `or`, those common to every alternative.
+fn anchor_args<'a>(lit: &'a Literal, outside: &impl Fn(&Term) -> bool) -> Vec<&'a Term> {
     match lit {
-        Literal::Atom(t) => vec![t],
-        Literal::And(ls, _) => ls.iter().flat_map(conjunct_atoms).collect(),
+        Literal::Atom(t) if outside(t) => t.args().iter().collect(),
+        Literal::And(ls, _) => ls.iter().flat_map(|l| anchor_args(l, outside)).collect(),
+        Literal::Or(alts, _) => {
+            let mut sets = alts.iter().map(|alt| anchor_args(alt, outside));
+            let first = sets.next().unwrap_or_default();
+            sets.fold(first, |acc, set| acc.into_iter().filter(|a| set.contains(a)).collect())
+        }
         _ => Vec::new(),
     }
 }
 
-fn recursion_warning(head: &Term, atom: &Term, arg: &Term) -> Diagnostic {
+fn recursion_error(head: &Term, atom: &Term, arg: &Term) -> Diagnostic {
     let (p, q) = (slash(head), slash(atom));
     let with = if p == q { String::new() } else { format!(", which is recursive with {p},") };
-    Diagnostic::warning(
+    Diagnostic::error(
         "recursion-restriction",
         arg.span(),
         format!(
             "the argument {arg} of {q}{with} breaks GDL's recursion restriction: it should be ground, an \
              argument of the head, or an argument of a condition that is not recursive with {p}; \
-             otherwise the recursion may build ever larger terms"
+             otherwise the recursion could build ever larger terms and never stop"
         ),
     )
 }
@@ -599,7 +619,8 @@ fn check_undefined(rules: &[&Rule], graph: &DepGraph, out: &mut Vec<Diagnostic>)
     let mut reported: FxHashSet<RelKey> = FxHashSet::default();
     for (atom, _) in rules.iter().flat_map(|r| body_atoms(r)) {
         let Some(key) = rel_key(atom) else { continue };
-        if matches!(key.0.as_str(), "true" | "does") || graph.index.get(&key).is_some_and(|&r| graph.defined[r]) {
+        let misplaced = body_keyword(&key.0).is_some();
+        if misplaced || matches!(key.0.as_str(), "true" | "does") || graph.index.get(&key).is_some_and(|&r| graph.defined[r]) {
             continue;
         }
         if reported.insert(key.clone()) {
@@ -636,40 +657,229 @@ mod tests {
     use crate::parse::parse;
     use expect_test::{expect, Expect};
 
-    fn check(text: &str, expect: Expect) {
+    /// The rendered diagnostics of `text`, without the warnings about missing keywords
+    /// (except in the test of those).
+    fn render(text: &str, keep_missing: bool) -> String {
         let parsed = parse(text);
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
         let idx = LineIndex::new(text);
-        let out: Vec<String> = validate(&parsed.description).iter().map(|d| idx.render("game.kif", d)).collect();
-        expect.assert_eq(&out.join("\n"));
+        let out: Vec<String> = validate(&parsed.description)
+            .iter()
+            .filter(|d| keep_missing || d.code != "missing-keyword")
+            .map(|d| idx.render("game.kif", d))
+            .collect();
+        out.join("\n")
     }
 
-    fn corpus_games() -> Vec<(String, String)> {
-        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
-        let mut games = Vec::new();
-        let Ok(subs) = std::fs::read_dir(dir) else { return games };
-        for sub in subs.flatten() {
-            let Ok(files) = std::fs::read_dir(sub.path()) else { continue };
-            for f in files.flatten().filter(|f| f.path().extension().is_some_and(|e| e == "kif")) {
-                let name = format!("{}/{}", sub.file_name().to_string_lossy(), f.file_name().to_string_lossy());
-                games.push((name, std::fs::read_to_string(f.path()).unwrap()));
-            }
-        }
-        games.sort();
-        games
+    fn check(text: &str, expect: Expect) {
+        expect.assert_eq(&render(text, false));
     }
 
     #[test]
-    fn corpus_stats() {
-        let mut counts: BTreeMap<(bool, &str), usize> = BTreeMap::new();
-        for (name, text) in corpus_games() {
-            let parsed = parse(&text);
-            let idx = LineIndex::new(&text);
-            for d in validate(&parsed.description) {
-                *counts.entry((d.is_error(), d.code)).or_default() += 1;
-                println!("{}", idx.render(&name, &d));
+    fn a_valid_game_has_no_findings() {
+        check(
+            "(role x) (role o) (init (cell 1 b)) (init (control x))\n\
+             (<= (legal ?r (mark ?c)) (true (cell ?c b)) (true (control ?r)))\n\
+             (<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n\
+             (<= (next (cell ?c ?r)) (does ?r (mark ?c)))\n\
+             (<= (next (cell ?c ?v)) (true (cell ?c ?v)) (or (does x noop) (does o noop)))\n\
+             (<= (next (control ?o)) (true (control ?r)) (role ?o) (distinct ?r ?o))\n\
+             (<= terminal (not open)) (<= open (true (cell ?c b)))\n\
+             (<= (goal ?r 100) (true (cell 1 ?r))) (<= (goal ?r 0) (role ?r) (not (true (cell 1 ?r))))\n\
+             (<= (less ?x ?y) (succ ?x ?y)) (<= (less ?x ?z) (succ ?x ?y) (less ?y ?z)) (succ 1 2)",
+            expect![""],
+        );
+    }
+
+    #[test]
+    fn arities_are_fixed() {
+        check(
+            "(p a) (p b) (<= q (p a b))\n(r (f a)) (r (f a b)) (r (f c))\n(cell 1 1) (s (cell 1 1 b))",
+            expect![[r#"
+                game.kif:1:19: error[arity-mismatch]: relation p has 2 arguments here (p/2) but is used elsewhere with 1 argument (p/1); a relation must always have the same number of arguments
+                game.kif:1:19: warning[undefined-relation]: p/2 is never defined, so it is always false; did you mean p/1, which is defined?
+                game.kif:2:14: error[arity-mismatch]: function f has 2 arguments here (f/2) but is used elsewhere with 1 argument (f/1); a function must always have the same number of arguments"#]],
+        );
+    }
+
+    #[test]
+    fn keywords_have_their_arities() {
+        check(
+            "(role x y) (<= (legal x) (true a b)) (<= (terminal x) (true (does x)))",
+            expect![[r#"
+                game.kif:1:1: error[keyword-arity]: 'role' takes 1 argument (role/1: the role's name), but here it has 2
+                game.kif:1:16: error[keyword-arity]: 'legal' takes 2 arguments (legal/2: a role and a move), but here it has 1
+                game.kif:1:26: error[keyword-arity]: 'true' takes 1 argument (true/1: a fact of the current state), but here it has 2
+                game.kif:1:42: error[keyword-arity]: 'terminal' takes no arguments (terminal/0: written just terminal), but here it has 1
+                game.kif:1:61: error[keyword-as-function]: 'does' is a GDL keyword and cannot be used as a function inside a term"#]],
+        );
+    }
+
+    #[test]
+    fn keywords_stay_in_their_places() {
+        check(
+            "(role x) (true p) (<= (does x a) (true p)) (<= (role y) (true p))\n\
+             (<= (next p) (next q)) (<= (next p) (init q)) (<= (distinct a b) (true p))",
+            expect![[r#"
+                game.kif:1:10: error[true-in-head]: 'true' cannot be defined by a rule or fact: the current state comes from 'init' and 'next'; write (init ...) for the initial state or (next ...) for the following one
+                game.kif:1:23: error[does-in-head]: 'does' cannot be defined by a rule or fact: it holds the moves the players choose; to say which moves are allowed, define 'legal'
+                game.kif:1:48: error[role-rule]: roles must be listed as facts like (role white), not defined by a rule with conditions
+                game.kif:1:57: error[state-dependent]: 'role' cannot depend on 'true' (the players are fixed for the whole game), but this condition uses it directly
+                game.kif:2:14: error[next-in-body]: 'next' cannot be used as a condition: it defines the following state; to test the current state use (true ...)
+                game.kif:2:37: error[keyword-in-body]: 'init' cannot be used as a condition: it only defines the initial state; to test the current state use (true ...)
+                game.kif:2:51: error[keyword-head]: 'distinct' is a GDL keyword and can only be a condition, not the head of a rule or a fact"#]],
+        );
+    }
+
+    #[test]
+    fn init_does_not_depend_on_the_state_nor_legal_on_the_moves() {
+        check(
+            "(role x)\n(<= (init p) (on q)) (<= (on ?x) (true ?x))\n\
+             (<= (legal x a) (moved x)) (<= (moved ?r) (does ?r ?m))\n\
+             (<= terminal (does x a))\n(<= (base p) (moved x))",
+            expect![[r#"
+                game.kif:2:14: error[state-dependent]: 'init' cannot depend on 'true' (it describes the state before the game starts), but this condition does: on/1 → true/1
+                game.kif:3:17: error[move-dependent]: 'legal' cannot depend on 'does' (legal moves must be known before the players choose), but this condition does: moved/1 → does/2
+                game.kif:4:14: error[move-dependent]: 'terminal' cannot depend on 'does' (it is evaluated in a state, without moves), but this condition uses it directly
+                game.kif:5:14: error[move-dependent]: 'base' cannot depend on 'does' (it describes every possible state), but this condition does: moved/1 → does/2"#]],
+        );
+    }
+
+    #[test]
+    fn rules_are_safe() {
+        check(
+            "(p ?x)\n\
+             (<= (q ?x ?y) (r ?x) (not (s ?y ?z)) (distinct ?y ?w))\n\
+             (<= (t ?x) (or (r ?x) (s ?x a)) (or (r ?y) (and (s ?y ?z) (not (r ?z)))) (not (r ?y)))\n\
+             (<= (u ?x) (or (r ?x) (r a)))",
+            expect![[r#"
+                game.kif:1:4: error[unsafe-variable]: a fact cannot contain variables: nothing says which values ?x takes; write the values out, or make it a rule with a condition that gives ?x its values
+                game.kif:2:11: error[unsafe-variable]: variable ?y in the head never occurs in a positive condition of the body, so the rule would not say which values ?y takes
+                game.kif:2:15: warning[undefined-relation]: r/1 is never defined, so it is always false
+                game.kif:2:27: warning[undefined-relation]: s/2 is never defined, so it is always false
+                game.kif:2:33: error[unsafe-variable]: variable ?z in this 'not' never occurs in a positive condition of the body; 'not' can only check values that are known, so add a condition that gives ?z its values
+                game.kif:2:51: error[unsafe-variable]: variable ?w in this 'distinct' never occurs in a positive condition of the body; 'distinct' can only compare values that are known, so add a condition that gives ?w its values
+                game.kif:4:8: error[unsafe-variable]: variable ?x in the head never occurs in a positive condition of the body, so the rule would not say which values ?x takes (?x occurs in only some alternatives of an 'or': it must occur in every one, or outside the 'or')"#]],
+        );
+    }
+
+    #[test]
+    fn negation_does_not_go_round_a_cycle() {
+        check(
+            "(<= p (q a)) (<= (q ?x) (r ?x) (not p)) (r a)",
+            expect!["game.kif:1:37: error[unstratified]: q/1 depends on itself through 'not': q/1 → p/0 → q/1; GDL forbids cycles through negation because such rules have no clear meaning, so rewrite them so that no relation depends on its own negation"],
+        );
+    }
+
+    #[test]
+    fn recursion_is_restricted() {
+        check(
+            "(succ 1 2) (succ 2 3)\n\
+             (<= (less ?x ?z) (succ ?x ?y) (less ?y ?z))\n\
+             (<= (grow ?x) (grow (f ?x)))\n\
+             (<= (a ?x) (b ?x ?y)) (<= (b ?x ?y) (succ ?x ?y) (a ?y))\n\
+             (<= (c ?x) (or (succ ?x ?y) (succ ?y ?x)) (c ?y)) (<= (c ?x) (or (succ ?x ?y) (p ?x)) (c ?y))",
+            expect![[r#"
+                game.kif:3:21: error[recursion-restriction]: the argument (f ?x) of grow/1 breaks GDL's recursion restriction: it should be ground, an argument of the head, or an argument of a condition that is not recursive with grow/1; otherwise the recursion could build ever larger terms and never stop
+                game.kif:4:18: error[recursion-restriction]: the argument ?y of b/2, which is recursive with a/1, breaks GDL's recursion restriction: it should be ground, an argument of the head, or an argument of a condition that is not recursive with a/1; otherwise the recursion could build ever larger terms and never stop
+                game.kif:5:79: warning[undefined-relation]: p/1 is never defined, so it is always false
+                game.kif:5:90: error[recursion-restriction]: the argument ?y of c/1 breaks GDL's recursion restriction: it should be ground, an argument of the head, or an argument of a condition that is not recursive with c/1; otherwise the recursion could build ever larger terms and never stop"#]],
+        );
+    }
+
+    #[test]
+    fn goal_values_are_0_to_100() {
+        check(
+            "(role x) (goal x 100) (goal x 101) (goal x win) (goal x (f 1)) (<= (goal x ?v) (score ?v)) (score 5)",
+            expect![[r#"
+                game.kif:1:31: error[goal-value]: a goal value must be a whole number from 0 to 100, not 101
+                game.kif:1:44: error[goal-value]: a goal value must be a whole number from 0 to 100, not win
+                game.kif:1:57: error[goal-value]: a goal value must be a whole number from 0 to 100, not (f 1)"#]],
+        );
+    }
+
+    #[test]
+    fn roles_are_constants_named_once() {
+        check(
+            "(role x) (role x) (role (f y)) (legal y a) (legal (g x) a) (<= (goal ?r 0) (role ?r))",
+            expect![[r#"
+                game.kif:1:16: error[duplicate-role]: role x is declared twice
+                game.kif:1:25: error[role-not-constant]: a role name must be a constant like white, not a compound term
+                game.kif:1:39: warning[unknown-role]: y is not a role of this game (no fact (role y)), so this 'legal' never applies
+                game.kif:1:51: error[role-argument]: the first argument of 'legal' must be a role (a constant) or a variable, not a compound term"#]],
+        );
+    }
+
+    #[test]
+    fn undefined_and_missing_relations_are_warned_about() {
+        expect![[r#"
+            game.kif:1:1: warning[missing-keyword]: the game has no roles: list the players with facts like (role white)
+            game.kif:1:1: warning[missing-keyword]: the game never defines 'init', so it starts from the empty state
+            game.kif:1:1: warning[missing-keyword]: the game never defines 'goal', so no player can score
+            game.kif:1:17: warning[undefined-relation]: q/0 is never defined, so it is always false
+            game.kif:2:14: error[arity-mismatch]: relation r has 2 arguments here (r/2) but is used elsewhere with 1 argument (r/1); a relation must always have the same number of arguments
+            game.kif:2:14: warning[undefined-relation]: r/2 is never defined, so it is always false; did you mean r/1, which is defined?"#]]
+        .assert_eq(&render(
+            "(<= (legal x a) (q) (true p))\n(<= terminal (r 1 2)) (r 1) (<= unused (r 1))",
+            true,
+        ));
+    }
+
+    /// Corpus games that break a rule of GDL, with the reason. The reference reasoner plays
+    /// them all: top-down (Prolog) evaluation tolerates these faults.
+    const INVALID: &[(&str, &str)] = &[
+        ("ggp-base-tests/test_invalid_function_arities_differ", "deliberately invalid: function a/1 and a/2"),
+        ("ggp-base-tests/test_invalid_sentence_arities_differ", "deliberately invalid: relation foo/1 and foo/2"),
+        ("ggp-base/test_case_3b", "deliberately invalid (GGP-Base's blacklist): unsafe head variables"),
+        ("ggp-base/test_case_3e", "deliberately invalid (GGP-Base's blacklist): unsafe head variable"),
+        ("ggp-base/test_case_3f", "deliberately invalid (GGP-Base's blacklist): unsafe head variable"),
+        ("ggp-base/blokbox_duo", "unsafe: (reorient 1 ?dx ?dy ?dx ?dy) with ?dx ?dy bound by no condition"),
+        ("ggp-base/gt_attrition_breaks_propnet", "unsafe: (goal ?p 0) with ?p bound by no condition"),
+        ("ggp-base/slaughter", "unsafe: ?x ?y only inside (not (true (cell ?x ?y ?king)))"),
+        ("ggp-base/ticTacToeClassic", "unsafe: distinctCell and goal heads with unbound variables"),
+        ("ggp-repository/futoshiki4", "unstratified: (goal robot 100) :- (not (goal robot 0))"),
+        ("ggp-repository/futoshiki5", "unstratified: (goal robot 100) :- (not (goal robot 0))"),
+        ("ggp-repository/futoshiki6", "unstratified: (goal robot 100) :- (not (goal robot 0))"),
+        ("ggp-repository/hexPie", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/hidato19", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/hidato37", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/majorities", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/nineBoardTicTacToePie", "unstratified: (goal ?r 0) :- (not (goal ?r 100)) ..."),
+        ("ggp-repository/nineBoardTicTacToePie.v1", "unstratified: (goal ?r 0) :- (not (goal ?r 100)) ..."),
+        ("ggp-repository/queens06ug", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/queens08lg", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/queens08ug", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/queens12ug", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/queens16ug", "unstratified: goal/2 defined with (not (goal ...))"),
+        ("ggp-repository/queens31lg", "unstratified: goal/2 defined with (not (goal ...))"),
+    ];
+
+    /// Every corpus game passes without error, except the ones in `INVALID`, which fail.
+    /// Prints the number of warnings per code (`cargo test -- --nocapture`).
+    #[test]
+    fn corpus_games_are_valid() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
+        let Ok(subs) = std::fs::read_dir(dir) else { return };
+        let mut warnings: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut games = 0;
+        for sub in subs.flatten() {
+            let Ok(files) = std::fs::read_dir(sub.path()) else { continue };
+            for path in files.flatten().map(|f| f.path()).filter(|p| p.extension().is_some_and(|e| e == "kif")) {
+                let stem = path.file_stem().unwrap().to_string_lossy();
+                let game = format!("{}/{stem}", sub.file_name().to_string_lossy());
+                let text = std::fs::read_to_string(&path).unwrap();
+                let diags = validate(&parse(&text).description);
+                let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_error()).collect();
+                let invalid = INVALID.iter().any(|(g, _)| *g == game);
+                assert_eq!(invalid, !errors.is_empty(), "{}: {errors:?}", path.display());
+                diags.iter().filter(|d| !d.is_error()).for_each(|d| *warnings.entry(d.code).or_default() += 1);
+                if stem.starts_with("test_invalid_") {
+                    assert!(errors.iter().any(|d| d.code == "arity-mismatch"), "{game}: {errors:?}");
+                }
+                games += 1;
             }
         }
-        println!("{counts:?}");
+        assert!(games > 500, "only {games} corpus games");
+        println!("warnings over {games} corpus games: {warnings:?}");
     }
 }

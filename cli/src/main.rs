@@ -1,0 +1,398 @@
+//! `gdl`: the command line of GDL Playground. A thin layer over `gdl-core`: reads files,
+//! prints results (text or `--json`), sets exit codes: 0 ok, 1 invalid game or failed
+//! check, 2 usage or unreadable file.
+
+use anyhow::Context;
+use clap::{Parser, Subcommand, ValueEnum};
+use gdl_core::diagnostic::{Diagnostic, LineIndex};
+use gdl_core::machine::StateMachine;
+use gdl_core::parse::{parse, Syntax};
+use gdl_core::reasoner::{Limits, Reasoner};
+use gdl_core::rng::Rng;
+use gdl_core::trace::{fast_playout, record_playout, replay, Playout};
+use serde_json::json;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "gdl", version, about = "Parse, check, play and benchmark GDL games")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Deepest term a rule may build (stops ever-growing terms).
+    #[arg(long, default_value_t = Limits::default().max_term_depth)]
+    max_term_depth: u16,
+    /// Most facts derived in one state.
+    #[arg(long, default_value_t = Limits::default().max_facts)]
+    max_facts: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits { max_term_depth: self.max_term_depth, max_facts: self.max_facts }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a game for errors and warnings.
+    Check {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Roles, initial state and legal moves.
+    Info {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Print a game in prefix or infix syntax.
+    Fmt {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = Form::Prefix)]
+        to: Form,
+    },
+    /// Random playouts, optionally written as a trace (JSON Lines).
+    Playout {
+        file: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        count: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1000)]
+        max_steps: usize,
+        #[arg(long)]
+        trace: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Check a trace written by another reasoner against ours.
+    Replay {
+        file: PathBuf,
+        trace: PathBuf,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Random playouts for a while: playouts per second, average length, outcomes.
+    Bench {
+        file: PathBuf,
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        #[arg(long, value_enum, default_value_t = Engine::Reasoner)]
+        engine: Engine,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1000)]
+        max_steps: usize,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Form {
+    Prefix,
+    Infix,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Engine {
+    /// The first-order reasoner.
+    Reasoner,
+}
+
+/// Why a command failed: the game is invalid (exit 1) or the call is wrong (exit 2).
+enum Failure {
+    Invalid,
+    Usage(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::Usage(e)
+    }
+}
+
+type Outcome = Result<(), Failure>;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check { file, json } => check(&file, json),
+        Command::Info { file, json, limits } => info(&file, json, limits.limits()),
+        Command::Fmt { file, to } => fmt(&file, to),
+        Command::Playout { file, count, seed, max_steps, trace, json, limits } => {
+            playout(&file, count, seed, max_steps, trace.as_deref(), json, limits.limits())
+        }
+        Command::Replay { file, trace, json, limits } => replay_cmd(&file, &trace, json, limits.limits()),
+        Command::Bench { file, seconds, engine: Engine::Reasoner, seed, max_steps, json, limits } => {
+            bench(&file, seconds, seed, max_steps, json, limits.limits())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Invalid) => ExitCode::from(1),
+        Err(Failure::Usage(e)) => {
+            eprintln!("gdl: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read(file: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    // Invalid UTF-8 is replaced, not refused: the parser then points at the odd characters.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn print_diagnostics(file: &Path, text: &str, diags: &[Diagnostic]) {
+    let idx = LineIndex::new(text);
+    for d in diags {
+        eprintln!("{}", idx.render(&file.display().to_string(), d));
+    }
+}
+
+fn diagnostics_json(text: &str, diags: &[Diagnostic]) -> serde_json::Value {
+    let idx = LineIndex::new(text);
+    diags
+        .iter()
+        .map(|d| {
+            let (line, column) = idx.line_col(d.span.start);
+            let (end_line, end_column) = idx.line_col(d.span.end);
+            json!({"severity": d.severity, "code": d.code, "message": d.message,
+                   "line": line, "column": column, "end_line": end_line, "end_column": end_column,
+                   "start": d.span.start, "end": d.span.end})
+        })
+        .collect()
+}
+
+/// Loads a game; on errors prints them (text or JSON) and fails with `Invalid`.
+fn load(file: &Path, limits: Limits, json: bool) -> Result<(String, Reasoner), Failure> {
+    let text = read(file)?;
+    match gdl_core::load(&text, limits) {
+        Ok(l) => {
+            if !json {
+                print_diagnostics(file, &text, &l.warnings);
+            }
+            Ok((text, l.reasoner))
+        }
+        Err(diags) => {
+            if json {
+                println!("{}", json!({"ok": false, "diagnostics": diagnostics_json(&text, &diags)}));
+            } else {
+                print_diagnostics(file, &text, &diags);
+            }
+            Err(Failure::Invalid)
+        }
+    }
+}
+
+fn runtime(e: gdl_core::machine::RuntimeError) -> Failure {
+    eprintln!("gdl: {e}");
+    Failure::Invalid
+}
+
+fn check(file: &Path, json: bool) -> Outcome {
+    let text = read(file)?;
+    let diags = gdl_core::check(&text);
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    if json {
+        println!("{}", json!({"ok": errors == 0, "diagnostics": diagnostics_json(&text, &diags)}));
+    } else {
+        print_diagnostics(file, &text, &diags);
+        let warnings = diags.len() - errors;
+        eprintln!("{}: {errors} error(s), {warnings} warning(s)", file.display());
+    }
+    if errors == 0 {
+        Ok(())
+    } else {
+        Err(Failure::Invalid)
+    }
+}
+
+fn info(file: &Path, json: bool, limits: Limits) -> Outcome {
+    let (_, mut m) = load(file, limits, json)?;
+    let s = m.initial_state();
+    let terminal = m.is_terminal(&s).map_err(runtime)?;
+    let roles = m.roles().to_vec();
+    let mut legal = serde_json::Map::new();
+    let mut goals = serde_json::Map::new();
+    for (r, role) in roles.iter().enumerate() {
+        if terminal {
+            goals.insert(role.clone(), json!(m.goals(&s).map_err(runtime)?[r]));
+        } else {
+            let moves: Vec<String> = m.legal_moves(&s, r).map_err(runtime)?.iter().map(|&x| m.move_text(x)).collect();
+            legal.insert(role.clone(), json!(moves));
+        }
+    }
+    let init = m.state_text(&s);
+    if json {
+        let mut out = json!({"roles": roles, "init": init, "terminal": terminal});
+        out[if terminal { "goals" } else { "legal" }] = json!(if terminal { goals } else { legal });
+        println!("{out}");
+    } else {
+        println!("roles: {}", roles.join(" "));
+        println!("initial state ({} fluents):", init.len());
+        for f in &init {
+            println!("  {f}");
+        }
+        if terminal {
+            println!("the initial state is terminal; goals: {}", serde_json::Value::Object(goals));
+        }
+        for (role, moves) in &legal {
+            let moves: Vec<&str> = moves.as_array().into_iter().flatten().filter_map(|m| m.as_str()).collect();
+            println!("legal for {role} ({}): {}", moves.len(), moves.join(" "));
+        }
+    }
+    Ok(())
+}
+
+fn fmt(file: &Path, to: Form) -> Outcome {
+    let text = read(file)?;
+    let parsed = parse(&text);
+    if parsed.diagnostics.iter().any(Diagnostic::is_error) {
+        print_diagnostics(file, &text, &parsed.diagnostics);
+        return Err(Failure::Invalid);
+    }
+    let syntax = match to {
+        Form::Prefix => Syntax::Prefix,
+        Form::Infix => Syntax::Infix,
+    };
+    print!("{}", gdl_core::print::print(&parsed.description, syntax));
+    Ok(())
+}
+
+fn playout(
+    file: &Path,
+    count: usize,
+    seed: u64,
+    max_steps: usize,
+    trace: Option<&Path>,
+    json: bool,
+    limits: Limits,
+) -> Outcome {
+    let (_, mut m) = load(file, limits, json)?;
+    let mut out = match trace {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut rng = Rng::new(seed);
+    let mut summary = Vec::new();
+    for _ in 0..count {
+        let p = record_playout(&mut m, &mut rng, max_steps).map_err(runtime)?;
+        if let Some(w) = out.as_mut() {
+            serde_json::to_writer(&mut *w, &p).context("writing the trace")?;
+            writeln!(w).context("writing the trace")?;
+        }
+        let last = p.steps.last().expect("a playout has a step");
+        summary.push(json!({"length": p.steps.len() - 1, "terminal": last.terminal, "goals": last.goals}));
+    }
+    if let Some(mut w) = out {
+        w.flush().context("writing the trace")?;
+    }
+    if json {
+        println!("{}", json!({"playouts": summary}));
+    } else {
+        for (i, s) in summary.iter().enumerate() {
+            println!("playout {}: {s}", i + 1);
+        }
+    }
+    Ok(())
+}
+
+fn replay_cmd(file: &Path, trace: &Path, json: bool, limits: Limits) -> Outcome {
+    let (_, mut m) = load(file, limits, json)?;
+    let f = std::fs::File::open(trace).with_context(|| format!("cannot read {}", trace.display()))?;
+    let (mut passed, mut failed) = (0, 0);
+    let mut results = Vec::new();
+    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
+        let line = line.context("reading the trace")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let p: Playout =
+            serde_json::from_str(&line).with_context(|| format!("line {} of the trace is not a playout", i + 1))?;
+        let verdict = match replay(&mut m, &p) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(mismatch)) => Err(mismatch.to_string()),
+            Err(e) => Err(format!("engine error: {e}")),
+        };
+        match &verdict {
+            Ok(()) => passed += 1,
+            Err(_) => failed += 1,
+        }
+        if !json {
+            match &verdict {
+                Ok(()) => println!("playout {}: ok", i + 1),
+                Err(e) => println!("playout {}: FAIL {e}", i + 1),
+            }
+        }
+        results.push(json!({"playout": i + 1, "ok": verdict.is_ok(), "detail": verdict.err()}));
+    }
+    if json {
+        println!("{}", json!({"passed": passed, "failed": failed, "playouts": results}));
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
+    if failed == 0 {
+        Ok(())
+    } else {
+        Err(Failure::Invalid)
+    }
+}
+
+fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, limits: Limits) -> Outcome {
+    let (_, mut m) = load(file, limits, json)?;
+    let roles = m.roles().to_vec();
+    let mut rng = Rng::new(seed);
+    let start = Instant::now();
+    let (mut playouts, mut moves, mut cut) = (0u64, 0u64, 0u64);
+    let mut outcomes: std::collections::BTreeMap<String, u64> = Default::default();
+    while playouts == 0 || start.elapsed().as_secs_f64() < seconds {
+        let o = fast_playout(&mut m, &mut rng, max_steps).map_err(runtime)?;
+        playouts += 1;
+        moves += o.length as u64;
+        match o.goals {
+            Some(g) => *outcomes.entry(serde_json::to_string(&g).expect("json")).or_default() += 1,
+            None => cut += 1,
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let rate = playouts as f64 / elapsed;
+    let avg = moves as f64 / playouts as f64;
+    if json {
+        let outcomes: serde_json::Map<String, serde_json::Value> =
+            outcomes.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        println!(
+            "{}",
+            json!({"game": file.display().to_string(), "engine": m.engine_name(), "playouts": playouts,
+                   "seconds": elapsed, "playouts_per_sec": rate, "avg_length": avg, "cut": cut,
+                   "roles": roles, "outcomes": outcomes})
+        );
+    } else {
+        println!("{}: engine {}, {playouts} playouts in {elapsed:.2} s", file.display(), m.engine_name());
+        println!("  {rate:.1} playouts/s, average length {avg:.1} joint moves, {cut} cut at {max_steps}");
+        println!("  outcomes (goals per role {}):", roles.join(", "));
+        for (k, v) in outcomes {
+            println!("    {k}: {v}");
+        }
+    }
+    Ok(())
+}
