@@ -55,6 +55,8 @@ pub struct Plan {
     pub steps: Vec<Step>,
     pub head_rel: RelId,
     pub head: Box<[Pat]>,
+    /// The distinct slots of the head, in the order `Exec` records their values.
+    pub head_slots: Box<[Slot]>,
     pub slots: usize,
 }
 
@@ -265,7 +267,9 @@ pub fn compile_rule(
                 ),
             ));
         }
-        Ok(Plan { steps, head_rel, head: head.clone(), slots })
+        hv.sort_unstable();
+        hv.dedup();
+        Ok(Plan { steps, head_rel, head: head.clone(), head_slots: hv.into(), slots })
     };
     let full = plan(None, rel_stores)?;
     let mut delta = Vec::new();

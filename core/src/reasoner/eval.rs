@@ -1,6 +1,6 @@
 //! Join execution: runs a plan over the relation stores by backtracking over the steps,
 //! binding variable slots by matching patterns against ground facts, and collects the
-//! instantiated heads.
+//! values of the head's variables; heads are built afterwards, when the store may change.
 
 use super::compile::{KeySrc, Lit, Pat, Plan, Step};
 use super::store::{KeyHasher, RelStore, NONE};
@@ -11,21 +11,20 @@ const UNBOUND: TermId = TermId::MAX;
 /// The state of one plan execution.
 pub struct Exec<'a> {
     pub rels: &'a [RelStore],
-    pub store: &'a mut TermStore,
+    pub store: &'a TermStore,
     /// `(lo, hi)` fact range per relation for `Delta` steps.
     pub delta: &'a [(u32, u32)],
     bind: Vec<TermId>,
     trail: Vec<u16>,
-    /// Instantiated heads, flat.
+    /// Values of the head's variables (`Plan::head_slots`), one group per solution.
     pub out: Vec<TermId>,
-    /// Number of solutions found (heads emitted).
+    /// Number of solutions found.
     pub solutions: usize,
-    pub error: Option<TooDeep>,
 }
 
 impl<'a> Exec<'a> {
-    pub fn new(rels: &'a [RelStore], store: &'a mut TermStore, delta: &'a [(u32, u32)], out: Vec<TermId>) -> Self {
-        Exec { rels, store, delta, bind: Vec::new(), trail: Vec::new(), out, solutions: 0, error: None }
+    pub fn new(rels: &'a [RelStore], store: &'a TermStore, delta: &'a [(u32, u32)], out: Vec<TermId>) -> Self {
+        Exec { rels, store, delta, bind: Vec::new(), trail: Vec::new(), out, solutions: 0 }
     }
 
     /// Runs the plan, appending one head tuple per solution to `out`.
@@ -37,8 +36,8 @@ impl<'a> Exec<'a> {
     }
 
     fn step(&mut self, plan: &Plan, k: usize) {
-        // A proposition (no head arguments) needs one solution only.
-        if self.error.is_some() || (plan.head.is_empty() && self.solutions > 0) {
+        // A head without variables needs one solution only.
+        if plan.head_slots.is_empty() && self.solutions > 0 {
             return;
         }
         let Some(step) = plan.steps.get(k) else {
@@ -151,39 +150,9 @@ impl<'a> Exec<'a> {
         pats.iter().zip(tuple).all(|(p, &t)| self.match_pat(p, t))
     }
 
+    #[inline]
     fn match_pat(&mut self, p: &Pat, t: TermId) -> bool {
-        match p {
-            Pat::Const(c) => *c == t,
-            Pat::Var(v) => {
-                let b = &mut self.bind[*v as usize];
-                if *b == UNBOUND {
-                    *b = t;
-                    self.trail.push(*v);
-                    true
-                } else {
-                    *b == t
-                }
-            }
-            Pat::Func(sym, args) => {
-                if self.store.sym(t) != *sym {
-                    return false;
-                }
-                let targs = self.store.args(t);
-                if targs.len() != args.len() {
-                    return false;
-                }
-                // Copy the (short) argument list out so that the store is not borrowed.
-                let mut buf = [0 as TermId; 8];
-                if targs.len() <= 8 {
-                    buf[..targs.len()].copy_from_slice(targs);
-                    let n = targs.len();
-                    args.iter().zip(&buf[..n]).all(|(p, &a)| self.match_pat(p, a))
-                } else {
-                    let owned = targs.to_vec();
-                    args.iter().zip(owned).all(|(p, a)| self.match_pat(p, a))
-                }
-            }
-        }
+        match_pat(self.store, &mut self.bind, &mut self.trail, p, t)
     }
 
     /// Are the two patterns the same term? Unbound parts are only equal to themselves.
@@ -207,34 +176,51 @@ impl<'a> Exec<'a> {
         }
     }
 
+    /// Records the values of the head's variables for this solution.
     fn emit(&mut self, plan: &Plan) {
         self.solutions += 1;
-        for p in plan.head.iter() {
-            match self.build(p) {
-                Ok(t) => self.out.push(t),
-                Err(e) => {
-                    self.error = Some(e);
-                    return;
-                }
+        self.out.extend(plan.head_slots.iter().map(|&v| self.bind[v as usize]));
+    }
+}
+
+/// Matches a pattern against a ground term, binding unbound slots (recorded on the trail).
+fn match_pat(store: &TermStore, bind: &mut [TermId], trail: &mut Vec<u16>, p: &Pat, t: TermId) -> bool {
+    match p {
+        Pat::Const(c) => *c == t,
+        Pat::Var(v) => {
+            let b = &mut bind[*v as usize];
+            if *b == UNBOUND {
+                *b = t;
+                trail.push(*v);
+                true
+            } else {
+                *b == t
+            }
+        }
+        Pat::Func(sym, args) => {
+            store.sym(t) == *sym && {
+                let targs = store.args(t);
+                targs.len() == args.len() && args.iter().zip(targs).all(|(p, &a)| match_pat(store, bind, trail, p, a))
             }
         }
     }
+}
 
-    fn build(&mut self, p: &Pat) -> Result<TermId, TooDeep> {
-        match p {
-            Pat::Const(c) => Ok(*c),
-            Pat::Var(v) => Ok(self.bind[*v as usize]),
-            Pat::Func(sym, args) => {
-                let mut ids = [0 as TermId; 8];
-                if args.len() <= 8 {
-                    for (i, a) in args.iter().enumerate() {
-                        ids[i] = self.build(a)?;
-                    }
-                    self.store.intern(*sym, &ids[..args.len()])
-                } else {
-                    let ids: Vec<TermId> = args.iter().map(|a| self.build(a)).collect::<Result<_, _>>()?;
-                    self.store.intern(*sym, &ids)
+/// Builds the ground term of a head pattern from the slot values `bind`.
+pub fn build(store: &mut TermStore, bind: &[TermId], p: &Pat) -> Result<TermId, TooDeep> {
+    match p {
+        Pat::Const(c) => Ok(*c),
+        Pat::Var(v) => Ok(bind[*v as usize]),
+        Pat::Func(sym, args) => {
+            let mut ids = [0 as TermId; 8];
+            if args.len() <= 8 {
+                for (i, a) in args.iter().enumerate() {
+                    ids[i] = build(store, bind, a)?;
                 }
+                store.intern(*sym, &ids[..args.len()])
+            } else {
+                let ids: Vec<TermId> = args.iter().map(|a| build(store, bind, a)).collect::<Result<_, _>>()?;
+                store.intern(*sym, &ids)
             }
         }
     }

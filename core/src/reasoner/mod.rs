@@ -370,30 +370,37 @@ fn run_plan(
 ) -> Result<()> {
     let mut exec = Exec::new(facts, store, delta, std::mem::take(out));
     exec.run(plan);
-    let (error, solutions, mut buf) = (exec.error, exec.solutions, std::mem::take(&mut exec.out));
+    let (solutions, mut values) = (exec.solutions, std::mem::take(&mut exec.out));
     let rel = &mut facts[plan.head_rel as usize];
-    let result = match error {
-        Some(e) => Err(RuntimeError::new(format!(
-            "a term nested deeper than {} levels was built while computing {}: the game builds \
-             ever-growing terms (raise the limit max_term_depth if this is intended)",
-            e.0,
-            rels.name(plan.head_rel)
-        ))),
-        None if rel.arity == 0 => {
-            if solutions > 0 {
-                rel.insert(&[], store);
-            }
-            Ok(())
+    let mut result = Ok(());
+    let width = plan.head_slots.len();
+    // A head without variables is derived once, however many solutions there are.
+    let groups = if width == 0 { solutions.min(1) } else { solutions };
+    let mut bind = vec![0; plan.slots];
+    let mut tuple = Vec::with_capacity(rel.arity);
+    'solutions: for k in 0..groups {
+        for (&v, &x) in plan.head_slots.iter().zip(&values[k * width..]) {
+            bind[v as usize] = x;
         }
-        None => {
-            for t in buf.chunks_exact(rel.arity) {
-                rel.insert(t, store);
+        tuple.clear();
+        for p in plan.head.iter() {
+            match eval::build(store, &bind, p) {
+                Ok(t) => tuple.push(t),
+                Err(e) => {
+                    result = Err(RuntimeError::new(format!(
+                        "a term nested deeper than {} levels was built while computing {}: the game \
+                         builds ever-growing terms (raise the limit max_term_depth if this is intended)",
+                        e.0,
+                        rels.name(plan.head_rel)
+                    )));
+                    break 'solutions;
+                }
             }
-            Ok(())
         }
-    };
-    buf.clear();
-    *out = buf;
+        rel.insert(&tuple, store);
+    }
+    values.clear();
+    *out = values;
     result
 }
 
