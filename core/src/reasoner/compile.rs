@@ -174,15 +174,8 @@ fn signature(args: &[Pat], bound: &[bool]) -> (Vec<SigNode>, Vec<KeySrc>) {
     (sig, keys)
 }
 
-/// How constrained a positive literal is once `bound` slots are known: higher is better.
-fn score(args: &[Pat], bound: &[bool]) -> (bool, usize, bool) {
-    let (sig, keys) = signature(args, bound);
-    let mut vars = Vec::new();
-    args.iter().for_each(|a| pat_vars(a, &mut vars));
-    let all_bound = vars.iter().all(|&v| bound[v as usize]);
-    let guards = sig.iter().any(|n| matches!(n, SigNode::Guard { .. }));
-    (all_bound, keys.len(), guards)
-}
+/// Estimates how many facts a positive literal matches once the `bound` slots are known.
+pub type Estimate<'a> = &'a dyn Fn(RelId, &[Pat], &[bool]) -> f64;
 
 /// A body literal before ordering.
 enum Pending {
@@ -215,6 +208,7 @@ pub fn compile_rule(
     rels: &mut Relations,
     rel_stores: &mut Vec<RelStore>,
     same_component: &dyn Fn(RelId) -> bool,
+    estimate: Estimate,
 ) -> Result<CRule, Diagnostic> {
     let mut c = RuleCompiler { store, rels, slots: FxHashMap::default() };
     let (head_rel, head) = c.atom(&rule.head, rule.span)?;
@@ -246,7 +240,7 @@ pub fn compile_rule(
         rel_stores.push(RelStore::new(arity));
     }
     let plan = |first: Option<usize>, rel_stores: &mut Vec<RelStore>| -> Result<Plan, Diagnostic> {
-        let steps = order(&body, first, slots, rel_stores);
+        let steps = order(&body, first, slots, rel_stores, c.store, estimate);
         let mut bound = vec![false; slots];
         for s in &steps {
             if let Step::Join(l) | Step::Delta(l) = s {
@@ -283,9 +277,16 @@ pub fn compile_rule(
     Ok(CRule { full, delta })
 }
 
-/// Orders the body: the delta literal first (if any), then greedily the most constrained
-/// positive literal, with tests placed as soon as their variables are bound.
-fn order(body: &[Pending], first: Option<usize>, slots: usize, rel_stores: &mut [RelStore]) -> Vec<Step> {
+/// Orders the body: the delta literal first (if any), then greedily the positive literal
+/// expected to match fewest facts, with tests placed as soon as their variables are bound.
+fn order(
+    body: &[Pending],
+    first: Option<usize>,
+    slots: usize,
+    rel_stores: &mut [RelStore],
+    store: &TermStore,
+    estimate: Estimate,
+) -> Vec<Step> {
     let mut bound = vec![false; slots];
     let mut done = vec![false; body.len()];
     let mut steps = Vec::new();
@@ -294,7 +295,7 @@ fn order(body: &[Pending], first: Option<usize>, slots: usize, rel_stores: &mut 
         let index = if sig.is_empty() {
             None
         } else {
-            Some((rel_stores[rel as usize].add_index(sig), keys.into_boxed_slice()))
+            Some((rel_stores[rel as usize].add_index(sig, store), keys.into_boxed_slice()))
         };
         Lit { rel, args: args.into(), index }
     };
@@ -328,10 +329,12 @@ fn order(body: &[Pending], first: Option<usize>, slots: usize, rel_stores: &mut 
             .iter()
             .enumerate()
             .filter(|(i, b)| !done[*i] && matches!(b, Pending::Pos(..)))
-            .max_by_key(|(i, b)| {
-                let Pending::Pos(_, args) = b else { unreachable!("filtered") };
-                (score(args, &bound), std::cmp::Reverse(*i))
+            .map(|(i, b)| {
+                let Pending::Pos(r, args) = b else { unreachable!("filtered") };
+                (i, estimate(*r, args, &bound))
             })
+            // The first of the cheapest.
+            .reduce(|best, x| if x.1 < best.1 { x } else { best })
             .map(|(i, _)| i);
         let Some(i) = best else { break };
         let Pending::Pos(r, args) = &body[i] else { unreachable!("filtered") };

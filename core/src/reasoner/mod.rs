@@ -111,10 +111,10 @@ impl Reasoner {
                 }),
             );
         }
-        for (name, arity) in [("true", 1), ("does", 2), ("legal", 2), ("goal", 2), ("terminal", 0), ("next", 1)] {
+        for (name, arity) in
+            [("true", 1), ("does", 2), ("legal", 2), ("goal", 2), ("terminal", 0), ("next", 1), ("role", 1), ("init", 1)]
+        {
             graph.id((name.to_string(), arity));
-            graph.id(("role".into(), 1));
-            graph.id(("init".into(), 1));
         }
         if let Some((cycle, span)) = graph.negative_cycle() {
             let names: Vec<String> = cycle.iter().chain(cycle.first()).map(|&r| graph.name(r)).collect();
@@ -132,7 +132,7 @@ impl Reasoner {
         for (name, arity) in &graph.rels {
             rels.id(name, *arity);
         }
-        let mut facts: Vec<RelStore> = rels.keys.iter().map(|k| RelStore::new(k.1)).collect();
+        let facts: Vec<RelStore> = rels.keys.iter().map(|k| RelStore::new(k.1)).collect();
         let sccs = graph.sccs();
         let mut comp_of = vec![0usize; graph.rels.len()];
         for (c, scc) in sccs.iter().enumerate() {
@@ -163,34 +163,26 @@ impl Reasoner {
             let h = graph.get(r.head.name().expect("named"), r.head.args().len()).expect("in graph");
             rules_of[comp_of[h]].push(r);
         }
-        let mut comps = Vec::new();
-        for (c, scc) in sccs.iter().enumerate() {
-            let mut crules = Vec::new();
-            for rule in &rules_of[c] {
-                let same = |rel: RelId| comp_of[rel as usize] == c;
-                crules.push(compile_rule(rule, &mut store, &mut rels, &mut facts, &same)?);
-            }
-            comps.push(Component {
+        let comps: Vec<Component> = sccs
+            .iter()
+            .enumerate()
+            .map(|(c, scc)| Component {
                 rels: scc.iter().map(|&r| r as RelId).collect(),
-                rules: crules,
+                rules: Vec::new(),
                 recursive: graph.is_recursive(scc),
                 phase: phase[c],
-            });
-        }
+            })
+            .collect();
         let plan_for = |name: &str, arity: usize| -> Vec<usize> {
             let root = graph.get(name, arity).expect("registered above");
             let reach = graph.reachable([root]);
             (0..sccs.len()).filter(|&c| sccs[c].iter().any(|&r| reach[r])).collect()
         };
-        let legal_plan = plan_for("legal", 2);
-        let terminal_plan = plan_for("terminal", 0);
-        let goal_plan = plan_for("goal", 2);
-        let next_plan = plan_for("next", 1);
-        let mut static_plan: Vec<usize> = [plan_for("role", 1), plan_for("init", 1)].concat();
-        static_plan.extend(legal_plan.iter().chain(&terminal_plan).chain(&goal_plan).chain(&next_plan));
-        static_plan.retain(|&c| comps[c].phase == Phase::Static);
-        static_plan.sort_unstable();
-        static_plan.dedup();
+        let plans = [plan_for("legal", 2), plan_for("terminal", 0), plan_for("goal", 2), plan_for("next", 1)];
+        let mut needed_static = vec![false; sccs.len()];
+        for &c in plans.iter().flatten().chain(&plan_for("role", 1)).chain(&plan_for("init", 1)) {
+            needed_static[c] = comps[c].phase == Phase::Static;
+        }
 
         let n = comps.len();
         let mut r = Reasoner {
@@ -203,7 +195,7 @@ impl Reasoner {
             rels,
             facts,
             comps,
-            plans: [legal_plan, terminal_plan, goal_plan, next_plan],
+            plans,
             done: vec![false; n],
             current_state: None,
             current_moves: None,
@@ -215,7 +207,24 @@ impl Reasoner {
             r_true,
             r_does,
         };
-        r.evaluate(&static_plan).map_err(|e| Diagnostic::error("runtime", Default::default(), e.message))?;
+        // Components in dependency order: static ones are evaluated right after being
+        // compiled, so that later rules are ordered knowing the static relations' sizes.
+        let mut sizes = Sizes { known: vec![None; r.facts.len()], does: r.r_does };
+        for c in 0..n {
+            let mut crules = Vec::new();
+            for rule in &rules_of[c] {
+                let same = |rel: RelId| comp_of[rel as usize] == c;
+                let estimate = |rel: RelId, args: &[compile::Pat], bound: &[bool]| sizes.estimate(rel, args, bound);
+                crules.push(compile_rule(rule, &mut r.store, &mut r.rels, &mut r.facts, &same, &estimate)?);
+            }
+            r.comps[c].rules = crules;
+            if needed_static[c] {
+                r.evaluate(&[c]).map_err(|e| Diagnostic::error("runtime", Default::default(), e.message))?;
+                for &rel in &r.comps[c].rels {
+                    sizes.measure(rel, &r.facts[rel as usize]);
+                }
+            }
+        }
         let r_role = r.rels.id("role", 1);
         let r_init = r.rels.id("init", 1);
         let roles = &r.facts[r_role as usize];
@@ -357,6 +366,67 @@ impl Reasoner {
                 }
             })
             .collect()
+    }
+}
+
+/// Size estimates for ordering rule bodies: measured for evaluated static relations
+/// (facts, and different values per argument), guessed for the others.
+struct Sizes {
+    known: Vec<Option<(f64, Vec<f64>)>>,
+    does: RelId,
+}
+
+/// Guessed number of facts of a state-dependent relation.
+const DYNAMIC_GUESS: f64 = 30.0;
+/// Guessed number of values of an argument of a state-dependent relation.
+const VALUES_GUESS: f64 = 4.0;
+
+impl Sizes {
+    fn measure(&mut self, rel: RelId, f: &RelStore) {
+        let values = (0..f.arity)
+            .map(|i| {
+                let set: rustc_hash::FxHashSet<TermId> = (0..f.len()).map(|k| f.tuple(k)[i]).collect();
+                set.len().max(1) as f64
+            })
+            .collect();
+        self.known[rel as usize] = Some((f.len() as f64, values));
+    }
+
+    fn values(&self, rel: RelId, i: usize) -> f64 {
+        self.known[rel as usize].as_ref().map_or(VALUES_GUESS, |k| k.1[i])
+    }
+
+    fn estimate(&self, rel: RelId, args: &[compile::Pat], bound: &[bool]) -> f64 {
+        use compile::Pat;
+        let mut est = match &self.known[rel as usize] {
+            _ if rel == self.does => 2.0,
+            Some(k) => k.0,
+            None => DYNAMIC_GUESS,
+        };
+        let mut all_bound = true;
+        fn nested(p: &Pat, bound: &[bool], est: &mut f64, all_bound: &mut bool) {
+            match p {
+                Pat::Const(_) => *est /= VALUES_GUESS,
+                Pat::Var(v) if bound[*v as usize] => *est /= VALUES_GUESS,
+                Pat::Var(_) => *all_bound = false,
+                Pat::Func(_, sub) => {
+                    *est *= 0.7;
+                    sub.iter().for_each(|s| nested(s, bound, est, all_bound));
+                }
+            }
+        }
+        for (i, a) in args.iter().enumerate() {
+            match a {
+                Pat::Const(_) => est /= self.values(rel, i),
+                Pat::Var(v) if bound[*v as usize] => est /= self.values(rel, i),
+                _ => nested(a, bound, &mut est, &mut all_bound),
+            }
+        }
+        if all_bound {
+            // A pure test: cheaper than any join.
+            est = est.min(1.0) * 0.5;
+        }
+        est
     }
 }
 

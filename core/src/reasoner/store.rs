@@ -61,11 +61,20 @@ impl RelStore {
     }
 
     /// Registers an index signature, returning its number (shared if already present).
-    pub fn add_index(&mut self, sig: Vec<SigNode>) -> u16 {
+    /// Facts already stored are indexed at once.
+    pub fn add_index(&mut self, sig: Vec<SigNode>, store: &TermStore) -> u16 {
         if let Some(i) = self.indexes.iter().position(|x| x.sig == sig) {
             return i as u16;
         }
-        self.indexes.push(Index { sig, heads: FxHashMap::default(), next: Vec::new() });
+        let mut index = Index { sig, heads: FxHashMap::default(), next: Vec::new() };
+        for id in 0..self.len {
+            let link = match fact_key(&index.sig, store, self.tuple(id)) {
+                Some(k) => index.heads.insert(k, id).unwrap_or(NONE),
+                None => NONE,
+            };
+            index.next.push(link);
+        }
+        self.indexes.push(index);
         (self.indexes.len() - 1) as u16
     }
 
