@@ -131,6 +131,12 @@ impl From<anyhow::Error> for Failure {
 type Outcome = Result<(), Failure>;
 
 fn main() -> ExitCode {
+    // Behave like other command-line tools when the output pipe closes (`gdl ... | head`).
+    #[cfg(unix)]
+    // SAFETY: called first thing, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { file, json } => check(&file, json),

@@ -38,7 +38,10 @@ pub fn check(text: &str) -> Vec<Diagnostic> {
 pub fn load(text: &str, limits: Limits) -> Result<Loaded, Vec<Diagnostic>> {
     let parsed = parse::parse(text);
     let mut diags = parsed.diagnostics;
-    diags.extend(validate::validate(&parsed.description));
+    // After a syntax error rules are missing, and the validator would report the gaps.
+    if !diags.iter().any(Diagnostic::is_error) {
+        diags.extend(validate::validate(&parsed.description));
+    }
     diags.sort_by_key(|d| (d.span.start, d.severity));
     if diags.iter().any(Diagnostic::is_error) {
         return Err(diags);

@@ -134,7 +134,20 @@ impl Parser {
             Some(Tok::Comment(_)) => "a comment".into(),
             Some(Tok::Bad(c)) => format!("the character '{c}'"),
         };
-        self.diags.push(Diagnostic::error("syntax", span, format!("expected {expected}, found {found}")));
+        // A rule cut short at the end of a line: point there, not at the next line.
+        let message = match self.toks.get(self.pos) {
+            Some(t) if t.at_line_start && self.pos > 0 => {
+                let end = self.prev_end();
+                self.diags.push(Diagnostic::error(
+                    "syntax",
+                    Span { start: end, end },
+                    format!("expected {expected} at the end of this line, but the next line starts with {found}"),
+                ));
+                return Err(Failed);
+            }
+            _ => format!("expected {expected}, found {found}"),
+        };
+        self.diags.push(Diagnostic::error("syntax", span, message));
         Err(Failed)
     }
     fn eat(&mut self, tok: &Tok) -> bool {
@@ -278,9 +291,12 @@ impl Parser {
         }
     }
 
-    /// After an error: skip to the next token that starts a line at column 1.
-    fn recover(&mut self) {
-        self.pos += 1;
+    /// After an error in the rule that began at token `start`: skip to the next token that
+    /// starts a line at column 1 (the offending token itself, if it starts a line).
+    fn recover(&mut self, start: usize) {
+        if self.pos == start || !self.toks.get(self.pos).is_some_and(|t| t.at_line_start) {
+            self.pos += 1;
+        }
         while self.pos < self.toks.len() && !self.toks[self.pos].at_line_start {
             self.pos += 1;
         }
@@ -305,9 +321,10 @@ pub fn parse_infix(text: &str) -> (Description, Vec<Diagnostic>) {
             p.pos += 1;
             continue;
         }
+        let start = p.pos;
         match p.rule() {
             Ok(rule) => items.push(Item::Rule(rule)),
-            Err(Failed) => p.recover(),
+            Err(Failed) => p.recover(start),
         }
     }
     (Description { items }, p.diags)

@@ -1,0 +1,165 @@
+//! End-to-end tests of the `gdl` binary: exit codes, output shapes, the trace format.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+fn gdl() -> Command {
+    Command::cargo_bin("gdl").unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = gdl().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+const TTT: &str = "games/tictactoe.kif";
+
+#[test]
+fn check_exit_codes() {
+    let ttt = repo(TTT);
+    gdl().args(["check", ttt.to_str().unwrap()]).assert().code(0);
+    let bad = repo("tests/diagnostics/unsafe.kif");
+    let out = gdl().args(["check", bad.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unsafe.kif:3:22: error[unsafe-variable]"), "{err}");
+    gdl().args(["check", "/no/such/file.kif"]).assert().code(2);
+    gdl().args(["check"]).assert().code(2);
+    gdl().args(["frobnicate"]).assert().code(2);
+}
+
+#[test]
+fn check_json_lists_diagnostics_with_positions() {
+    let bad = repo("tests/diagnostics/unbalanced.kif");
+    let out = gdl().args(["check", bad.to_str().unwrap(), "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], false);
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["line"], 3);
+    assert_eq!(first["column"], 1);
+    assert_eq!(first["severity"], "error");
+}
+
+#[test]
+fn info_json() {
+    let v: Value = serde_json::from_str(&stdout(&["info", repo(TTT).to_str().unwrap(), "--json"])).unwrap();
+    assert_eq!(v["roles"], serde_json::json!(["x", "o"]));
+    assert_eq!(v["terminal"], false);
+    assert_eq!(v["legal"]["x"].as_array().unwrap().len(), 9);
+    assert_eq!(v["legal"]["o"], serde_json::json!(["noop"]));
+    assert!(v["init"].as_array().unwrap().iter().any(|f| f == "(control x)"));
+}
+
+#[test]
+fn fmt_infix_then_prefix_is_stable() {
+    let dir = tempfile::tempdir().unwrap();
+    let infix = stdout(&["fmt", repo(TTT).to_str().unwrap(), "--to", "infix"]);
+    assert!(infix.contains(":-"));
+    let p = dir.path().join("ttt.gdl");
+    std::fs::write(&p, &infix).unwrap();
+    let prefix = stdout(&["fmt", p.to_str().unwrap(), "--to", "prefix"]);
+    let original = stdout(&["fmt", repo(TTT).to_str().unwrap()]);
+    assert_eq!(prefix, original);
+}
+
+#[test]
+fn playout_trace_follows_the_format_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.jsonl");
+    let game = repo(TTT);
+    let game = game.to_str().unwrap();
+    stdout(&["playout", game, "--count", "3", "--seed", "7", "--max-steps", "300", "--trace", trace.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    for line in &lines {
+        let p: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(p["roles"], serde_json::json!(["x", "o"]));
+        let steps = p["steps"].as_array().unwrap();
+        for (i, s) in steps.iter().enumerate() {
+            let state: Vec<&str> = s["state"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+            let mut sorted = state.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(state, sorted, "state sorted, no duplicates");
+            if i + 1 < steps.len() {
+                assert_eq!(s["terminal"], false);
+                assert!(s.get("goals").is_none());
+                let joint = &s["joint"];
+                for role in ["x", "o"] {
+                    let legal = s["legal"][role].as_array().unwrap();
+                    assert!(legal.contains(&joint[role]));
+                }
+            } else {
+                assert_eq!(s["terminal"], true);
+                assert!(s.get("legal").is_none() && s.get("joint").is_none());
+                assert_eq!(s["goals"]["x"].as_array().unwrap().len(), 1);
+            }
+        }
+        // Exactly the key order of the format: state, terminal, then legal/joint or goals.
+        assert!(line.starts_with("{\"roles\":[\"x\",\"o\"],\"steps\":[{\"state\":["), "{line}");
+    }
+    // The same seed gives the same trace.
+    let again = dir.path().join("u.jsonl");
+    stdout(&["playout", game, "--count", "3", "--seed", "7", "--max-steps", "300", "--trace", again.to_str().unwrap()]);
+    assert_eq!(text, std::fs::read_to_string(&again).unwrap());
+
+    let out = stdout(&["replay", game, trace.to_str().unwrap()]);
+    assert!(out.contains("3 passed, 0 failed"), "{out}");
+    // A tampered trace is caught, with the step and the field.
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, lines[0].replacen("(control o)", "(control x)", 1)).unwrap();
+    let out = gdl().args(["replay", game, bad.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FAIL step 1 field state"), "{text}");
+}
+
+#[test]
+fn cut_playouts_end_with_legal_moves_and_no_joint() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.jsonl");
+    stdout(&["playout", repo(TTT).to_str().unwrap(), "--max-steps", "2", "--trace", trace.to_str().unwrap()]);
+    let p: Value = serde_json::from_str(std::fs::read_to_string(&trace).unwrap().trim()).unwrap();
+    let steps = p["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3);
+    let last = &steps[2];
+    assert_eq!(last["terminal"], false);
+    assert!(last.get("joint").is_none() && last.get("legal").is_some());
+}
+
+#[test]
+fn bench_json_has_the_rate() {
+    let v: Value =
+        serde_json::from_str(&stdout(&["bench", repo("games/nim.kif").to_str().unwrap(), "--seconds", "0.2", "--json"]))
+            .unwrap();
+    assert!(v["playouts_per_sec"].as_f64().unwrap() > 0.0);
+    assert!(v["avg_length"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["engine"], "reasoner");
+}
+
+#[test]
+fn runtime_limits_are_reported_not_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("grow.kif");
+    std::fs::write(
+        &game,
+        "(role a) (init (n z)) (<= (legal a go) (true (n ?x))) (<= (next (n (s ?x))) (true (n ?x)))\n\
+         (<= terminal (true (n done))) (<= (goal a 0) (true (n ?x)))",
+    )
+    .unwrap();
+    let out = gdl().args(["playout", game.to_str().unwrap(), "--max-term-depth", "10"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("deeper than 10"), "{err}");
+    // Endless games are cut at the step limit.
+    let out = stdout(&["playout", game.to_str().unwrap(), "--max-steps", "5"]);
+    assert!(out.contains("\"terminal\":false"), "{out}");
+}
