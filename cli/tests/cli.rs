@@ -137,9 +137,14 @@ fn cut_playouts_end_with_legal_moves_and_no_joint() {
 
 #[test]
 fn bench_json_has_the_rate() {
-    let v: Value =
-        serde_json::from_str(&stdout(&["bench", repo("games/nim.kif").to_str().unwrap(), "--seconds", "0.2", "--json"]))
-            .unwrap();
+    let v: Value = serde_json::from_str(&stdout(&[
+        "bench",
+        repo("games/nim.kif").to_str().unwrap(),
+        "--seconds",
+        "0.2",
+        "--json",
+    ]))
+    .unwrap();
     assert!(v["playouts_per_sec"].as_f64().unwrap() > 0.0);
     assert!(v["avg_length"].as_f64().unwrap() > 0.0);
     assert_eq!(v["engine"], "reasoner");

@@ -157,8 +157,10 @@ impl Description {
 }
 
 /// The GDL keywords with a fixed meaning.
-pub const RESERVED: &[&str] =
-    &["role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input", "distinct", "or", "and", "not"];
+pub const RESERVED: &[&str] = &[
+    "role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input", "distinct", "or", "and",
+    "not",
+];
 
 impl fmt::Display for Term {
     /// Canonical prefix text: `(f a b)`, variables as `?x`.

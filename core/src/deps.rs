@@ -217,8 +217,7 @@ mod tests {
     fn sccs_come_dependencies_first_and_negative_cycles_are_found() {
         let d = parse("(<= (a ?x) (b ?x)) (<= (b ?x) (c ?x)) (<= (c ?x) (b ?x)) (<= (c ?x) (d ?x))").description;
         let g = DepGraph::build(&d);
-        let order: Vec<Vec<String>> =
-            g.sccs().iter().map(|c| c.iter().map(|&r| g.name(r)).collect()).collect();
+        let order: Vec<Vec<String>> = g.sccs().iter().map(|c| c.iter().map(|&r| g.name(r)).collect()).collect();
         assert_eq!(order, vec![vec!["d/1".to_string()], vec!["b/1".into(), "c/1".into()], vec!["a/1".into()]]);
         assert!(g.negative_cycle().is_none());
 

@@ -70,6 +70,10 @@ fn hash_term(sym: SymId, args: &[TermId]) -> u64 {
 pub struct TooDeep(pub u16);
 
 impl TermStore {
+    pub fn with_max_depth(max_depth: u16) -> TermStore {
+        TermStore { max_depth, ..TermStore::default() }
+    }
+
     pub fn symbol(&mut self, name: &str) -> SymId {
         let symbols = &self.symbols;
         let h = hash_str(name);
@@ -200,8 +204,7 @@ mod tests {
 
     #[test]
     fn depth_limit_stops_growing_terms() {
-        let mut s = TermStore::default();
-        s.max_depth = 3;
+        let mut s = TermStore::with_max_depth(3);
         let f = s.symbol("f");
         let mut t = s.constant("z");
         for _ in 0..3 {

@@ -137,10 +137,7 @@ impl<'a> Reader<'a> {
                         self.diags.push(Diagnostic::error(
                             "unbalanced",
                             Span::new(top_start, top_start + 1),
-                            format!(
-                                "this '(' is not closed before the next rule begins: {} ')' missing",
-                                stack.len()
-                            ),
+                            format!("this '(' is not closed before the next rule begins: {} ')' missing", stack.len()),
                         ));
                         return close_all(stack, self.pos);
                     }

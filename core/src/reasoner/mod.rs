@@ -96,10 +96,8 @@ fn sorted_state(mut fluents: Vec<TermId>) -> State {
 impl Reasoner {
     /// Loads a description that passed validation. Errors name the rule that cannot run.
     pub fn new(desc: &Description, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
-        let rules: Vec<NRule> = normalise(desc)?
-            .into_iter()
-            .filter(|r| !matches!(r.head.name(), Some("true" | "does")))
-            .collect();
+        let rules: Vec<NRule> =
+            normalise(desc)?.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
         let mut graph = DepGraph::default();
         for r in &rules {
             graph.add_rule(
@@ -111,9 +109,16 @@ impl Reasoner {
                 }),
             );
         }
-        for (name, arity) in
-            [("true", 1), ("does", 2), ("legal", 2), ("goal", 2), ("terminal", 0), ("next", 1), ("role", 1), ("init", 1)]
-        {
+        for (name, arity) in [
+            ("true", 1),
+            ("does", 2),
+            ("legal", 2),
+            ("goal", 2),
+            ("terminal", 0),
+            ("next", 1),
+            ("role", 1),
+            ("init", 1),
+        ] {
             graph.id((name.to_string(), arity));
         }
         if let Some((cycle, span)) = graph.negative_cycle() {
@@ -125,8 +130,7 @@ impl Reasoner {
             ));
         }
 
-        let mut store = TermStore::default();
-        store.max_depth = limits.max_term_depth;
+        let store = TermStore::with_max_depth(limits.max_term_depth);
         let mut rels = Relations::default();
         // Relation ids follow the graph's ids, so components translate directly.
         for (name, arity) in &graph.rels {
