@@ -13,6 +13,7 @@ pub mod print;
 pub mod program;
 pub mod reasoner;
 pub mod rng;
+pub mod specialise;
 pub mod term;
 pub mod trace;
 pub mod validate;

@@ -6,6 +6,7 @@
 //! and auxiliary relation names contain `~`, which no parsed symbol can contain.
 
 use crate::ast::{Description, Literal, Term};
+use crate::deps::DepGraph;
 use crate::diagnostic::{Diagnostic, Span};
 
 /// A literal of a normal rule body.
@@ -37,6 +38,22 @@ pub struct NRule {
     pub body: Vec<NLit>,
     /// The source rule it comes from.
     pub span: Span,
+}
+
+/// The dependency graph of normal rules.
+pub fn graph_of(rules: &[NRule]) -> DepGraph {
+    let mut graph = DepGraph::default();
+    for r in rules {
+        graph.add_rule(
+            &r.head,
+            r.body.iter().filter_map(|l| match l {
+                NLit::Pos(t) => Some((t, false)),
+                NLit::Neg(t) => Some((t, true)),
+                _ => None,
+            }),
+        );
+    }
+    graph
 }
 
 /// Most rules one source rule may split into (an `or` of `or`s multiplies).

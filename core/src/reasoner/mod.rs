@@ -11,10 +11,9 @@ mod eval;
 mod store;
 
 use crate::ast::Description;
-use crate::deps::DepGraph;
 use crate::diagnostic::Diagnostic;
 use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
-use crate::program::{normalise, NLit, NRule};
+use crate::program::{graph_of, normalise, NRule};
 use crate::term::{TermId, TermStore};
 use compile::{compile_rule, CRule, RelId, Relations};
 use eval::Exec;
@@ -98,17 +97,8 @@ impl Reasoner {
     pub fn new(desc: &Description, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
         let rules: Vec<NRule> =
             normalise(desc)?.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
-        let mut graph = DepGraph::default();
-        for r in &rules {
-            graph.add_rule(
-                &r.head,
-                r.body.iter().filter_map(|l| match l {
-                    NLit::Pos(t) => Some((t, false)),
-                    NLit::Neg(t) => Some((t, true)),
-                    _ => None,
-                }),
-            );
-        }
+        let rules = crate::specialise::specialise(rules);
+        let mut graph = graph_of(&rules);
         for (name, arity) in [
             ("true", 1),
             ("does", 2),
