@@ -96,7 +96,7 @@ SAMPLE = [
     'ggp-base/tictactoe_3player',        # 3 players
     'ggp-base/4pttc',                    # 4 players
     'ggp-base/knightwar',                # 5 players
-    'ggp-base/chinesecheckers6',         # 6 players
+    'ggp-base/tictactoe_3d_small_6player',  # 6 players
     'ggp-base/roshambo2',                # simultaneous, recursion
     'ggp-base/gt_prisoner',              # simultaneous
     'ggp-base/ticTacToeParallel',        # simultaneous
@@ -106,7 +106,7 @@ SAMPLE = [
     'ggp-base/coins',                    # or, state-dependent recursion
     'ggp-base/hitori',                   # or, recursion with counters
     'ggp-base/aipsrovers01',             # function terms
-    'ggp-base/crissrace',                # function terms
+    'ggp-base/pawntoqueen',              # function terms, or, recursion
     'ggp-base/pawn_whopping',            # function terms, or
     'ggp-base/snake2p',                  # recursive goal
     'ggp-base/test_case_3c',             # undefined relation, or
@@ -117,7 +117,7 @@ SAMPLE = [
     'ggp-repository/connectFourSimultaneous',  # simultaneous
     'ggp-repository/2pffa.v1',           # or, function terms
     'ggp-repository/4pffa.v1',           # 4 players, or
-    'ggp-repository/chineseCheckers3',   # 3 players
+    'ggp-repository/chineseCheckers2',
     'ggp-repository/amazons_8x8',        # function terms, recursion
     'ggp-repository/englishDraughts',    # function terms, or
     'ggp-repository/urmAdd',             # function terms
@@ -447,7 +447,7 @@ def run_game(game, path, opts, tmproot):
                         why = 'oracle cannot play it: ' + last_line(o.err)
             if why:
                 res['result'] = 'rejected-ok'
-                res['detail'] = '%s: %s (%s)' % (code, msg, why)
+                res['detail'] = '%s (%s): %s' % (code, why, msg)
             else:
                 res['result'] = 'rejected-wrongly'
                 res['detail'] = '%s: %s' % (code, msg)

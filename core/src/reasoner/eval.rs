@@ -8,31 +8,46 @@ use crate::term::{TermId, TermStore, TooDeep};
 
 const UNBOUND: TermId = TermId::MAX;
 
-/// The state of one plan execution.
-pub struct Exec<'a> {
-    pub rels: &'a [RelStore],
-    pub store: &'a TermStore,
-    /// `(lo, hi)` fact range per relation for `Delta` steps.
-    pub delta: &'a [(u32, u32)],
-    bind: Vec<TermId>,
+/// Buffers reused by every plan execution (no allocation per rule and state).
+#[derive(Default)]
+pub struct Scratch {
+    pub bind: Vec<TermId>,
     trail: Vec<u16>,
     /// Values of the head's variables (`Plan::head_slots`), one group per solution.
     pub out: Vec<TermId>,
+    pub tuple: Vec<TermId>,
+}
+
+/// The state of one plan execution.
+pub struct Exec<'a> {
+    rels: &'a [RelStore],
+    store: &'a TermStore,
+    /// `(lo, hi)` fact range per relation for `Delta` steps.
+    delta: &'a [(u32, u32)],
+    bind: &'a mut Vec<TermId>,
+    trail: &'a mut Vec<u16>,
+    out: &'a mut Vec<TermId>,
     /// Number of solutions found.
     pub solutions: usize,
 }
 
 impl<'a> Exec<'a> {
-    pub fn new(rels: &'a [RelStore], store: &'a TermStore, delta: &'a [(u32, u32)], out: Vec<TermId>) -> Self {
-        Exec { rels, store, delta, bind: Vec::new(), trail: Vec::new(), out, solutions: 0 }
-    }
-
-    /// Runs the plan, appending one head tuple per solution to `out`.
-    pub fn run(&mut self, plan: &Plan) {
-        self.bind.clear();
-        self.bind.resize(plan.slots, UNBOUND);
-        self.trail.clear();
-        self.step(plan, 0);
+    /// Runs the plan, leaving in `scratch.out` the head variables' values per solution.
+    pub fn run(
+        rels: &'a [RelStore],
+        store: &'a TermStore,
+        delta: &'a [(u32, u32)],
+        s: &'a mut Scratch,
+        plan: &Plan,
+    ) -> usize {
+        s.bind.clear();
+        s.bind.resize(plan.slots, UNBOUND);
+        s.trail.clear();
+        s.out.clear();
+        let mut exec =
+            Exec { rels, store, delta, bind: &mut s.bind, trail: &mut s.trail, out: &mut s.out, solutions: 0 };
+        exec.step(plan, 0);
+        exec.solutions
     }
 
     fn step(&mut self, plan: &Plan, k: usize) {
@@ -152,7 +167,7 @@ impl<'a> Exec<'a> {
 
     #[inline]
     fn match_pat(&mut self, p: &Pat, t: TermId) -> bool {
-        match_pat(self.store, &mut self.bind, &mut self.trail, p, t)
+        match_pat(self.store, self.bind, self.trail, p, t)
     }
 
     /// Are the two patterns the same term? Unbound parts are only equal to themselves.

@@ -16,7 +16,7 @@ use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
 use crate::program::{graph_of, normalise, NRule};
 use crate::term::{TermId, TermStore};
 use compile::{compile_rule, CRule, RelId, Relations};
-use eval::Exec;
+use eval::{Exec, Scratch};
 use store::RelStore;
 
 /// Limits that stop runaway games.
@@ -66,7 +66,7 @@ pub struct Reasoner {
     role_terms: Vec<TermId>,
     init: State,
     limits: Limits,
-    out: Vec<TermId>,
+    scratch: Scratch,
     delta: Vec<(u32, u32)>,
     r_true: RelId,
     r_does: RelId,
@@ -197,7 +197,7 @@ impl Reasoner {
             role_terms: Vec::new(),
             init: State::from(vec![]),
             limits,
-            out: Vec::new(),
+            scratch: Scratch::default(),
             r_true,
             r_does,
         };
@@ -247,7 +247,7 @@ impl Reasoner {
             return Ok(());
         }
         for rule in &comp.rules {
-            run_plan(&rule.full, &mut self.facts, &mut self.store, &self.delta, &mut self.out, &self.rels)?;
+            run_plan(&rule.full, &mut self.facts, &mut self.store, &self.delta, &mut self.scratch, &self.rels)?;
         }
         if !comp.recursive {
             return self.check_size(c);
@@ -266,7 +266,7 @@ impl Reasoner {
             }
             for rule in &comp.rules {
                 for plan in &rule.delta {
-                    run_plan(plan, &mut self.facts, &mut self.store, &self.delta, &mut self.out, &self.rels)?;
+                    run_plan(plan, &mut self.facts, &mut self.store, &self.delta, &mut self.scratch, &self.rels)?;
                 }
             }
             self.check_size(c)?;
@@ -429,43 +429,36 @@ fn run_plan(
     facts: &mut [RelStore],
     store: &mut TermStore,
     delta: &[(u32, u32)],
-    out: &mut Vec<TermId>,
+    scratch: &mut Scratch,
     rels: &Relations,
 ) -> Result<()> {
-    let mut exec = Exec::new(facts, store, delta, std::mem::take(out));
-    exec.run(plan);
-    let (solutions, mut values) = (exec.solutions, std::mem::take(&mut exec.out));
+    let solutions = Exec::run(facts, store, delta, scratch, plan);
     let rel = &mut facts[plan.head_rel as usize];
-    let mut result = Ok(());
     let width = plan.head_slots.len();
     // A head without variables is derived once, however many solutions there are.
     let groups = if width == 0 { solutions.min(1) } else { solutions };
-    let mut bind = vec![0; plan.slots];
-    let mut tuple = Vec::with_capacity(rel.arity);
-    'solutions: for k in 0..groups {
-        for (&v, &x) in plan.head_slots.iter().zip(&values[k * width..]) {
+    let Scratch { bind, out, tuple, .. } = scratch;
+    for k in 0..groups {
+        for (&v, &x) in plan.head_slots.iter().zip(&out[k * width..]) {
             bind[v as usize] = x;
         }
         tuple.clear();
         for p in plan.head.iter() {
-            match eval::build(store, &bind, p) {
+            match eval::build(store, bind, p) {
                 Ok(t) => tuple.push(t),
                 Err(e) => {
-                    result = Err(RuntimeError::new(format!(
+                    return Err(RuntimeError::new(format!(
                         "a term nested deeper than {} levels was built while computing {}: the game \
                          builds ever-growing terms (raise the limit max_term_depth if this is intended)",
                         e.0,
                         rels.name(plan.head_rel)
-                    )));
-                    break 'solutions;
+                    )))
                 }
             }
         }
-        rel.insert(&tuple, store);
+        rel.insert(tuple, store);
     }
-    values.clear();
-    *out = values;
-    result
+    Ok(())
 }
 
 impl StateMachine for Reasoner {
