@@ -28,14 +28,17 @@ struct LimitArgs {
     /// Deepest term a rule may build (stops ever-growing terms).
     #[arg(long, default_value_t = Limits::default().max_term_depth)]
     max_term_depth: u16,
-    /// Most facts derived in one state.
+    /// Most facts of one relation in one state.
     #[arg(long, default_value_t = Limits::default().max_facts)]
     max_facts: usize,
+    /// Most facts the joins may look at to answer one query.
+    #[arg(long, default_value_t = Limits::default().max_join_steps)]
+    max_join_steps: u64,
 }
 
 impl LimitArgs {
     fn limits(&self) -> Limits {
-        Limits { max_term_depth: self.max_term_depth, max_facts: self.max_facts }
+        Limits { max_term_depth: self.max_term_depth, max_facts: self.max_facts, max_join_steps: self.max_join_steps }
     }
 }
 

@@ -33,9 +33,17 @@ fn no_move(m: &impl StateMachine, role: usize, step: usize) -> RuntimeError {
     ))
 }
 
+fn need_roles(m: &impl StateMachine) -> Result<()> {
+    if m.roles().is_empty() {
+        return Err(RuntimeError::new("the game has no roles, so nobody can play it: add facts like (role white)"));
+    }
+    Ok(())
+}
+
 /// A random playout recorded in the trace format. Each role, in order, picks
 /// `rng.below(n)` among its sorted legal moves. Cut after `max_steps` joint moves.
 pub fn record_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usize) -> Result<Playout> {
+    need_roles(m)?;
     let roles = m.roles().to_vec();
     let mut state = m.initial_state();
     let mut steps = Vec::new();
@@ -78,6 +86,7 @@ pub struct Outcome {
 
 /// A random playout as fast as the engine goes: same choices as `record_playout`.
 pub fn fast_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
+    need_roles(m)?;
     let mut state = m.initial_state();
     let mut joint = Vec::with_capacity(m.roles().len());
     for length in 0..=max_steps {

@@ -132,7 +132,7 @@ impl Parser {
             Some(Tok::If) => "':-'".into(),
             Some(Tok::Dot) => "'.'".into(),
             Some(Tok::Comment(_)) => "a comment".into(),
-            Some(Tok::Bad(c)) => format!("the character '{c}'"),
+            Some(Tok::Bad(c)) => format!("the character '{}'", c.escape_debug()),
         };
         // A rule cut short at the end of a line: point there, not at the next line.
         let message = match self.toks.get(self.pos) {
@@ -309,7 +309,7 @@ pub fn parse_infix(text: &str) -> (Description, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     for t in &toks {
         if let Tok::Bad(c) = t.tok {
-            diags.push(Diagnostic::error("syntax", t.span, format!("unexpected character '{c}'")));
+            diags.push(Diagnostic::error("syntax", t.span, format!("unexpected character '{}'", c.escape_debug())));
         }
     }
     let toks: Vec<Token> = toks.into_iter().filter(|t| !matches!(t.tok, Tok::Bad(_))).collect();

@@ -109,7 +109,7 @@ impl<'a> Reader<'a> {
 
     fn skip_bad_char(&mut self, c: char) {
         let span = Span::new(self.pos, self.pos + c.len_utf8());
-        self.diags.push(Diagnostic::error("syntax", span, format!("unexpected character '{c}'")));
+        self.diags.push(Diagnostic::error("syntax", span, format!("unexpected character '{}'", c.escape_debug())));
         self.pos += c.len_utf8();
     }
 

@@ -28,31 +28,35 @@ pub struct Exec<'a> {
     trail: &'a mut Vec<u16>,
     out: &'a mut Vec<TermId>,
     /// Number of solutions found.
-    pub solutions: usize,
+    solutions: usize,
+    /// Facts this execution may still look at; the join stops when it reaches zero.
+    budget: &'a mut u64,
 }
 
 impl<'a> Exec<'a> {
     /// Runs the plan, leaving in `scratch.out` the head variables' values per solution.
+    /// Returns the number of solutions, or `None` if the budget ran out.
     pub fn run(
         rels: &'a [RelStore],
         store: &'a TermStore,
         delta: &'a [(u32, u32)],
         s: &'a mut Scratch,
+        budget: &'a mut u64,
         plan: &Plan,
-    ) -> usize {
+    ) -> Option<usize> {
         s.bind.clear();
         s.bind.resize(plan.slots, UNBOUND);
         s.trail.clear();
         s.out.clear();
-        let mut exec =
-            Exec { rels, store, delta, bind: &mut s.bind, trail: &mut s.trail, out: &mut s.out, solutions: 0 };
+        let (bind, trail, out) = (&mut s.bind, &mut s.trail, &mut s.out);
+        let mut exec = Exec { rels, store, delta, bind, trail, out, solutions: 0, budget };
         exec.step(plan, 0);
-        exec.solutions
+        (*exec.budget > 0).then_some(exec.solutions)
     }
 
     fn step(&mut self, plan: &Plan, k: usize) {
         // A head without variables needs one solution only.
-        if plan.head_slots.is_empty() && self.solutions > 0 {
+        if (plan.head_slots.is_empty() && self.solutions > 0) || *self.budget == 0 {
             return;
         }
         let Some(step) = plan.steps.get(k) else {
@@ -93,7 +97,8 @@ impl<'a> Exec<'a> {
             Some((ix, keys)) => {
                 let mut f = rel.chain_start(*ix, self.key(keys));
                 // Chains run newest first: skip facts at or above `hi`, stop below `lo`.
-                while f != NONE && f >= lo {
+                while f != NONE && f >= lo && *self.budget > 0 {
+                    *self.budget -= 1;
                     if f < hi {
                         if self.match_args(&lit.args, rel.tuple(f)) {
                             self.step(plan, k + 1);
@@ -105,6 +110,10 @@ impl<'a> Exec<'a> {
             }
             None => {
                 for f in lo..hi {
+                    if *self.budget == 0 {
+                        return;
+                    }
+                    *self.budget -= 1;
                     if self.match_args(&lit.args, rel.tuple(f)) {
                         self.step(plan, k + 1);
                     }

@@ -24,13 +24,15 @@ use store::RelStore;
 pub struct Limits {
     /// Deepest term a rule may build.
     pub max_term_depth: u16,
-    /// Most facts derived for one state (all relations together).
+    /// Most facts of one relation in one state.
     pub max_facts: usize,
+    /// Most facts the joins may look at to answer one query (legal, terminal, goal, next).
+    pub max_join_steps: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_term_depth: crate::term::DEFAULT_MAX_DEPTH, max_facts: 2_000_000 }
+        Limits { max_term_depth: crate::term::DEFAULT_MAX_DEPTH, max_facts: 2_000_000, max_join_steps: 500_000_000 }
     }
 }
 
@@ -67,6 +69,8 @@ pub struct Reasoner {
     init: State,
     limits: Limits,
     scratch: Scratch,
+    /// Join steps left for the current query.
+    budget: u64,
     delta: Vec<(u32, u32)>,
     r_true: RelId,
     r_does: RelId,
@@ -198,6 +202,7 @@ impl Reasoner {
             init: State::from(vec![]),
             limits,
             scratch: Scratch::default(),
+            budget: 0,
             r_true,
             r_does,
         };
@@ -231,6 +236,7 @@ impl Reasoner {
 
     /// Evaluates the components of `plan` not yet computed for the current state and move.
     fn evaluate(&mut self, plan: &[usize]) -> Result<()> {
+        self.budget = self.limits.max_join_steps;
         for &c in plan {
             if self.done[c] {
                 continue;
@@ -247,7 +253,16 @@ impl Reasoner {
             return Ok(());
         }
         for rule in &comp.rules {
-            run_plan(&rule.full, &mut self.facts, &mut self.store, &self.delta, &mut self.scratch, &self.rels)?;
+            run_plan(
+                &rule.full,
+                &mut self.facts,
+                &mut self.store,
+                &self.delta,
+                &mut self.scratch,
+                &mut self.budget,
+                &self.limits,
+                &self.rels,
+            )?;
         }
         if !comp.recursive {
             return self.check_size(c);
@@ -266,7 +281,16 @@ impl Reasoner {
             }
             for rule in &comp.rules {
                 for plan in &rule.delta {
-                    run_plan(plan, &mut self.facts, &mut self.store, &self.delta, &mut self.scratch, &self.rels)?;
+                    run_plan(
+                        plan,
+                        &mut self.facts,
+                        &mut self.store,
+                        &self.delta,
+                        &mut self.scratch,
+                        &mut self.budget,
+                        &self.limits,
+                        &self.rels,
+                    )?;
                 }
             }
             self.check_size(c)?;
@@ -430,9 +454,18 @@ fn run_plan(
     store: &mut TermStore,
     delta: &[(u32, u32)],
     scratch: &mut Scratch,
+    budget: &mut u64,
+    limits: &Limits,
     rels: &Relations,
 ) -> Result<()> {
-    let solutions = Exec::run(facts, store, delta, scratch, plan);
+    let Some(solutions) = Exec::run(facts, store, delta, scratch, budget, plan) else {
+        return Err(RuntimeError::new(format!(
+            "computing {} took more than {} join steps: a rule joins too many facts \
+             (raise the limit max_join_steps if this is intended)",
+            rels.name(plan.head_rel),
+            limits.max_join_steps
+        )));
+    };
     let rel = &mut facts[plan.head_rel as usize];
     let width = plan.head_slots.len();
     // A head without variables is derived once, however many solutions there are.

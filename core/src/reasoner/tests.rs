@@ -79,3 +79,30 @@ fn unstratified_is_refused() {
     let e = Reasoner::new(&p.description, Limits::default()).err().unwrap();
     assert_eq!(e.code, "unstratified");
 }
+
+#[test]
+fn huge_joins_stop_at_the_step_limit() {
+    let mut facts = String::new();
+    for i in 0..100 {
+        facts.push_str(&format!("(n {i}) "));
+    }
+    let p = parse(&format!(
+        "(role a) {facts} (init s) (<= (legal a go) (true s))\n\
+         (<= (next (p ?a)) (n ?a) (n ?b) (n ?c) (n ?d) (true s))"
+    ));
+    let limits = Limits { max_join_steps: 1_000_000, ..Limits::default() };
+    let mut r = Reasoner::new(&p.description, limits).unwrap();
+    let s = r.initial_state();
+    let go = r.legal_moves(&s, 0).unwrap()[0];
+    let err = r.next_state(&s, &[go]).unwrap_err();
+    assert!(err.message.contains("next/1 took more than 1000000 join steps"), "{err}");
+    // The reasoner is still usable afterwards.
+    assert_eq!(r.legal_moves(&s, 0).unwrap(), vec![go]);
+}
+
+#[test]
+fn a_game_without_roles_cannot_be_played() {
+    let mut r = load("(init s)");
+    let err = crate::trace::fast_playout(&mut r, &mut crate::rng::Rng::new(1), 10).unwrap_err();
+    assert!(err.message.contains("no roles"), "{err}");
+}
