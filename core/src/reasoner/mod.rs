@@ -248,52 +248,78 @@ impl Reasoner {
     }
 
     fn eval_component(&mut self, c: usize) -> Result<()> {
-        let comp = &self.comps[c];
-        if comp.rules.is_empty() {
-            return Ok(());
+        // The rules leave the component while they run, so that `self` stays free to change.
+        let rules = std::mem::take(&mut self.comps[c].rules);
+        let result = self.eval_rules(c, &rules);
+        self.comps[c].rules = rules;
+        result
+    }
+
+    fn eval_rules(&mut self, c: usize, rules: &[CRule]) -> Result<()> {
+        for rule in rules {
+            self.run_plan(&rule.full)?;
         }
-        for rule in &comp.rules {
-            run_plan(
-                &rule.full,
-                &mut self.facts,
-                &mut self.store,
-                &self.delta,
-                &mut self.scratch,
-                &mut self.budget,
-                &self.limits,
-                &self.rels,
-            )?;
-        }
-        if !comp.recursive {
+        if !self.comps[c].recursive {
             return self.check_size(c);
         }
-        let mut marks: Vec<u32> = comp.rels.iter().map(|_| 0).collect();
+        let rels = self.comps[c].rels.clone();
+        let mut marks = vec![0; rels.len()];
         loop {
             let mut changed = false;
-            for (i, &r) in comp.rels.iter().enumerate() {
+            for (i, &r) in rels.iter().enumerate() {
                 let len = self.facts[r as usize].len();
                 self.delta[r as usize] = (marks[i], len);
                 changed |= len > marks[i];
                 marks[i] = len;
             }
             if !changed {
-                break;
+                return Ok(());
             }
-            for rule in &comp.rules {
+            for rule in rules {
                 for plan in &rule.delta {
-                    run_plan(
-                        plan,
-                        &mut self.facts,
-                        &mut self.store,
-                        &self.delta,
-                        &mut self.scratch,
-                        &mut self.budget,
-                        &self.limits,
-                        &self.rels,
-                    )?;
+                    self.run_plan(plan)?;
                 }
             }
             self.check_size(c)?;
+        }
+    }
+
+    /// Runs one plan and adds the facts it derives.
+    fn run_plan(&mut self, plan: &compile::Plan) -> Result<()> {
+        let Some(solutions) =
+            Exec::run(&self.facts, &self.store, &self.delta, &mut self.scratch, &mut self.budget, plan)
+        else {
+            return Err(RuntimeError::new(format!(
+                "computing {} took more than {} join steps: a rule joins too many facts \
+                 (raise the limit max_join_steps if this is intended)",
+                self.rels.name(plan.head_rel),
+                self.limits.max_join_steps
+            )));
+        };
+        let rel = &mut self.facts[plan.head_rel as usize];
+        let width = plan.head_slots.len();
+        // A head without variables is derived once, however many solutions there are.
+        let groups = if width == 0 { solutions.min(1) } else { solutions };
+        let Scratch { bind, out, tuple, .. } = &mut self.scratch;
+        for k in 0..groups {
+            for (&v, &x) in plan.head_slots.iter().zip(&out[k * width..]) {
+                bind[v as usize] = x;
+            }
+            tuple.clear();
+            for p in plan.head.iter() {
+                match eval::build(&mut self.store, bind, p) {
+                    Ok(t) => tuple.push(t),
+                    Err(e) => {
+                        return Err(RuntimeError::new(format!(
+                            "a term nested deeper than {} levels was built while computing {}: the game \
+                             builds ever-growing terms (raise the limit max_term_depth if this is intended)",
+                            e.0,
+                            self.rels.name(plan.head_rel)
+                        )))
+                    }
+                }
+            }
+            rel.insert(tuple, &self.store);
         }
         Ok(())
     }
@@ -446,52 +472,6 @@ impl Sizes {
         }
         est
     }
-}
-
-fn run_plan(
-    plan: &compile::Plan,
-    facts: &mut [RelStore],
-    store: &mut TermStore,
-    delta: &[(u32, u32)],
-    scratch: &mut Scratch,
-    budget: &mut u64,
-    limits: &Limits,
-    rels: &Relations,
-) -> Result<()> {
-    let Some(solutions) = Exec::run(facts, store, delta, scratch, budget, plan) else {
-        return Err(RuntimeError::new(format!(
-            "computing {} took more than {} join steps: a rule joins too many facts \
-             (raise the limit max_join_steps if this is intended)",
-            rels.name(plan.head_rel),
-            limits.max_join_steps
-        )));
-    };
-    let rel = &mut facts[plan.head_rel as usize];
-    let width = plan.head_slots.len();
-    // A head without variables is derived once, however many solutions there are.
-    let groups = if width == 0 { solutions.min(1) } else { solutions };
-    let Scratch { bind, out, tuple, .. } = scratch;
-    for k in 0..groups {
-        for (&v, &x) in plan.head_slots.iter().zip(&out[k * width..]) {
-            bind[v as usize] = x;
-        }
-        tuple.clear();
-        for p in plan.head.iter() {
-            match eval::build(store, bind, p) {
-                Ok(t) => tuple.push(t),
-                Err(e) => {
-                    return Err(RuntimeError::new(format!(
-                        "a term nested deeper than {} levels was built while computing {}: the game \
-                         builds ever-growing terms (raise the limit max_term_depth if this is intended)",
-                        e.0,
-                        rels.name(plan.head_rel)
-                    )))
-                }
-            }
-        }
-        rel.insert(tuple, store);
-    }
-    Ok(())
 }
 
 impl StateMachine for Reasoner {
