@@ -228,3 +228,118 @@ mod tests {
         assert_eq!(names, vec!["q/1", "p/0"]);
     }
 }
+
+/// The relation graph as plain data, for display: nodes with their stratum and whether they
+/// depend on the state, edges with their sign.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RuleGraph {
+    pub nodes: Vec<GraphNode>,
+    pub edges: Vec<GraphEdge>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GraphNode {
+    /// `name/arity`.
+    pub id: String,
+    pub name: String,
+    pub arity: usize,
+    /// 0 for relations with no negation below them; +1 across each `not`.
+    pub stratum: usize,
+    /// `static` (no `true`/`does` below), `state` (depends on `true`) or `move` (on `does`).
+    pub kind: &'static str,
+    pub recursive: bool,
+    pub defined: bool,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GraphEdge {
+    /// The relation whose rules use `to`.
+    pub from: String,
+    pub to: String,
+    pub negative: bool,
+}
+
+impl DepGraph {
+    /// Strata and kinds of every relation (meaningful for stratified graphs).
+    pub fn rule_graph(&self) -> RuleGraph {
+        let sccs = self.sccs();
+        let n = self.rels.len();
+        let mut stratum = vec![0; n];
+        let mut kind = vec!["static"; n];
+        let mut recursive = vec![false; n];
+        for scc in &sccs {
+            // Iterate inside a component until strata settle (bounded: no negative cycle
+            // means at most one pass per member).
+            for _ in 0..scc.len() {
+                for &r in scc {
+                    for e in &self.edges[r] {
+                        let s = stratum[e.to] + usize::from(e.negative && !scc.contains(&e.to));
+                        stratum[r] = stratum[r].max(s);
+                    }
+                }
+            }
+            let mut k = "static";
+            for &r in scc {
+                match self.rels[r].0.as_str() {
+                    "does" => k = "move",
+                    "true" if k == "static" => k = "state",
+                    _ => {}
+                }
+                for e in &self.edges[r] {
+                    if kind[e.to] == "move" || (kind[e.to] == "state" && k == "static") {
+                        k = kind[e.to];
+                    }
+                }
+            }
+            let rec = self.is_recursive(scc);
+            for &r in scc {
+                kind[r] = k;
+                recursive[r] = rec;
+            }
+        }
+        let nodes = (0..n)
+            .map(|r| GraphNode {
+                id: self.name(r),
+                name: self.rels[r].0.clone(),
+                arity: self.rels[r].1,
+                stratum: stratum[r],
+                kind: kind[r],
+                recursive: recursive[r],
+                defined: self.defined[r],
+            })
+            .collect();
+        let mut edges: Vec<GraphEdge> = Vec::new();
+        for (from, es) in self.edges.iter().enumerate() {
+            for e in es {
+                let edge = GraphEdge { from: self.name(from), to: self.name(e.to), negative: e.negative };
+                if !edges.iter().any(|x| x.from == edge.from && x.to == edge.to && x.negative == edge.negative) {
+                    edges.push(edge);
+                }
+            }
+        }
+        RuleGraph { nodes, edges }
+    }
+}
+
+#[cfg(test)]
+mod graph_tests {
+    use super::*;
+    use crate::parse::parse;
+
+    #[test]
+    fn strata_and_kinds() {
+        let d = parse(
+            "(succ 1 2) (<= (less ?x ?y) (succ ?x ?y)) (<= (less ?x ?z) (less ?x ?y) (succ ?y ?z))\n\
+             (<= open (true (cell ?x b))) (<= (legal p (go ?x)) (succ ?x ?y) (not open))\n\
+             (<= (next (cell ?x b)) (does p (go ?x)))",
+        )
+        .description;
+        let g = DepGraph::build(&d).rule_graph();
+        let node = |id: &str| g.nodes.iter().find(|n| n.id == id).unwrap();
+        assert_eq!((node("less/2").stratum, node("less/2").kind, node("less/2").recursive), (0, "static", true));
+        assert_eq!((node("open/0").stratum, node("open/0").kind), (0, "state"));
+        assert_eq!((node("legal/2").stratum, node("legal/2").kind), (1, "state"));
+        assert_eq!(node("next/1").kind, "move");
+        assert!(g.edges.iter().any(|e| e.from == "legal/2" && e.to == "open/0" && e.negative));
+    }
+}
