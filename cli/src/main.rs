@@ -5,11 +5,13 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use gdl_core::diagnostic::{Diagnostic, LineIndex};
+use gdl_core::ground::Options as GroundOptions;
 use gdl_core::machine::StateMachine;
 use gdl_core::parse::{parse, Syntax};
 use gdl_core::reasoner::{Limits, Reasoner};
 use gdl_core::rng::Rng;
 use gdl_core::trace::{fast_playout, record_playout, replay, Playout};
+use gdl_core::Loaded;
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -42,6 +44,15 @@ impl LimitArgs {
     }
 }
 
+#[derive(clap::Args)]
+struct EngineArgs {
+    /// Which engine plays the game.
+    #[arg(long, value_enum, default_value_t = Engine::Reasoner)]
+    engine: Engine,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check a game for errors and warnings.
@@ -56,7 +67,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        limits: LimitArgs,
+        engine: EngineArgs,
     },
     /// Print a game in prefix or infix syntax.
     Fmt {
@@ -78,7 +89,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        limits: LimitArgs,
+        engine: EngineArgs,
     },
     /// Check a trace written by another reasoner against ours.
     Replay {
@@ -87,15 +98,13 @@ enum Command {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
-        limits: LimitArgs,
+        engine: EngineArgs,
     },
     /// Random playouts for a while: playouts per second, average length, outcomes.
     Bench {
         file: PathBuf,
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
-        #[arg(long, value_enum, default_value_t = Engine::Reasoner)]
-        engine: Engine,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[arg(long, default_value_t = 1000)]
@@ -103,8 +112,32 @@ enum Command {
         #[arg(long)]
         json: bool,
         #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Instantiate the game's rules: print the ground program (or its statistics).
+    Ground {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = GroundFormat::Prefix)]
+        format: GroundFormat,
+        /// Print statistics (JSON) instead of the program.
+        #[arg(long)]
+        stats: bool,
+        /// Compute base and input even when the game declares them.
+        #[arg(long)]
+        recompute_domains: bool,
+        /// Most ground rules before giving up.
+        #[arg(long, default_value_t = GroundOptions::default().max_rules)]
+        max_rules: usize,
+        #[command(flatten)]
         limits: LimitArgs,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GroundFormat {
+    Prefix,
+    Infix,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -115,8 +148,10 @@ enum Form {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Engine {
-    /// The first-order reasoner.
+    /// The first-order reasoner on the rules as written.
     Reasoner,
+    /// The same reasoner on the ground program (see `gdl ground`).
+    Ground,
 }
 
 /// Why a command failed: the game is invalid (exit 1) or the call is wrong (exit 2).
@@ -143,14 +178,18 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { file, json } => check(&file, json),
-        Command::Info { file, json, limits } => info(&file, json, limits.limits()),
+        Command::Info { file, json, engine } => info(&file, json, &engine),
         Command::Fmt { file, to } => fmt(&file, to),
-        Command::Playout { file, count, seed, max_steps, trace, json, limits } => {
-            playout(&file, count, seed, max_steps, trace.as_deref(), json, limits.limits())
+        Command::Playout { file, count, seed, max_steps, trace, json, engine } => {
+            playout(&file, count, seed, max_steps, trace.as_deref(), json, &engine)
         }
-        Command::Replay { file, trace, json, limits } => replay_cmd(&file, &trace, json, limits.limits()),
-        Command::Bench { file, seconds, engine: Engine::Reasoner, seed, max_steps, json, limits } => {
-            bench(&file, seconds, seed, max_steps, json, limits.limits())
+        Command::Replay { file, trace, json, engine } => replay_cmd(&file, &trace, json, &engine),
+        Command::Bench { file, seconds, seed, max_steps, json, engine } => {
+            bench(&file, seconds, seed, max_steps, json, &engine)
+        }
+        Command::Ground { file, format, stats, recompute_domains, max_rules, limits } => {
+            let options = GroundOptions { recompute_domains, max_rules, limits: limits.limits() };
+            ground_cmd(&file, format, stats, options)
         }
     };
     match result {
@@ -191,22 +230,47 @@ fn diagnostics_json(text: &str, diags: &[Diagnostic]) -> serde_json::Value {
 }
 
 /// Loads a game; on errors prints them (text or JSON) and fails with `Invalid`.
-fn load(file: &Path, limits: Limits, json: bool) -> Result<(String, Reasoner), Failure> {
+fn load(file: &Path, limits: Limits, json: bool) -> Result<(String, Loaded), Failure> {
     let text = read(file)?;
     match gdl_core::load(&text, limits) {
         Ok(l) => {
             if !json {
                 print_diagnostics(file, &text, &l.warnings);
             }
-            Ok((text, l.reasoner))
+            Ok((text, l))
         }
         Err(diags) => {
-            if json {
-                println!("{}", json!({"ok": false, "diagnostics": diagnostics_json(&text, &diags)}));
-            } else {
-                print_diagnostics(file, &text, &diags);
-            }
+            report(file, &text, &diags, json);
             Err(Failure::Invalid)
+        }
+    }
+}
+
+fn report(file: &Path, text: &str, diags: &[Diagnostic], json: bool) {
+    if json {
+        println!("{}", json!({"ok": false, "diagnostics": diagnostics_json(text, diags)}));
+    } else {
+        print_diagnostics(file, text, diags);
+    }
+}
+
+/// Loads a game into the chosen engine.
+fn load_engine(file: &Path, args: &EngineArgs, json: bool) -> Result<Reasoner, Failure> {
+    let limits = args.limits.limits();
+    let (text, loaded) = load(file, limits, json)?;
+    match args.engine {
+        Engine::Reasoner => Ok(loaded.reasoner),
+        Engine::Ground => {
+            let options = GroundOptions { limits, ..GroundOptions::default() };
+            let ground = gdl_core::ground::ground(&loaded.description, options, &|| 0.0, &mut |_| {})
+                .and_then(|g| Reasoner::new(&g.description, limits));
+            match ground {
+                Ok(r) => Ok(r.named("ground")),
+                Err(d) => {
+                    report(file, &text, &[d], json);
+                    Err(Failure::Invalid)
+                }
+            }
         }
     }
 }
@@ -234,8 +298,8 @@ fn check(file: &Path, json: bool) -> Outcome {
     }
 }
 
-fn info(file: &Path, json: bool, limits: Limits) -> Outcome {
-    let (_, mut m) = load(file, limits, json)?;
+fn info(file: &Path, json: bool, engine: &EngineArgs) -> Outcome {
+    let mut m = load_engine(file, engine, json)?;
     let s = m.initial_state();
     let terminal = m.is_terminal(&s).map_err(runtime)?;
     let roles = m.roles().to_vec();
@@ -293,9 +357,9 @@ fn playout(
     max_steps: usize,
     trace: Option<&Path>,
     json: bool,
-    limits: Limits,
+    engine: &EngineArgs,
 ) -> Outcome {
-    let (_, mut m) = load(file, limits, json)?;
+    let mut m = load_engine(file, engine, json)?;
     let mut out = match trace {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
@@ -326,8 +390,8 @@ fn playout(
     Ok(())
 }
 
-fn replay_cmd(file: &Path, trace: &Path, json: bool, limits: Limits) -> Outcome {
-    let (_, mut m) = load(file, limits, json)?;
+fn replay_cmd(file: &Path, trace: &Path, json: bool, engine: &EngineArgs) -> Outcome {
+    let mut m = load_engine(file, engine, json)?;
     let f = std::fs::File::open(trace).with_context(|| format!("cannot read {}", trace.display()))?;
     let (mut passed, mut failed) = (0, 0);
     let mut results = Vec::new();
@@ -367,8 +431,8 @@ fn replay_cmd(file: &Path, trace: &Path, json: bool, limits: Limits) -> Outcome 
     }
 }
 
-fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, limits: Limits) -> Outcome {
-    let (_, mut m) = load(file, limits, json)?;
+fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, engine: &EngineArgs) -> Outcome {
+    let mut m = load_engine(file, engine, json)?;
     let roles = m.roles().to_vec();
     let mut rng = Rng::new(seed);
     let start = Instant::now();
@@ -404,4 +468,41 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, lim
         }
     }
     Ok(())
+}
+
+fn ground_cmd(file: &Path, format: GroundFormat, stats_only: bool, options: GroundOptions) -> Outcome {
+    let (text, loaded) = load(file, options.limits, stats_only || matches!(format, GroundFormat::Json))?;
+    let start = Instant::now();
+    let now = || start.elapsed().as_secs_f64() * 1000.0;
+    let ground = match gdl_core::ground::ground(&loaded.description, options, &now, &mut |_| {}) {
+        Ok(g) => g,
+        Err(d) => {
+            report(file, &text, &[d], stats_only || matches!(format, GroundFormat::Json));
+            return Err(Failure::Invalid);
+        }
+    };
+    let mut stats = serde_json::to_value(&ground.stats).context("statistics")?;
+    stats["total_ms"] = json!(now());
+    stats["peak_memory_kb"] = json!(peak_memory_kb());
+    let program = |syntax| gdl_core::print::print_lines(&ground.description, syntax);
+    if stats_only {
+        println!("{stats}");
+        return Ok(());
+    }
+    match format {
+        GroundFormat::Prefix => print!("{}", program(Syntax::Prefix)),
+        GroundFormat::Infix => print!("{}", program(Syntax::Infix)),
+        GroundFormat::Json => {
+            let lines: Vec<String> = program(Syntax::Prefix).lines().map(str::to_owned).collect();
+            println!("{}", json!({"rules": lines, "stats": stats}));
+        }
+    }
+    Ok(())
+}
+
+/// The process's peak resident memory (Linux), if known.
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

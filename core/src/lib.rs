@@ -7,6 +7,7 @@
 pub mod ast;
 pub mod deps;
 pub mod diagnostic;
+pub mod ground;
 pub mod machine;
 pub mod parse;
 pub mod print;
@@ -25,6 +26,8 @@ use reasoner::{Limits, Reasoner};
 pub struct Loaded {
     pub reasoner: Reasoner,
     pub warnings: Vec<Diagnostic>,
+    /// The parsed description (for the grounder, the formatter, ...).
+    pub description: ast::Description,
 }
 
 /// Every diagnostic for a text: syntax, validation, and whether the reasoner can load it.
@@ -48,7 +51,7 @@ pub fn load(text: &str, limits: Limits) -> Result<Loaded, Vec<Diagnostic>> {
         return Err(diags);
     }
     match Reasoner::new(&parsed.description, limits) {
-        Ok(reasoner) => Ok(Loaded { reasoner, warnings: diags }),
+        Ok(reasoner) => Ok(Loaded { reasoner, warnings: diags, description: parsed.description }),
         Err(e) => {
             diags.push(e);
             Err(diags)

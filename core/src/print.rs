@@ -56,6 +56,16 @@ pub fn print_rule(rule: &Rule, syntax: Syntax) -> String {
     s
 }
 
+/// Every rule on a line of its own (ground programs); comments are left out.
+pub fn print_lines(desc: &Description, syntax: Syntax) -> String {
+    let mut out = String::new();
+    for r in desc.rules() {
+        out.push_str(&print_rule_line(r, syntax));
+        out.push('\n');
+    }
+    out
+}
+
 /// One rule on a single line (for ground programs and compact listings).
 pub fn print_rule_line(rule: &Rule, syntax: Syntax) -> String {
     let mut s = String::new();

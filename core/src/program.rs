@@ -31,6 +31,18 @@ impl NLit {
     }
 }
 
+impl std::fmt::Display for NLit {
+    /// Prefix text; `Same` prints as `(not (distinct a b))`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NLit::Pos(t) => write!(f, "{t}"),
+            NLit::Neg(t) => write!(f, "(not {t})"),
+            NLit::Distinct(a, b) => write!(f, "(distinct {a} {b})"),
+            NLit::Same(a, b) => write!(f, "(not (distinct {a} {b}))"),
+        }
+    }
+}
+
 /// A rule with a flat body.
 #[derive(Clone, Debug)]
 pub struct NRule {
@@ -54,6 +66,14 @@ pub fn graph_of(rules: &[NRule]) -> DepGraph {
         );
     }
     graph
+}
+
+impl std::fmt::Display for NRule {
+    /// `head :- lit lit ...` on one line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} :-", self.head)?;
+        self.body.iter().try_for_each(|l| write!(f, " {l}"))
+    }
 }
 
 /// Most rules one source rule may split into (an `or` of `or`s multiplies).
@@ -173,23 +193,7 @@ mod tests {
 
     fn show(text: &str) -> String {
         let rules = normalise(&parse(text).description).unwrap();
-        rules
-            .iter()
-            .map(|r| {
-                let body: Vec<String> = r
-                    .body
-                    .iter()
-                    .map(|l| match l {
-                        NLit::Pos(t) => t.to_string(),
-                        NLit::Neg(t) => format!("(not {t})"),
-                        NLit::Distinct(a, b) => format!("(distinct {a} {b})"),
-                        NLit::Same(a, b) => format!("(same {a} {b})"),
-                    })
-                    .collect();
-                format!("{} :- {}", r.head, body.join(" "))
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        rules.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub fn specialise(mut rules: Vec<NRule>) -> Vec<NRule> {
 
 /// A rule as text, to recognise copies.
 fn text(r: &NRule) -> String {
-    format!("{} {:?}", r.head, r.body)
+    r.to_string()
 }
 
 /// For each relation that can be specialised, its distinct uses.
@@ -149,22 +149,7 @@ mod tests {
 
     fn show(text: &str) -> String {
         let rules = specialise(normalise(&parse(text).description).unwrap());
-        let mut lines: Vec<String> = rules
-            .iter()
-            .map(|r| {
-                let body: Vec<String> = r
-                    .body
-                    .iter()
-                    .map(|l| match l {
-                        NLit::Pos(t) => t.to_string(),
-                        NLit::Neg(t) => format!("(not {t})"),
-                        NLit::Distinct(a, b) => format!("(distinct {a} {b})"),
-                        NLit::Same(a, b) => format!("(same {a} {b})"),
-                    })
-                    .collect();
-                format!("{} :- {}", r.head, body.join(" "))
-            })
-            .collect();
+        let mut lines: Vec<String> = rules.iter().map(ToString::to_string).collect();
         lines.sort();
         lines.join("\n")
     }

@@ -117,6 +117,15 @@ impl TermStore {
         Ok(id)
     }
 
+    /// Interns a sentence `sym(args)` (an atom such as `(true (cell 1 b))`): the depth
+    /// limit is for terms built by rules, not for the sentences made of them.
+    pub fn intern_atom(&mut self, sym: SymId, args: &[TermId]) -> TermId {
+        let max = std::mem::replace(&mut self.max_depth, u16::MAX);
+        let t = self.intern(sym, args);
+        self.max_depth = max;
+        t.expect("no depth limit")
+    }
+
     /// The id of `sym(args)` if it was interned already.
     pub fn lookup(&self, sym: SymId, args: &[TermId]) -> Option<TermId> {
         self.lookup_hashed(hash_term(sym, args), sym, args)

@@ -78,6 +78,8 @@ pub struct Reasoner {
     r_goal: RelId,
     r_terminal: RelId,
     r_next: RelId,
+    /// Reported by `engine_name`.
+    name: &'static str,
 }
 
 pub type State = std::rc::Rc<[TermId]>;
@@ -99,9 +101,12 @@ fn sorted_state(mut fluents: Vec<TermId>) -> State {
 impl Reasoner {
     /// Loads a description that passed validation. Errors name the rule that cannot run.
     pub fn new(desc: &Description, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
-        let rules: Vec<NRule> =
-            normalise(desc)?.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
-        let rules = crate::specialise::specialise(rules);
+        Reasoner::from_rules(crate::specialise::specialise(normalise(desc)?), limits)
+    }
+
+    /// Loads normal rules; static relations are evaluated at once.
+    pub fn from_rules(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
+        let rules: Vec<NRule> = rules.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
         let mut graph = graph_of(&rules);
         for (name, arity) in [
             ("true", 1),
@@ -189,6 +194,7 @@ impl Reasoner {
             r_goal: rels.id("goal", 2),
             r_terminal: rels.id("terminal", 0),
             r_next: rels.id("next", 1),
+            name: "reasoner",
             store,
             rels,
             facts,
@@ -395,21 +401,30 @@ impl Reasoner {
         &self.store
     }
 
-    /// Every fact of relation `name/arity` currently derived, as canonical text.
-    pub fn facts_of(&self, name: &str, arity: usize) -> Vec<String> {
+    /// The same reasoner reporting another engine name (e.g. `ground` when it runs a ground
+    /// program).
+    pub fn named(mut self, name: &'static str) -> Reasoner {
+        self.name = name;
+        self
+    }
+
+    /// Evaluates every static component, also those no query needs (the grounder reads
+    /// them all).
+    pub fn evaluate_all(&mut self) -> Result<()> {
+        let all: Vec<usize> = (0..self.comps.len()).filter(|&c| self.comps[c].phase == Phase::Static).collect();
+        self.evaluate(&all)
+    }
+
+    /// Every fact of relation `name/arity` currently derived (static relations: always).
+    pub fn facts(&self, name: &str, arity: usize) -> Vec<&[TermId]> {
         let Some(r) = self.rels.get(name, arity) else { return Vec::new() };
         let rel = &self.facts[r as usize];
-        (0..rel.len())
-            .map(|i| {
-                let t = rel.tuple(i);
-                if t.is_empty() {
-                    name.to_string()
-                } else {
-                    let args: Vec<&str> = t.iter().map(|&x| self.store.text(x)).collect();
-                    format!("({name} {})", args.join(" "))
-                }
-            })
-            .collect()
+        (0..rel.len()).map(|i| rel.tuple(i)).collect()
+    }
+
+    /// The term store, to intern new terms built from the facts.
+    pub fn store_mut(&mut self) -> &mut TermStore {
+        &mut self.store
     }
 }
 
@@ -543,7 +558,7 @@ impl StateMachine for Reasoner {
     }
 
     fn engine_name(&self) -> &'static str {
-        "reasoner"
+        self.name
     }
 }
 

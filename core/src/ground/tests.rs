@@ -1,0 +1,111 @@
+use super::*;
+use crate::machine::StateMachine;
+use crate::parse::{parse, Syntax};
+use crate::rng::Rng;
+use crate::trace::record_playout;
+
+fn games_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games")
+}
+
+fn ground_text(text: &str, options: Options) -> Ground {
+    let p = parse(text);
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    ground(&p.description, options, &|| 0.0, &mut |_| {}).unwrap()
+}
+
+/// Playouts of the original and of the ground program must be identical.
+fn same_playouts(text: &str, count: usize) {
+    let g = ground_text(text, Options::default());
+    let mut original = Reasoner::new(&parse(text).description, Limits::default()).unwrap();
+    let mut grounded = Reasoner::new(&g.description, Limits::default()).unwrap();
+    let (mut r1, mut r2) = (Rng::new(3), Rng::new(3));
+    for _ in 0..count {
+        let a = record_playout(&mut original, &mut r1, 200).unwrap();
+        let b = record_playout(&mut grounded, &mut r2, 200).unwrap();
+        assert_eq!(a.roles, b.roles);
+        if let Some(i) = (0..a.steps.len().max(b.steps.len())).find(|&i| a.steps.get(i) != b.steps.get(i)) {
+            panic!("step {i} differs:\n{:?}\n{:?}", a.steps.get(i), b.steps.get(i));
+        }
+    }
+    assert!(!original.roles().is_empty());
+}
+
+#[test]
+fn tictactoe_ground_program() {
+    let text = std::fs::read_to_string(games_dir().join("tictactoe.kif")).unwrap();
+    let g = ground_text(&text, Options::default());
+    assert!(g.stats.declared_base && g.stats.declared_input);
+    let printed = crate::print::print_lines(&g.description, Syntax::Prefix);
+    assert!(!printed.contains('?'), "no variables");
+    expect_test::expect_file!["../../../tests/ground/tictactoe.ground.kif"].assert_eq(&printed);
+    same_playouts(&text, 20);
+}
+
+#[test]
+fn computed_domains_match_declared_ones_on_tictactoe() {
+    let text = std::fs::read_to_string(games_dir().join("tictactoe.kif")).unwrap();
+    let declared = ground_text(&text, Options::default()).stats;
+    let computed = ground_text(&text, Options { recompute_domains: true, ..Options::default() }).stats;
+    assert!(!computed.declared_base);
+    assert_eq!((declared.base, declared.input), (computed.base, computed.input));
+}
+
+#[test]
+fn example_games_play_identically_when_ground() {
+    for game in ["connectfour", "breakthrough", "nim", "eightpuzzle", "rps"] {
+        let text = std::fs::read_to_string(games_dir().join(format!("{game}.kif"))).unwrap();
+        same_playouts(&text, 3);
+    }
+}
+
+#[test]
+fn static_literals_vanish_and_distinct_is_decided() {
+    let g = ground_text(
+        "(role a) (init (at 1)) (succ 1 2) (succ 2 3)\n\
+         (<= (legal a (go ?y)) (true (at ?x)) (succ ?x ?y) (distinct ?y 3))\n\
+         (<= (next (at ?y)) (does a (go ?y)))\n\
+         (<= terminal (true (at 2)))\n(goal a 100)",
+        Options::default(),
+    );
+    let printed = crate::print::print(&g.description, Syntax::Prefix);
+    expect_test::expect![[r#"
+        (role a)
+        (init (at 1))
+        (base (at 1))
+        (base (at 2))
+        (input a (go 2))
+
+        (<= (legal a (go 2))
+            (true (at 1)))
+
+        (<= (next (at 2))
+            (does a (go 2)))
+
+        (<= terminal
+            (true (at 2)))
+
+        (goal a 100)
+    "#]]
+    .assert_eq(&printed);
+}
+
+#[test]
+fn growing_domains_stop_with_the_relation_named() {
+    let p = parse(
+        "(role a) (init (n z)) (<= (legal a go) (true (n ?x)))\n\
+         (<= (next (n (s ?x))) (true (n ?x)))",
+    );
+    let options = Options { limits: Limits { max_term_depth: 20, ..Limits::default() }, ..Options::default() };
+    let err = ground(&p.description, options, &|| 0.0, &mut |_| {}).unwrap_err();
+    assert!(err.message.contains("deeper than 20") && err.message.contains("next/1"), "{}", err.message);
+}
+
+#[test]
+fn too_many_rules_is_an_error() {
+    let text = std::fs::read_to_string(games_dir().join("breakthrough.kif")).unwrap();
+    let p = parse(&text);
+    let err =
+        ground(&p.description, Options { max_rules: 500, ..Options::default() }, &|| 0.0, &mut |_| {}).unwrap_err();
+    assert_eq!(err.code, "too-many-ground-rules");
+}
