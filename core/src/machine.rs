@@ -19,11 +19,13 @@ pub enum GoalValue {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeError {
     pub message: String,
+    /// The relation (`name/arity`) being computed when a limit was reached, if any.
+    pub relation: Option<String>,
 }
 
 impl RuntimeError {
     pub fn new(message: impl Into<String>) -> RuntimeError {
-        RuntimeError { message: message.into() }
+        RuntimeError { message: message.into(), relation: None }
     }
 }
 

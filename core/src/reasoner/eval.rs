@@ -31,27 +31,45 @@ pub struct Exec<'a> {
     solutions: usize,
     /// Facts this execution may still look at; the join stops when it reaches zero.
     budget: &'a mut u64,
+    /// Most solutions before the join stops.
+    max_solutions: usize,
+}
+
+/// Why a join stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exhausted {
+    /// It looked at more facts than the budget allows.
+    Steps,
+    /// It found more solutions than a relation may hold.
+    Solutions,
 }
 
 impl<'a> Exec<'a> {
     /// Runs the plan, leaving in `scratch.out` the head variables' values per solution.
-    /// Returns the number of solutions, or `None` if the budget ran out.
+    /// Returns the number of solutions, or why it stopped early.
     pub fn run(
         rels: &'a [RelStore],
         store: &'a TermStore,
         delta: &'a [(u32, u32)],
         s: &'a mut Scratch,
         budget: &'a mut u64,
+        max_solutions: usize,
         plan: &Plan,
-    ) -> Option<usize> {
+    ) -> Result<usize, Exhausted> {
         s.bind.clear();
         s.bind.resize(plan.slots, UNBOUND);
         s.trail.clear();
         s.out.clear();
         let (bind, trail, out) = (&mut s.bind, &mut s.trail, &mut s.out);
-        let mut exec = Exec { rels, store, delta, bind, trail, out, solutions: 0, budget };
+        let mut exec = Exec { rels, store, delta, bind, trail, out, solutions: 0, budget, max_solutions };
         exec.step(plan, 0);
-        (*exec.budget > 0).then_some(exec.solutions)
+        if exec.solutions > max_solutions {
+            Err(Exhausted::Solutions)
+        } else if *exec.budget == 0 {
+            Err(Exhausted::Steps)
+        } else {
+            Ok(exec.solutions)
+        }
     }
 
     fn step(&mut self, plan: &Plan, k: usize) {
@@ -203,6 +221,9 @@ impl<'a> Exec<'a> {
     /// Records the values of the head's variables for this solution.
     fn emit(&mut self, plan: &Plan) {
         self.solutions += 1;
+        if self.solutions > self.max_solutions {
+            *self.budget = 0;
+        }
         self.out.extend(plan.head_slots.iter().map(|&v| self.bind[v as usize]));
     }
 }

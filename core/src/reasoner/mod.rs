@@ -16,7 +16,7 @@ use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
 use crate::program::{graph_of, normalise, NRule};
 use crate::term::{TermId, TermStore};
 use compile::{compile_rule, CRule, RelId, Relations};
-use eval::{Exec, Scratch};
+use eval::{Exec, Exhausted, Scratch};
 use store::RelStore;
 
 /// Limits that stop runaway games.
@@ -292,16 +292,22 @@ impl Reasoner {
 
     /// Runs one plan and adds the facts it derives.
     fn run_plan(&mut self, plan: &compile::Plan) -> Result<()> {
-        let Some(solutions) =
-            Exec::run(&self.facts, &self.store, &self.delta, &mut self.scratch, &mut self.budget, plan)
-        else {
-            return Err(RuntimeError::new(format!(
-                "computing {} took more than {} join steps: a rule joins too many facts \
-                 (raise the limit max_join_steps if this is intended)",
-                self.rels.name(plan.head_rel),
-                self.limits.max_join_steps
-            )));
-        };
+        let max = self.limits.max_facts;
+        let solutions =
+            match Exec::run(&self.facts, &self.store, &self.delta, &mut self.scratch, &mut self.budget, max, plan) {
+                Ok(n) => n,
+                Err(Exhausted::Steps) => {
+                    return Err(self.limit_error(
+                        plan.head_rel,
+                        format!(
+                    "took more than {} join steps: a rule joins too many facts (raise the limit max_join_steps if \
+                     this is intended)",
+                    self.limits.max_join_steps
+                ),
+                    ))
+                }
+                Err(Exhausted::Solutions) => return Err(self.too_many_facts(plan.head_rel)),
+            };
         let rel = &mut self.facts[plan.head_rel as usize];
         let width = plan.head_slots.len();
         // A head without variables is derived once, however many solutions there are.
@@ -316,12 +322,14 @@ impl Reasoner {
                 match eval::build(&mut self.store, bind, p) {
                     Ok(t) => tuple.push(t),
                     Err(e) => {
-                        return Err(RuntimeError::new(format!(
-                            "a term nested deeper than {} levels was built while computing {}: the game \
-                             builds ever-growing terms (raise the limit max_term_depth if this is intended)",
-                            e.0,
-                            self.rels.name(plan.head_rel)
-                        )))
+                        return Err(self.limit_error(
+                            plan.head_rel,
+                            format!(
+                                "built a term nested deeper than {} levels: the game builds ever-growing terms \
+                             (raise the limit max_term_depth if this is intended)",
+                                e.0
+                            ),
+                        ))
                     }
                 }
             }
@@ -331,16 +339,26 @@ impl Reasoner {
     }
 
     fn check_size(&self, c: usize) -> Result<()> {
-        for &r in &self.comps[c].rels {
-            if self.facts[r as usize].len() as usize > self.limits.max_facts {
-                return Err(RuntimeError::new(format!(
-                    "relation {} grew past {} facts: the game derives too many facts (limit max_facts)",
-                    self.rels.name(r),
-                    self.limits.max_facts
-                )));
-            }
+        match self.comps[c].rels.iter().find(|&&r| self.facts[r as usize].len() as usize > self.limits.max_facts) {
+            Some(&r) => Err(self.too_many_facts(r)),
+            None => Ok(()),
         }
-        Ok(())
+    }
+
+    fn too_many_facts(&self, rel: RelId) -> RuntimeError {
+        self.limit_error(
+            rel,
+            format!(
+                "grew past {} facts: the game derives too many facts (raise the limit max_facts if this is intended)",
+                self.limits.max_facts
+            ),
+        )
+    }
+
+    /// A limit was reached while computing `rel`.
+    fn limit_error(&self, rel: RelId, what: String) -> RuntimeError {
+        let name = self.rels.name(rel);
+        RuntimeError { message: format!("computing {name} {what}"), relation: Some(name) }
     }
 
     /// Makes `state` the current state: clears state and move facts, loads `true` facts.
