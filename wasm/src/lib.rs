@@ -1,0 +1,131 @@
+//! GDL Playground in the browser: a thin wasm-bindgen layer over `gdl-core`.
+//!
+//! `session.rs` holds the game session in plain Rust; this file only converts values to
+//! JavaScript (plain objects through serde-wasm-bindgen) and every error into a JS `Error`
+//! with its message. `pending.rs` is the one place for features still to come from core.
+//! Build: `wasm-pack build wasm --target web` (see `scripts/setup.sh`, `build_web`).
+
+pub mod pending;
+pub mod session;
+pub mod text;
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// Plain JS objects and arrays (not `Map`s), numbers for integers.
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn js_err(message: String) -> JsError {
+    JsError::new(&message)
+}
+
+/// A game session: load rules, then play, undo, redo and run playouts.
+#[wasm_bindgen]
+pub struct Session {
+    inner: session::Session,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+#[wasm_bindgen]
+impl Session {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Session {
+        console_error_panic_hook::set_once();
+        Session { inner: session::Session::default() }
+    }
+
+    /// Loads rules: `{ok, syntax, errors, warnings, diagnostics, roles}`. Diagnostics carry
+    /// UTF-16 offsets `from`/`to` and 1-based `line`/`column`.
+    pub fn load(&mut self, text: &str) -> Result<JsValue, JsError> {
+        to_js(&self.inner.load(text))
+    }
+
+    /// The current position: `{roles, step, state, terminal, goals, legal, history, engine}`.
+    pub fn view(&mut self) -> Result<JsValue, JsError> {
+        let view = self.inner.view().map_err(js_err)?;
+        to_js(&view)
+    }
+
+    /// Every fluent the game may have (its `base` facts), for drawing boards.
+    pub fn domain(&mut self) -> Result<Vec<String>, JsError> {
+        self.inner.domain().map_err(js_err)
+    }
+
+    /// Plays a joint move (one move text per role, in role order); returns the new view.
+    pub fn play(&mut self, joint: Vec<String>) -> Result<JsValue, JsError> {
+        self.inner.play(&joint).map_err(js_err)?;
+        self.view()
+    }
+
+    pub fn undo(&mut self) -> Result<JsValue, JsError> {
+        self.inner.undo().map_err(js_err)?;
+        self.view()
+    }
+
+    pub fn redo(&mut self) -> Result<JsValue, JsError> {
+        self.inner.redo().map_err(js_err)?;
+        self.view()
+    }
+
+    /// Jumps to the position after `step` joint moves of the history.
+    #[wasm_bindgen(js_name = goTo)]
+    pub fn go_to(&mut self, step: usize) -> Result<JsValue, JsError> {
+        self.inner.go_to(step).map_err(js_err)?;
+        self.view()
+    }
+
+    /// Plays `moves` (an array of joint moves) from the initial state while they are
+    /// legal; returns how many were played.
+    pub fn replay(&mut self, moves: JsValue) -> Result<usize, JsError> {
+        let moves: Vec<Vec<String>> = serde_wasm_bindgen::from_value(moves)
+            .map_err(|e| js_err(format!("moves must be an array of arrays of strings: {e}")))?;
+        self.inner.replay(&moves).map_err(js_err)
+    }
+
+    /// Seeds the playouts' random generator (an integer below 2^53).
+    pub fn seed(&mut self, seed: f64) {
+        self.inner.seed(seed as u64);
+    }
+
+    /// Runs `count` random playouts from the initial state, each cut after `max_steps` joint
+    /// moves: `{playouts, cut, totalLength, minLength, maxLength, goals}`. Call it again
+    /// for the next batch (a worker reports progress and checks for Cancel in between).
+    pub fn playouts(&mut self, count: u32, max_steps: u32) -> Result<JsValue, JsError> {
+        let batch = self.inner.playouts(count, max_steps as usize).map_err(js_err)?;
+        to_js(&batch)
+    }
+}
+
+/// The rules printed in `to` (`"prefix"` or `"infix"`).
+#[wasm_bindgen(js_name = formatText)]
+pub fn format_text(text: &str, to: &str) -> Result<String, JsError> {
+    session::format(text, to).map_err(js_err)
+}
+
+/// The relation dependency graph: `{nodes: [{id, name, arity, stratum, kind, recursive,
+/// defined}], edges: [{from, to, negative}]}`.
+#[wasm_bindgen(js_name = ruleGraph)]
+pub fn rule_graph(text: &str) -> Result<JsValue, JsError> {
+    let graph = session::rule_graph(text).map_err(js_err)?;
+    to_js(&graph)
+}
+
+/// What this build can do: `{ground, engines: [{name, available, note}], notYet}`.
+#[wasm_bindgen]
+pub fn capabilities() -> Result<JsValue, JsError> {
+    to_js(&pending::capabilities())
+}
+
+/// The ground program (see `pending.rs`): `{text, relations, phases}`.
+#[wasm_bindgen]
+pub fn ground(text: &str, syntax: &str) -> Result<JsValue, JsError> {
+    let g = pending::ground(text, syntax).map_err(js_err)?;
+    to_js(&g)
+}

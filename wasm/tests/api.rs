@@ -1,0 +1,143 @@
+//! The JavaScript API of the wasm crate, run under node by `wasm-bindgen-test`
+//! (`scripts/test`: `cargo test -p gdl-wasm --target wasm32-unknown-unknown` with
+//! `wasm-bindgen-test-runner`). Values are read back as JS objects, as the page reads them.
+#![cfg(target_arch = "wasm32")]
+
+use gdl_wasm::{capabilities, format_text, ground, rule_graph, Session};
+use js_sys::{Array, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const TICTACTOE: &str = include_str!("../../games/tictactoe.kif");
+const RPS: &str = include_str!("../../games/rps.kif");
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    Reflect::get(v, &key.into()).unwrap_or_else(|_| panic!("no field {key}"))
+}
+
+fn num(v: &JsValue, key: &str) -> f64 {
+    get(v, key).as_f64().unwrap_or_else(|| panic!("{key} is not a number"))
+}
+
+fn strings(v: &JsValue) -> Vec<String> {
+    v.dyn_ref::<Array>().expect("an array").iter().map(|x| x.as_string().expect("a string")).collect()
+}
+
+fn joint(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|s| s.to_string()).collect()
+}
+
+/// The message of a JS `Error` thrown by the API.
+fn message(e: wasm_bindgen::JsError) -> String {
+    let v: JsValue = e.into();
+    assert!(v.is_instance_of::<js_sys::Error>(), "errors are JS Errors");
+    v.unchecked_into::<js_sys::Error>().message().into()
+}
+
+#[wasm_bindgen_test]
+fn load_gives_roles_and_diagnostics_with_utf16_offsets() {
+    let mut s = Session::new();
+    let r = s.load(TICTACTOE).unwrap();
+    assert_eq!(get(&r, "ok"), JsValue::TRUE);
+    assert_eq!(strings(&get(&r, "roles")), ["x", "o"]);
+    assert_eq!(get(&r, "syntax").as_string().unwrap(), "prefix");
+
+    // Line 2 starts after a comment with a two-unit emoji: offsets count UTF-16 units.
+    let text = "; 😀 rules\n(role x\n";
+    let r = s.load(text).unwrap();
+    assert_eq!(get(&r, "ok"), JsValue::FALSE);
+    let d = get(&r, "diagnostics").dyn_into::<Array>().unwrap().get(0);
+    assert_eq!(get(&d, "severity").as_string().unwrap(), "error");
+    assert_eq!(num(&d, "line"), 2.0);
+    assert_eq!(num(&d, "column"), 1.0);
+    let from = num(&d, "from") as u32;
+    let js_text = js_sys::JsString::from(text);
+    assert_eq!(js_text.char_code_at(from), f64::from(b'('), "from points at the parenthesis");
+}
+
+#[wasm_bindgen_test]
+fn play_to_a_win_undo_redo_and_errors() {
+    let mut s = Session::new();
+    s.load(TICTACTOE).unwrap();
+    let v = s.view().unwrap();
+    assert_eq!(num(&v, "step"), 0.0);
+    assert_eq!(get(&v, "terminal"), JsValue::FALSE);
+    let legal = get(&v, "legal").dyn_into::<Array>().unwrap();
+    assert_eq!(strings(&legal.get(0)).len(), 9);
+    assert_eq!(strings(&legal.get(1)), ["noop"]);
+
+    for j in [["(mark 1 1)", "noop"], ["noop", "(mark 2 1)"], ["(mark 1 2)", "noop"], ["noop", "(mark 2 2)"]] {
+        s.play(joint(&j)).unwrap();
+    }
+    let v = s.play(joint(&["(mark 1 3)", "noop"])).unwrap();
+    assert_eq!(get(&v, "terminal"), JsValue::TRUE);
+    let goals = get(&v, "goals").dyn_into::<Array>().unwrap();
+    assert_eq!(goals.get(0).dyn_into::<Array>().unwrap().get(0).as_f64(), Some(100.0));
+    assert_eq!(goals.get(1).dyn_into::<Array>().unwrap().get(0).as_f64(), Some(0.0));
+    assert!(strings(&get(&v, "state")).contains(&"(cell 1 3 x)".to_string()));
+
+    let v = s.undo().unwrap();
+    assert_eq!(num(&v, "step"), 4.0);
+    assert_eq!(get(&v, "history").dyn_into::<Array>().unwrap().length(), 5);
+    let v = s.redo().unwrap();
+    assert_eq!(get(&v, "terminal"), JsValue::TRUE);
+    let v = s.go_to(0).unwrap();
+    assert_eq!(num(&v, "step"), 0.0);
+
+    assert!(message(s.undo().unwrap_err()).contains("nothing to undo"));
+    assert!(message(s.play(joint(&["noop", "noop"])).unwrap_err()).contains("not a legal move for x"));
+    assert!(message(s.go_to(99).unwrap_err()).contains("beyond the history"));
+}
+
+#[wasm_bindgen_test]
+fn replay_takes_js_arrays_and_stops_at_an_illegal_move() {
+    let mut s = Session::new();
+    s.load(TICTACTOE).unwrap();
+    let moves = Array::of2(
+        &Array::of2(&"(mark 2 2)".into(), &"noop".into()),
+        &Array::of2(&"noop".into(), &"(mark 2 2)".into()),
+    );
+    assert_eq!(s.replay(moves.into()).unwrap(), 1);
+    assert!(message(s.replay(JsValue::from(3)).unwrap_err()).contains("array of arrays"));
+    s.load("(role x").unwrap();
+    assert!(message(s.view().unwrap_err()).contains("no game is loaded"));
+}
+
+#[wasm_bindgen_test]
+fn playouts_in_batches_report_counts_lengths_and_goals() {
+    let mut s = Session::new();
+    s.load(RPS).unwrap();
+    s.seed(3.0);
+    let b = s.playouts(40, 1000).unwrap();
+    assert_eq!(num(&b, "playouts"), 40.0);
+    assert_eq!(num(&b, "cut"), 0.0);
+    assert!(num(&b, "totalLength") >= 40.0);
+    let goals = get(&b, "goals").dyn_into::<Array>().unwrap();
+    assert_eq!(goals.length(), 2);
+    let total: f64 = goals
+        .get(0)
+        .dyn_into::<Array>()
+        .unwrap()
+        .iter()
+        .map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap())
+        .sum();
+    assert_eq!(total, 40.0);
+}
+
+#[wasm_bindgen_test]
+fn formatting_graph_and_pending_features() {
+    let infix = format_text(TICTACTOE, "infix").unwrap();
+    assert!(infix.contains(":-"));
+    assert!(format_text(&infix, "prefix").unwrap().contains("(<= (legal ?p (mark ?c ?r))"));
+    assert!(message(format_text("(role", "infix").unwrap_err()).contains("syntax error at line 1"));
+
+    let g = rule_graph(TICTACTOE).unwrap();
+    let nodes = get(&g, "nodes").dyn_into::<Array>().unwrap();
+    assert!(nodes.iter().any(|n| get(&n, "id").as_string().as_deref() == Some("terminal/0")));
+    let edges = get(&g, "edges").dyn_into::<Array>().unwrap();
+    assert!(edges.iter().any(|e| get(&e, "negative") == JsValue::TRUE));
+
+    let caps = capabilities().unwrap();
+    assert_eq!(get(&caps, "ground"), JsValue::FALSE);
+    assert!(message(ground(TICTACTOE, "prefix").unwrap_err()).contains("not available yet"));
+}
