@@ -9,6 +9,7 @@ pub mod deps;
 pub mod diagnostic;
 pub mod ground;
 pub mod machine;
+pub mod magic;
 pub mod parse;
 pub mod print;
 pub mod program;

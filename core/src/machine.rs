@@ -19,8 +19,8 @@ pub enum GoalValue {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeError {
     pub message: String,
-    /// The relation (`name/arity`) being computed when a limit was reached, if any.
-    pub relation: Option<String>,
+    /// The relation (name, arity) being computed when a limit was reached, if any.
+    pub relation: Option<(String, usize)>,
 }
 
 impl RuntimeError {

@@ -57,6 +57,8 @@ pub struct Plan {
     pub head: Box<[Pat]>,
     /// The distinct slots of the head, in the order `Exec` records their values.
     pub head_slots: Box<[Slot]>,
+    /// The step after which every head slot is bound: later steps cannot change the head.
+    pub head_ready: usize,
     pub slots: usize,
 }
 
@@ -174,6 +176,22 @@ fn signature(args: &[Pat], bound: &[bool]) -> (Vec<SigNode>, Vec<KeySrc>) {
     (sig, keys)
 }
 
+/// The index of the join step that binds the last head slot (0 if the head has none).
+fn head_ready(steps: &[Step], head: &[Slot]) -> usize {
+    let mut missing: Vec<Slot> = head.to_vec();
+    for (k, s) in steps.iter().enumerate() {
+        if let Step::Join(l) | Step::Delta(l) = s {
+            let mut v = Vec::new();
+            l.args.iter().for_each(|a| pat_vars(a, &mut v));
+            missing.retain(|x| !v.contains(x));
+        }
+        if missing.is_empty() {
+            return k;
+        }
+    }
+    steps.len()
+}
+
 /// Estimates how many facts a positive literal matches once the `bound` slots are known.
 pub type Estimate<'a> = &'a dyn Fn(RelId, &[Pat], &[bool]) -> f64;
 
@@ -263,7 +281,8 @@ pub fn compile_rule(
         }
         hv.sort_unstable();
         hv.dedup();
-        Ok(Plan { steps, head_rel, head: head.clone(), head_slots: hv.into(), slots })
+        let head_ready = head_ready(&steps, &hv);
+        Ok(Plan { steps, head_rel, head: head.clone(), head_slots: hv.into(), head_ready, slots })
     };
     let full = plan(None, rel_stores)?;
     let mut delta = Vec::new();

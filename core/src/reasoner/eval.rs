@@ -33,6 +33,8 @@ pub struct Exec<'a> {
     budget: &'a mut u64,
     /// Most solutions before the join stops.
     max_solutions: usize,
+    /// Set after a solution: the step to go back to (`usize::MAX`: none).
+    cut: usize,
 }
 
 /// Why a join stopped early.
@@ -61,7 +63,8 @@ impl<'a> Exec<'a> {
         s.trail.clear();
         s.out.clear();
         let (bind, trail, out) = (&mut s.bind, &mut s.trail, &mut s.out);
-        let mut exec = Exec { rels, store, delta, bind, trail, out, solutions: 0, budget, max_solutions };
+        let mut exec =
+            Exec { rels, store, delta, bind, trail, out, solutions: 0, budget, max_solutions, cut: usize::MAX };
         exec.step(plan, 0);
         if exec.solutions > max_solutions {
             Err(Exhausted::Solutions)
@@ -122,6 +125,9 @@ impl<'a> Exec<'a> {
                             self.step(plan, k + 1);
                         }
                         self.undo(mark);
+                        if self.cut_here(k) {
+                            return;
+                        }
                     }
                     f = rel.chain_next(*ix, f);
                 }
@@ -136,9 +142,26 @@ impl<'a> Exec<'a> {
                         self.step(plan, k + 1);
                     }
                     self.undo(mark);
+                    if self.cut_here(k) {
+                        return;
+                    }
                 }
             }
         }
+    }
+
+    /// After a solution, steps past the one that bound the whole head stop: their other
+    /// matches could only derive the same head again. True if step `k` must stop.
+    #[inline]
+    fn cut_here(&mut self, k: usize) -> bool {
+        if self.cut == usize::MAX {
+            return false;
+        }
+        if k > self.cut {
+            return true;
+        }
+        self.cut = usize::MAX;
+        false
     }
 
     fn exists(&mut self, lit: &Lit) -> bool {
@@ -221,6 +244,7 @@ impl<'a> Exec<'a> {
     /// Records the values of the head's variables for this solution.
     fn emit(&mut self, plan: &Plan) {
         self.solutions += 1;
+        self.cut = plan.head_ready;
         if self.solutions > self.max_solutions {
             *self.budget = 0;
         }

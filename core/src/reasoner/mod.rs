@@ -6,6 +6,7 @@
 //! ones (on `does`) once per joint move. A query evaluates only the components its target
 //! relation depends on (goals are not computed in non-terminal states, for instance).
 
+mod adapt;
 mod compile;
 mod eval;
 mod store;
@@ -71,6 +72,8 @@ pub struct Reasoner {
     scratch: Scratch,
     /// Join steps left for the current query.
     budget: u64,
+    /// Join steps used since loading (the cost `adapt` compares).
+    work: u64,
     delta: Vec<(u32, u32)>,
     r_true: RelId,
     r_does: RelId,
@@ -83,6 +86,18 @@ pub struct Reasoner {
 }
 
 pub type State = std::rc::Rc<[TermId]>;
+
+/// Why a program could not be loaded.
+enum LoadFailure {
+    Invalid(Diagnostic),
+    Limit(RuntimeError),
+}
+
+impl From<Diagnostic> for LoadFailure {
+    fn from(d: Diagnostic) -> Self {
+        LoadFailure::Invalid(d)
+    }
+}
 
 #[derive(Clone, Copy)]
 enum Query {
@@ -100,12 +115,47 @@ fn sorted_state(mut fluents: Vec<TermId>) -> State {
 
 impl Reasoner {
     /// Loads a description that passed validation. Errors name the rule that cannot run.
+    /// The evaluation strategy is chosen by measurement (see `adapt`).
     pub fn new(desc: &Description, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
-        Reasoner::from_rules(crate::specialise::specialise(normalise(desc)?), limits)
+        adapt::choose(crate::specialise::specialise(normalise(desc)?), limits)
+    }
+
+    /// The biggest relation a rule defines (not a keyword, not an internal one), with its
+    /// number of facts now, skipping those in `skip`.
+    fn largest_relation(&self, skip: &[(String, usize)]) -> Option<((String, usize), usize)> {
+        (0..self.facts.len())
+            .map(|r| (&self.rels.keys[r], self.facts[r].len() as usize))
+            .filter(|(k, _)| !crate::ast::RESERVED.contains(&k.0.as_str()) && !k.0.contains('~') && !skip.contains(k))
+            .max_by_key(|&(_, n)| n)
+            .map(|(k, n)| (k.clone(), n))
+    }
+
+    /// Answers every query in the initial state (and one joint move), to measure the cost.
+    fn probe(&mut self) -> Result<()> {
+        let s = self.initial_state();
+        if self.is_terminal(&s)? {
+            return self.goals(&s).map(drop);
+        }
+        let mut joint = Vec::new();
+        for role in 0..self.roles().len() {
+            match self.legal_moves(&s, role)?.first() {
+                Some(&m) => joint.push(m),
+                None => return Ok(()),
+            }
+        }
+        self.goals(&s)?;
+        self.next_state(&s, &joint).map(drop)
     }
 
     /// Loads normal rules; static relations are evaluated at once.
     pub fn from_rules(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
+        Reasoner::build(rules, limits).map_err(|f| match f {
+            LoadFailure::Invalid(d) => d,
+            LoadFailure::Limit(e) => Diagnostic::error("runtime", Default::default(), e.message),
+        })
+    }
+
+    fn build(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, LoadFailure> {
         let rules: Vec<NRule> = rules.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
         let mut graph = graph_of(&rules);
         for (name, arity) in [
@@ -122,11 +172,11 @@ impl Reasoner {
         }
         if let Some((cycle, span)) = graph.negative_cycle() {
             let names: Vec<String> = cycle.iter().chain(cycle.first()).map(|&r| graph.name(r)).collect();
-            return Err(Diagnostic::error(
+            return Err(LoadFailure::Invalid(Diagnostic::error(
                 "unstratified",
                 span,
                 format!("negation cycle: {} (a relation may not depend on itself through 'not')", names.join(" → ")),
-            ));
+            )));
         }
 
         let store = TermStore::with_max_depth(limits.max_term_depth);
@@ -209,6 +259,7 @@ impl Reasoner {
             limits,
             scratch: Scratch::default(),
             budget: 0,
+            work: 0,
             r_true,
             r_does,
         };
@@ -224,7 +275,7 @@ impl Reasoner {
             }
             r.comps[c].rules = crules;
             if needed_static[c] {
-                r.evaluate(&[c]).map_err(|e| Diagnostic::error("runtime", Default::default(), e.message))?;
+                r.evaluate(&[c]).map_err(LoadFailure::Limit)?;
                 for &rel in &r.comps[c].rels {
                     sizes.measure(rel, &r.facts[rel as usize]);
                 }
@@ -243,6 +294,12 @@ impl Reasoner {
     /// Evaluates the components of `plan` not yet computed for the current state and move.
     fn evaluate(&mut self, plan: &[usize]) -> Result<()> {
         self.budget = self.limits.max_join_steps;
+        let result = self.evaluate_in_budget(plan);
+        self.work += self.limits.max_join_steps - self.budget;
+        result
+    }
+
+    fn evaluate_in_budget(&mut self, plan: &[usize]) -> Result<()> {
         for &c in plan {
             if self.done[c] {
                 continue;
@@ -358,7 +415,10 @@ impl Reasoner {
     /// A limit was reached while computing `rel`.
     fn limit_error(&self, rel: RelId, what: String) -> RuntimeError {
         let name = self.rels.name(rel);
-        RuntimeError { message: format!("computing {name} {what}"), relation: Some(name) }
+        RuntimeError {
+            message: format!("computing {name} {what}"),
+            relation: Some(self.rels.keys[rel as usize].clone()),
+        }
     }
 
     /// Makes `state` the current state: clears state and move facts, loads `true` facts.

@@ -88,7 +88,7 @@ fn huge_joins_stop_at_the_step_limit() {
     }
     let p = parse(&format!(
         "(role a) {facts} (init s) (<= (legal a go) (true s))\n\
-         (<= (next (p ?a)) (n ?a) (n ?b) (n ?c) (n ?d) (true s))"
+         (<= (next (p ?a ?b ?c ?d)) (n ?a) (n ?b) (n ?c) (n ?d) (true s))"
     ));
     let limits = Limits { max_join_steps: 1_000_000, ..Limits::default() };
     let mut r = Reasoner::new(&p.description, limits).unwrap();
