@@ -263,7 +263,7 @@ fn load_engine(file: &Path, args: &EngineArgs, json: bool) -> Result<Reasoner, F
         Engine::Ground => {
             let options = GroundOptions { limits, ..GroundOptions::default() };
             let ground = gdl_core::ground::ground(&loaded.description, options, &|| 0.0, &mut |_| {})
-                .and_then(|g| Reasoner::new(&g.description, limits));
+                .and_then(|g| Reasoner::new(&g.description(), limits));
             match ground {
                 Ok(r) => Ok(r.named("ground")),
                 Err(d) => {
@@ -484,7 +484,7 @@ fn ground_cmd(file: &Path, format: GroundFormat, stats_only: bool, options: Grou
     let mut stats = serde_json::to_value(&ground.stats).context("statistics")?;
     stats["total_ms"] = json!(now());
     stats["peak_memory_kb"] = json!(peak_memory_kb());
-    let program = |syntax| gdl_core::print::print_lines(&ground.description, syntax);
+    let program = |syntax| ground.print(syntax);
     if stats_only {
         println!("{stats}");
         return Ok(());

@@ -17,13 +17,13 @@ mod relax;
 
 use crate::ast::{Description, Item, Literal, Rule, Term};
 use crate::diagnostic::{Diagnostic, Span};
+use crate::parse::Syntax;
 use crate::program::{normalise, NRule};
 use crate::reasoner::{Limits, Reasoner};
 use crate::term::{TermId, TermStore};
 use relax::{Capture, Relaxed};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 /// How to ground.
@@ -59,11 +59,90 @@ pub struct Stats {
     pub phase_ms: BTreeMap<String, f64>,
 }
 
-/// A ground program: a description without variables, and how it was obtained.
-#[derive(Clone, Debug)]
+/// A ground program: rules without variables over interned atoms, in a fixed order
+/// (keyword facts first, roles in declaration order, then rules by head relation and text).
+#[derive(Debug)]
 pub struct Ground {
-    pub description: Description,
+    store: TermStore,
+    rules: Vec<GRule>,
     pub stats: Stats,
+}
+
+impl Ground {
+    /// One rule per line, in prefix or infix syntax.
+    pub fn print(&self, syntax: Syntax) -> String {
+        let mut out = String::new();
+        for r in &self.rules {
+            self.write_atom(r.head, syntax, &mut out);
+            for (i, &(neg, a)) in r.body.iter().enumerate() {
+                match syntax {
+                    Syntax::Prefix => out.push_str(if neg { " (not " } else { " " }),
+                    Syntax::Infix => out.push_str(match (i, neg) {
+                        (0, false) => " :- ",
+                        (0, true) => " :- ~",
+                        (_, false) => " & ",
+                        (_, true) => " & ~",
+                    }),
+                }
+                self.write_atom(a, syntax, &mut out);
+                if neg && syntax == Syntax::Prefix {
+                    out.push(')');
+                }
+            }
+            if syntax == Syntax::Prefix && !r.body.is_empty() {
+                out.insert_str(out.rfind('\n').map_or(0, |i| i + 1), "(<= ");
+                out.push(')');
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn write_atom(&self, t: TermId, syntax: Syntax, out: &mut String) {
+        let store = &self.store;
+        match syntax {
+            Syntax::Prefix => out.push_str(store.text(t)),
+            Syntax::Infix => {
+                out.push_str(store.symbol_name(store.sym(t)));
+                let args = store.args(t);
+                if !args.is_empty() {
+                    out.push('(');
+                    for (i, &a) in args.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        self.write_atom(a, syntax, out);
+                    }
+                    out.push(')');
+                }
+            }
+        }
+    }
+
+    /// The ground program as a syntax tree (to load it into an engine).
+    pub fn description(&self) -> Description {
+        let store = &self.store;
+        let items = self
+            .rules
+            .iter()
+            .map(|r| {
+                let body = r
+                    .body
+                    .iter()
+                    .map(|&(neg, a)| {
+                        let lit = Literal::Atom(to_term(store, a));
+                        if neg {
+                            Literal::Not(Box::new(lit), Span::default())
+                        } else {
+                            lit
+                        }
+                    })
+                    .collect();
+                Item::Rule(Rule { head: to_term(store, r.head), body, span: Span::default() })
+            })
+            .collect();
+        Description { items }
+    }
 }
 
 /// A ground rule over interned atoms (`(true (cell 1 1 b))` is one term).
@@ -133,9 +212,9 @@ pub fn ground(
         *stats.rules_per_relation.entry(key).or_default() += 1;
     }
     stats.rules = out.len();
-    let description = to_description(out, engine.store());
+    let rules = in_order(out, engine.store());
     lap(&mut stats, PHASES[3]);
-    Ok(Ground { description, stats })
+    Ok(Ground { store: std::mem::take(engine.store_mut()), rules, stats })
 }
 
 fn too_many(out: &[GRule], max: usize, store: &TermStore) -> Diagnostic {
@@ -226,44 +305,23 @@ fn keep_used(rules: Vec<GRule>, store: &TermStore) -> Vec<GRule> {
     rules.into_iter().filter(|r| needed.contains(&r.head) && seen.insert(r.clone())).collect()
 }
 
-/// The ground rules as a description, in a fixed order: keyword facts first (roles in
-/// declaration order), then rules by head relation and text.
-fn to_description(mut rules: Vec<GRule>, store: &TermStore) -> Description {
+/// The ground rules in their fixed order: keyword facts first (roles in declaration
+/// order), then rules by head relation and text.
+fn in_order(rules: Vec<GRule>, store: &TermStore) -> Vec<GRule> {
     const ORDER: [&str; 8] = ["role", "init", "base", "input", "legal", "next", "terminal", "goal"];
     let rank = |t: TermId| {
         let name = store.symbol_name(store.sym(t));
         ORDER.iter().position(|&k| k == name).unwrap_or(ORDER.len())
     };
-    let key = |r: &GRule| (rank(r.head), store.text(r.head));
-    rules.sort_by(|a, b| {
-        let (ka, kb) = (key(a), key(b));
-        if ka.0 == 0 && kb.0 == 0 {
-            return Ordering::Equal; // stable: roles keep their order
-        }
-        ka.cmp(&kb).then_with(|| {
-            let body = |r: &GRule| r.body.iter().map(|&(neg, t)| (neg, store.text(t))).collect::<Vec<_>>();
-            body(a).cmp(&body(b))
-        })
+    let mut numbered: Vec<(usize, GRule)> = rules.into_iter().enumerate().collect();
+    numbered.sort_by_cached_key(|(i, r)| {
+        let rank = rank(r.head);
+        // Roles keep their position: it is the order of the players.
+        let position = if rank == 0 { *i } else { 0 };
+        let body: Vec<(bool, &str)> = r.body.iter().map(|&(neg, t)| (neg, store.text(t))).collect();
+        (rank, position, store.text(r.head), body)
     });
-    let items = rules
-        .iter()
-        .map(|r| {
-            let body = r
-                .body
-                .iter()
-                .map(|&(neg, a)| {
-                    let lit = Literal::Atom(to_term(store, a));
-                    if neg {
-                        Literal::Not(Box::new(lit), Span::default())
-                    } else {
-                        lit
-                    }
-                })
-                .collect();
-            Item::Rule(Rule { head: to_term(store, r.head), body, span: Span::default() })
-        })
-        .collect();
-    Description { items }
+    numbered.into_iter().map(|(_, r)| r).collect()
 }
 
 fn to_term(store: &TermStore, t: TermId) -> Term {

@@ -18,7 +18,7 @@ fn ground_text(text: &str, options: Options) -> Ground {
 fn same_playouts(text: &str, count: usize) {
     let g = ground_text(text, Options::default());
     let mut original = Reasoner::new(&parse(text).description, Limits::default()).unwrap();
-    let mut grounded = Reasoner::new(&g.description, Limits::default()).unwrap();
+    let mut grounded = Reasoner::new(&g.description(), Limits::default()).unwrap();
     let (mut r1, mut r2) = (Rng::new(3), Rng::new(3));
     for _ in 0..count {
         let a = record_playout(&mut original, &mut r1, 200).unwrap();
@@ -36,7 +36,10 @@ fn tictactoe_ground_program() {
     let text = std::fs::read_to_string(games_dir().join("tictactoe.kif")).unwrap();
     let g = ground_text(&text, Options::default());
     assert!(g.stats.declared_base && g.stats.declared_input);
-    let printed = crate::print::print_lines(&g.description, Syntax::Prefix);
+    let printed = g.print(Syntax::Prefix);
+    assert_eq!(printed, crate::print::print_lines(&g.description(), Syntax::Prefix));
+    let infix = g.print(Syntax::Infix);
+    assert_eq!(infix, crate::print::print_lines(&g.description(), Syntax::Infix));
     assert!(!printed.contains('?'), "no variables");
     expect_test::expect_file!["../../../tests/ground/tictactoe.ground.kif"].assert_eq(&printed);
     same_playouts(&text, 20);
@@ -68,7 +71,7 @@ fn static_literals_vanish_and_distinct_is_decided() {
          (<= terminal (true (at 2)))\n(goal a 100)",
         Options::default(),
     );
-    let printed = crate::print::print(&g.description, Syntax::Prefix);
+    let printed = crate::print::print(&g.description(), Syntax::Prefix);
     expect_test::expect![[r#"
         (role a)
         (init (at 1))
