@@ -1,26 +1,21 @@
-//! SLOT: the features that wait for `gdl-core` — the grounder (`gdl ground`) and the fast
-//! propositional engine. This file is the single place that says "not available yet": when
-//! core gains them, `ground` calls the grounder and `engines` lists the new engine, and the
-//! page (grounded-rules pane, engine menus) shows them without other changes.
+//! The engines the page can play with and the grounded view, in one place.
+//!
+//! SLOT: this file is the single place that knows which engines exist. `propositional`
+//! (the fast engine coming to gdl-core) is listed as "not available yet"; when core has
+//! it, `build` constructs it and `capabilities` marks it available — the page's engine
+//! menus follow without other changes.
 
+use gdl_core::ast::Description;
+use gdl_core::diagnostic::LineIndex;
+use gdl_core::ground::{ground, Options, PHASES};
+use gdl_core::parse::Syntax;
+use gdl_core::reasoner::{Limits, Reasoner};
 use serde::Serialize;
 
-/// Shown by the page wherever a pending feature would be.
-pub const NOT_YET: &str = "not available yet: the grounder and the propositional engine are coming to gdl-core";
+/// Shown by the page wherever a pending engine would be.
+pub const NOT_YET: &str = "not available yet: the fast propositional engine is coming to gdl-core";
 
-/// A ground program as the grounded-rules pane shows it.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Ground {
-    /// One ground rule per line, in the syntax asked for.
-    pub text: String,
-    /// `(relation name/arity, ground rules with that head)`, largest first.
-    pub relations: Vec<(String, usize)>,
-    /// `(phase, milliseconds)`, in pipeline order.
-    pub phases: Vec<(String, f64)>,
-}
-
-/// An engine the page can run playouts with.
+/// An engine the page can run games with.
 #[derive(Debug, Serialize)]
 pub struct Engine {
     pub name: &'static str,
@@ -38,16 +33,127 @@ pub struct Capabilities {
 
 pub fn capabilities() -> Capabilities {
     Capabilities {
-        ground: false,
+        ground: true,
         engines: vec![
-            Engine { name: "reasoner", available: true, note: "first-order, bottom-up" },
+            Engine { name: "reasoner", available: true, note: "first-order reasoner, bottom-up" },
+            Engine { name: "ground", available: true, note: "the same reasoner on the ground program" },
             Engine { name: "propositional", available: false, note: NOT_YET },
         ],
         not_yet: NOT_YET,
     }
 }
 
-/// The ground program of `text` in `syntax` (`prefix` or `infix`).
-pub fn ground(_text: &str, _syntax: &str) -> Result<Ground, String> {
-    Err(NOT_YET.to_string())
+/// The engine `name` for a valid description.
+pub fn build(name: &str, desc: &Description, limits: Limits) -> Result<Reasoner, String> {
+    match name {
+        "reasoner" => Reasoner::new(desc, limits).map_err(|d| d.message),
+        "ground" => {
+            let options = Options { limits, ..Options::default() };
+            let g = ground(desc, options, &|| 0.0, &mut |_| {}).map_err(|d| d.message)?;
+            Ok(Reasoner::new(&g.description(), limits).map_err(|d| d.message)?.named("ground"))
+        }
+        "propositional" => Err(format!("the propositional engine is {NOT_YET}")),
+        _ => Err(format!("unknown engine {name:?}: use reasoner or ground")),
+    }
+}
+
+/// A ground program as the grounded-rules pane shows it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroundView {
+    /// One ground rule per line, in the syntax asked for.
+    pub text: String,
+    pub rules: usize,
+    /// `(relation name/arity, ground rules with that head)`, most first.
+    pub relations: Vec<(String, usize)>,
+    /// `(phase, milliseconds)`, in pipeline order.
+    pub phases: Vec<(String, f64)>,
+    /// Sizes of `base` and `input`, and whether the game declares them (or they were computed).
+    pub base: usize,
+    pub input: usize,
+    pub declared_base: bool,
+    pub declared_input: bool,
+}
+
+/// Grounds `text`; `now` gives milliseconds, `progress` is told each phase as it starts.
+pub fn ground_view(
+    text: &str,
+    syntax: Syntax,
+    limits: Limits,
+    now: &dyn Fn() -> f64,
+    progress: &mut dyn FnMut(&str),
+) -> Result<GroundView, String> {
+    let loaded = gdl_core::load(text, limits).map_err(|diags| {
+        let errors = diags.iter().filter(|d| d.is_error()).count();
+        format!(
+            "the rules have {errors} error{}: fix them to see the ground program",
+            if errors == 1 { "" } else { "s" }
+        )
+    })?;
+    let options = Options { limits, ..Options::default() };
+    let g = ground(&loaded.description, options, now, progress).map_err(|d| {
+        if d.span.end == 0 {
+            return d.message;
+        }
+        let (line, column) = LineIndex::new(text).line_col(d.span.start);
+        format!("line {line}, column {column}: {}", d.message)
+    })?;
+    let text = g.print(syntax);
+    let mut relations: Vec<(String, usize)> = g.stats.rules_per_relation.into_iter().collect();
+    relations.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let phases = PHASES.iter().map(|&p| (p.to_string(), g.stats.phase_ms.get(p).copied().unwrap_or(0.0))).collect();
+    Ok(GroundView {
+        text,
+        rules: g.stats.rules,
+        relations,
+        phases,
+        base: g.stats.base,
+        input: g.stats.input,
+        declared_base: g.stats.declared_base,
+        declared_input: g.stats.declared_input,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gdl_core::machine::StateMachine;
+
+    const TICTACTOE: &str = include_str!("../../games/tictactoe.kif");
+
+    #[test]
+    fn ground_view_gives_lines_counts_and_phases() {
+        let mut seen = Vec::new();
+        let clock = std::cell::Cell::new(0.0);
+        let now = || {
+            clock.set(clock.get() + 1.0);
+            clock.get()
+        };
+        let g =
+            ground_view(TICTACTOE, Syntax::Infix, Limits::default(), &now, &mut |p| seen.push(p.to_string())).unwrap();
+        assert_eq!(seen, PHASES);
+        assert_eq!(g.text.lines().count(), g.rules);
+        assert!(g.text.contains("legal(x, mark(1, 1)) :- true(control(x)) & true(cell(1, 1, b))"), "{}", g.text);
+        assert_eq!(g.relations.iter().map(|r| r.1).sum::<usize>(), g.rules);
+        assert!(g.relations.windows(2).all(|w| w[0].1 >= w[1].1));
+        assert_eq!(g.phases.len(), 4);
+        assert!(g.phases.iter().all(|p| p.1 > 0.0));
+        assert_eq!((g.base, g.input, g.declared_base), (29, 20, true));
+        let e = ground_view("(role x", Syntax::Prefix, Limits::default(), &|| 0.0, &mut |_| {}).unwrap_err();
+        assert!(e.contains("1 error: fix them"), "{e}");
+    }
+
+    #[test]
+    fn engines_are_built_by_name() {
+        let desc = gdl_core::parse::parse(TICTACTOE).description;
+        let limits = Limits::default();
+        assert_eq!(build("reasoner", &desc, limits).unwrap().engine_name(), "reasoner");
+        assert_eq!(build("ground", &desc, limits).unwrap().engine_name(), "ground");
+        let error = |name| build(name, &desc, limits).err().expect("an error");
+        assert!(error("propositional").contains("not available yet"));
+        assert!(error("magic").contains("unknown engine"));
+        let caps = capabilities();
+        let available: Vec<bool> = caps.engines.iter().map(|e| e.available).collect();
+        assert_eq!(available, [true, true, false]);
+    }
 }

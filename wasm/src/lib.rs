@@ -2,15 +2,24 @@
 //!
 //! `session.rs` holds the game session in plain Rust; this file only converts values to
 //! JavaScript (plain objects through serde-wasm-bindgen) and every error into a JS `Error`
-//! with its message. `pending.rs` is the one place for features still to come from core.
+//! with its message. `engines.rs` is the one place that lists engines (and the one still to
+//! come from core).
 //! Build: `wasm-pack build wasm --target web` (see `scripts/setup.sh`, `build_web`).
 
-pub mod pending;
+pub mod engines;
 pub mod session;
 pub mod text;
 
+use gdl_core::reasoner::Limits;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Milliseconds with sub-millisecond precision (pages, workers and node all have it).
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
 
 /// Plain JS objects and arrays (not `Map`s), numbers for integers.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
@@ -56,6 +65,13 @@ impl Session {
     /// Every fluent the game may have (its `base` facts), for drawing boards.
     pub fn domain(&mut self) -> Result<Vec<String>, JsError> {
         self.inner.domain().map_err(js_err)
+    }
+
+    /// Plays the game with another engine (`reasoner`, `ground`; see `capabilities()`),
+    /// from the initial state.
+    #[wasm_bindgen(js_name = setEngine)]
+    pub fn set_engine(&mut self, name: &str) -> Result<(), JsError> {
+        self.inner.set_engine(name).map_err(js_err)
     }
 
     /// Plays a joint move (one move text per role, in role order); returns the new view.
@@ -120,12 +136,21 @@ pub fn rule_graph(text: &str) -> Result<JsValue, JsError> {
 /// What this build can do: `{ground, engines: [{name, available, note}], notYet}`.
 #[wasm_bindgen]
 pub fn capabilities() -> Result<JsValue, JsError> {
-    to_js(&pending::capabilities())
+    to_js(&engines::capabilities())
 }
 
-/// The ground program (see `pending.rs`): `{text, relations, phases}`.
+/// The ground program of `text` printed in `syntax` (`"prefix"` or `"infix"`):
+/// `{text, rules, relations, phases, base, input, declaredBase, declaredInput}`.
+/// `progress`, if given, is called with each phase's name as it starts.
 #[wasm_bindgen]
-pub fn ground(text: &str, syntax: &str) -> Result<JsValue, JsError> {
-    let g = pending::ground(text, syntax).map_err(js_err)?;
-    to_js(&g)
+pub fn ground(text: &str, syntax: &str, progress: Option<js_sys::Function>) -> Result<JsValue, JsError> {
+    let syntax = session::syntax_named(syntax).map_err(js_err)?;
+    let mut report = |phase: &str| {
+        if let Some(f) = &progress {
+            // A failing callback must not stop the grounding.
+            let _ = f.call1(&JsValue::NULL, &JsValue::from_str(phase));
+        }
+    };
+    let view = engines::ground_view(text, syntax, Limits::default(), &performance_now, &mut report).map_err(js_err)?;
+    to_js(&view)
 }

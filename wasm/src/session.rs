@@ -6,8 +6,9 @@
 //! `states[i + 1]`, and `0 <= cursor < states.len()`; positions after the cursor are the
 //! redo history, dropped when another move is played.
 
+use crate::engines;
 use crate::text::{editor_diagnostics, EditorDiagnostic};
-use gdl_core::ast::{Item, Term};
+use gdl_core::ast::Description;
 use gdl_core::deps::{DepGraph, RuleGraph};
 use gdl_core::diagnostic::LineIndex;
 use gdl_core::machine::{GoalValue, StateMachine};
@@ -66,8 +67,8 @@ pub struct Batch {
 
 struct Game {
     m: Reasoner,
-    /// The text it was loaded from, for `domain`.
-    text: String,
+    /// What it was loaded from, for `domain` and other engines.
+    description: Description,
     domain: Option<Vec<String>>,
     states: Vec<State>,
     joints: Vec<Vec<String>>,
@@ -121,13 +122,18 @@ fn parse_clean(text: &str, what: &str) -> Result<Parsed> {
     Ok(parsed)
 }
 
+/// The syntax called `name` (`prefix` or `infix`).
+pub fn syntax_named(name: &str) -> Result<Syntax> {
+    match name {
+        "prefix" => Ok(Syntax::Prefix),
+        "infix" => Ok(Syntax::Infix),
+        _ => Err(format!("unknown syntax {name:?}: use prefix or infix")),
+    }
+}
+
 /// The text printed in `to` (`prefix` or `infix`); comments between rules are kept.
 pub fn format(text: &str, to: &str) -> Result<String> {
-    let syntax = match to {
-        "prefix" => Syntax::Prefix,
-        "infix" => Syntax::Infix,
-        _ => return Err(format!("unknown syntax {to:?}: use prefix or infix")),
-    };
+    let syntax = syntax_named(to)?;
     let parsed = parse_clean(text, &format!("convert to {to}"))?;
     Ok(gdl_core::print::print(&parsed.description, syntax))
 }
@@ -139,30 +145,16 @@ pub fn rule_graph(text: &str) -> Result<RuleGraph> {
     Ok(DepGraph::build(&parsed.description).rule_graph())
 }
 
-/// The `base` facts of a valid text. Workaround until core can evaluate a static relation
-/// on request: the reasoner computes only what play needs, so the `base` rules are loaded
-/// as the `init` rules of a second reasoner and read back as its initial state.
-fn base_facts(text: &str, limits: Limits) -> Vec<String> {
-    let mut desc = parse(text).description;
-    let has_base = desc.rules().any(|r| r.head.name() == Some("base") && r.head.args().len() == 1);
-    if !has_base {
+/// The `base` facts of a valid description, as text. The playing reasoner computes only
+/// what play needs, so a second one evaluates every static relation.
+fn base_facts(desc: &Description, limits: Limits) -> Vec<String> {
+    let Ok(mut m) = Reasoner::new(desc, limits) else { return Vec::new() };
+    if m.evaluate_all().is_err() {
         return Vec::new();
     }
-    desc.items.retain_mut(|item| match item {
-        Item::Rule(r) => match &mut r.head {
-            Term::Func(name, args, _) if name == "init" && args.len() == 1 => false,
-            Term::Func(name, args, _) if name == "base" && args.len() == 1 => {
-                *name = "init".into();
-                true
-            }
-            _ => true,
-        },
-        Item::Comment(_) => true,
-    });
-    match Reasoner::new(&desc, limits) {
-        Ok(m) => m.state_text(&m.initial_state()),
-        Err(_) => Vec::new(),
-    }
+    let mut facts: Vec<String> = m.facts("base", 1).iter().map(|t| m.store().text(t[0]).to_string()).collect();
+    facts.sort_unstable();
+    facts
 }
 
 impl Session {
@@ -175,15 +167,15 @@ impl Session {
     pub fn load(&mut self, text: &str) -> LoadResult {
         let syntax = syntax_name(detect_syntax(text));
         let (diags, loaded) = match gdl_core::load(text, self.limits) {
-            Ok(l) => (l.warnings, Some(l.reasoner)),
+            Ok(l) => (l.warnings, Some((l.reasoner, l.description))),
             Err(d) => (d, None),
         };
         let errors = diags.iter().filter(|d| d.is_error()).count();
         let diagnostics = editor_diagnostics(text, &diags);
-        self.game = loaded.map(|m| Game {
+        self.game = loaded.map(|(m, description)| Game {
             states: vec![m.initial_state()],
             m,
-            text: text.to_string(),
+            description,
             domain: None,
             joints: Vec::new(),
             cursor: 0,
@@ -228,7 +220,18 @@ impl Session {
     pub fn domain(&mut self) -> Result<Vec<String>> {
         let limits = self.limits;
         let g = self.game()?;
-        Ok(g.domain.get_or_insert_with(|| base_facts(&g.text, limits)).clone())
+        Ok(g.domain.get_or_insert_with(|| base_facts(&g.description, limits)).clone())
+    }
+
+    /// Plays the loaded game with engine `name` (see `engines.rs`), from its initial state.
+    pub fn set_engine(&mut self, name: &str) -> Result<()> {
+        let limits = self.limits;
+        let g = self.game()?;
+        g.m = engines::build(name, &g.description, limits)?;
+        g.states = vec![g.m.initial_state()];
+        g.joints.clear();
+        g.cursor = 0;
+        Ok(())
     }
 
     /// Plays one joint move (a move text per role, in role order) from the current position.
@@ -464,6 +467,21 @@ mod tests {
         assert_eq!(s.view().unwrap().state.len(), 10);
         s.load("(role p) (init (s 1)) (<= (legal p a) (true (s 1))) (<= (next (s 1)) (does p a)) (<= terminal (true (s 2))) (goal p 100)");
         assert_eq!(s.domain().unwrap(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn another_engine_plays_the_same_game() {
+        let mut s = loaded();
+        s.set_engine("ground").unwrap();
+        let v = s.view().unwrap();
+        assert_eq!((v.engine, v.legal[0].len()), ("ground", 9));
+        s.seed(7);
+        let ground = s.playouts(30, 1000).unwrap();
+        s.set_engine("reasoner").unwrap();
+        s.seed(7);
+        let first_order = s.playouts(30, 1000).unwrap();
+        assert_eq!((ground.total_length, ground.goals), (first_order.total_length, first_order.goals));
+        assert!(s.set_engine("propositional").unwrap_err().contains("not available yet"));
     }
 
     #[test]

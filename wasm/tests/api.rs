@@ -125,7 +125,7 @@ fn playouts_in_batches_report_counts_lengths_and_goals() {
 }
 
 #[wasm_bindgen_test]
-fn formatting_graph_and_pending_features() {
+fn formatting_graph_and_capabilities() {
     let infix = format_text(TICTACTOE, "infix").unwrap();
     assert!(infix.contains(":-"));
     assert!(format_text(&infix, "prefix").unwrap().contains("(<= (legal ?p (mark ?c ?r))"));
@@ -138,6 +138,27 @@ fn formatting_graph_and_pending_features() {
     assert!(edges.iter().any(|e| get(&e, "negative") == JsValue::TRUE));
 
     let caps = capabilities().unwrap();
-    assert_eq!(get(&caps, "ground"), JsValue::FALSE);
-    assert!(message(ground(TICTACTOE, "prefix").unwrap_err()).contains("not available yet"));
+    assert_eq!(get(&caps, "ground"), JsValue::TRUE);
+    let engines = get(&caps, "engines").dyn_into::<Array>().unwrap();
+    let pending: Vec<JsValue> = engines.iter().filter(|e| get(e, "available") == JsValue::FALSE).collect();
+    assert_eq!(pending.len(), 1);
+    assert!(get(&caps, "notYet").as_string().unwrap().contains("not available yet"));
+}
+
+#[wasm_bindgen_test]
+fn ground_reports_phases_and_another_engine_plays() {
+    let phases = Array::new();
+    let record = js_sys::Function::new_with_args("phase", "this.push(phase)").bind0(&phases);
+    let g = ground(TICTACTOE, "infix", Some(record)).unwrap();
+    assert_eq!(phases.length(), 4);
+    let text = get(&g, "text").as_string().unwrap();
+    assert!(text.contains("legal(x, mark(1, 1)) :- true(control(x)) & true(cell(1, 1, b))"));
+    assert_eq!(num(&g, "rules") as usize, text.lines().count());
+    assert!(message(ground("(role", "prefix", None).unwrap_err()).contains("fix them"));
+
+    let mut s = Session::new();
+    s.load(TICTACTOE).unwrap();
+    s.set_engine("ground").unwrap();
+    assert_eq!(get(&s.view().unwrap(), "engine").as_string().unwrap(), "ground");
+    assert!(message(s.set_engine("propositional").unwrap_err()).contains("not available yet"));
 }
