@@ -127,8 +127,8 @@ SAMPLE = [
     'ggp-repository/futoshiki4',         # goal depends on not goal
 ]
 
-AGAINST_US = ['fail-ours-vs-oracle', 'fail-oracle-vs-ours', 'rejected-wrongly',
-              'gdl-error', 'gdl-timeout']
+AGAINST_US = ['fail-ours-vs-oracle', 'fail-oracle-vs-ours', 'fail-ground-vs-reasoner',
+              'rejected-wrongly', 'gdl-error', 'gdl-timeout']
 ORACLE_PROBLEMS = ['oracle-timeout', 'oracle-error']
 ALL_RESULTS = ['pass', 'rejected-ok'] + AGAINST_US + ORACLE_PROBLEMS
 
@@ -387,6 +387,52 @@ def gdl_validity(path):
 # --------------------------------------------------------------------------
 # One game
 
+def check_ground(path, work, t1, opts, record, res):
+    """Grounds the game and compares the ground engine's playouts with the reasoner's.
+    Fills res['ground'] = {rules, ms, peak_kb, error, same}; returns outcomes."""
+    T = opts.timeout
+    g = {'rules': None, 'ms': None, 'peak_kb': None, 'error': '', 'same': None}
+    res['ground'] = g
+    r = run_cmd([opts.gdl, 'ground', path, '--stats'], T)
+    record('gdl-ground', r)
+    if r.timed_out:
+        g['error'] = 'timed out after %g s' % T
+        return []
+    if r.rc != 0:
+        g['error'] = short(last_line(r.err, r.out))
+        try:
+            diags = json.loads(r.out).get('diagnostics', [])
+            if diags:
+                g['error'] = short(diags[0].get('message', ''))
+        except (ValueError, AttributeError):
+            pass
+        return []
+    try:
+        stats = json.loads(r.out)
+        g['rules'], g['ms'], g['peak_kb'] = stats['rules'], stats['total_ms'], stats.get('peak_memory_kb')
+    except (ValueError, KeyError):
+        g['error'] = 'unreadable statistics: ' + short(r.out)
+        return []
+    if not os.path.exists(t1):
+        return []
+    t3 = os.path.join(work, 'ground.jsonl')
+    r = run_cmd([opts.gdl, 'playout', path, '--engine', 'ground', '--count', str(COUNT),
+                 '--seed', str(SEED), '--max-steps', str(MAX_STEPS), '--trace', t3], T)
+    record('gdl-playout-ground', r)
+    if r.timed_out or r.rc != 0:
+        g['same'] = False
+        g['error'] = short('ground engine playout: ' + ('timed out' if r.timed_out else last_line(r.err, r.out)))
+        return [('fail-ground-vs-reasoner', g['error'])]
+    with open(t1, 'rb') as a, open(t3, 'rb') as b:
+        g['same'] = a.read() == b.read()
+    if g['same']:
+        return [('pass', '')]
+    o = run_cmd([opts.oracle, 'check', path, t3], T)
+    record('oracle-check-ground', o)
+    verdict = first_fail_line(o.out) or last_line(o.out, o.err)
+    return [('fail-ground-vs-reasoner', 'ground traces differ from the reasoner\'s; oracle on them: ' + verdict)]
+
+
 def run_game(game, path, opts, tmproot):
     """Returns a result dict."""
     dirname, name = game.split('/', 1)
@@ -488,6 +534,10 @@ def run_game(game, path, opts, tmproot):
             else:
                 outcomes.append(('oracle-error', 'oracle check exit %s: %s'
                                  % (o.rc, last_line(o.err, o.out))))
+        # 2b. the grounder: ground program statistics, then the same playouts on the
+        # ground program must give a byte-identical trace (else the oracle checks it).
+        if not opts.no_ground:
+            outcomes.extend(check_ground(path, work, t1, opts, record, res))
         # 3. oracle playout, we replay it
         t2 = os.path.join(work, 'oracle.jsonl')
         o = run_cmd([opts.oracle, 'playout', path, '--count', str(COUNT),
@@ -605,17 +655,52 @@ def git_info():
         return 'unknown'
 
 
+def binary_mtime(path):
+    try:
+        return datetime.datetime.fromtimestamp(
+            os.path.getmtime(path)).strftime('%Y-%m-%d %H:%M:%S')
+    except OSError:
+        return '?'
+
+
+def write_ground(path, results, command, started):
+    rows = [r for r in results if 'ground' in r]
+    grounded = [r for r in rows if r['ground']['rules'] is not None]
+    fast = [r for r in grounded if r['ground']['ms'] < 1000]
+    same = [r for r in grounded if r['ground']['same']]
+    valid = [r for r in results if r['result'] not in ('rejected-ok',)]
+    L = ['# Grounder sweep', '',
+         '- Date: %s' % started, '- Command: `%s`' % command,
+         '- Per game: `gdl ground FILE --stats` (native release build), then the same playouts as the '
+         'conformance run on the ground program (`--engine ground`), compared byte for byte with '
+         "the reasoner's trace.", '',
+         '| figure | value |', '| --- | --- |',
+         '| valid games | %d |' % len(valid),
+         '| ground | %d (%.1f%%) |' % (len(grounded), 100.0 * len(grounded) / max(1, len(valid))),
+         '| ground in under 1 s | %d (%.1f%%) |' % (len(fast), 100.0 * len(fast) / max(1, len(valid))),
+         '| identical traces on the ground program | %d of %d |' % (len(same), len(grounded)), '',
+         '| game | ground rules | ms | peak MB | traces | error |', '| --- | --- | --- | --- | --- | --- |']
+    for r in sorted(rows, key=lambda r: r['game']):
+        g = r['ground']
+        mb = '' if g['peak_kb'] is None else '%.1f' % (g['peak_kb'] / 1024.0)
+        ms = '' if g['ms'] is None else '%.1f' % g['ms']
+        same = {None: '', True: 'identical', False: 'DIFFER'}[g['same']]
+        L.append('| %s | %s | %s | %s | %s | %s |' % (r['game'], '' if g['rules'] is None else g['rules'],
+                                                  ms, mb, same, md_cell(g['error'])))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(L) + '\n')
+
+
 def write_status(path, results, command, opts, started, elapsed):
     totals = {k: 0 for k in ALL_RESULTS}
     for r in results:
         totals[r['result']] = totals.get(r['result'], 0) + 1
     against = sum(totals[k] for k in AGAINST_US)
     oracle = sum(totals[k] for k in ORACLE_PROBLEMS)
-    try:
-        gdl_mtime = datetime.datetime.fromtimestamp(
-            os.path.getmtime(opts.gdl)).strftime('%Y-%m-%d %H:%M:%S')
-    except OSError:
-        gdl_mtime = '?'
+    gdl_mtime = binary_mtime(opts.gdl)
+    if gdl_mtime != opts.gdl_mtime_at_start:
+        gdl_mtime = '%s, REBUILT during the run (was %s at the start)' % (
+            gdl_mtime, opts.gdl_mtime_at_start)
     L = []
     L.append('# GDL conformance status')
     L.append('')
@@ -675,6 +760,8 @@ def main():
                     help='oracle CLI (relative to the repo root)')
     ap.add_argument('--corpus', default='../shared/corpus',
                     help='corpus root (relative to the repo root)')
+    ap.add_argument('--no-ground', action='store_true',
+                    help='skip the grounder checks (gdl ground, playouts on the ground program)')
     args = ap.parse_args()
     if args.sample and args.games:
         ap.error('--sample and a list of games are exclusive')
@@ -694,6 +781,7 @@ def main():
             ap.error('%s not found or not executable: %s' % (what, p))
 
     games = select(args, args.corpus)
+    args.gdl_mtime_at_start = binary_mtime(args.gdl)
     command = shlex.join(['python3', os.path.relpath(SCRIPT, REPO)] + sys.argv[1:])
     outdir = os.path.join(HERE, 'out')
     tag = 'sample' if args.sample else ('corpus' if not args.games else 'subset')
@@ -726,6 +814,10 @@ def main():
 
     elapsed = time.monotonic() - t0
     totals, against, oracle = write_status(out, results, command, args, started, elapsed)
+    if not args.no_ground:
+        write_ground(os.path.join(os.path.dirname(out), 'GROUND.md' if out.endswith('STATUS.md')
+                                  else os.path.basename(out).replace('.md', '-ground.md')),
+                     results, command, started)
     os.makedirs(outdir, exist_ok=True)
     jpath = os.path.join(outdir, 'results-%s.jsonl' % tag)
     with open(jpath, 'w', encoding='utf-8') as f:
