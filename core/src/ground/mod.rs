@@ -14,6 +14,7 @@
 //! keywords do not appear in it.
 
 mod relax;
+mod rules;
 
 use crate::ast::{Description, Item, Literal, Rule, Term};
 use crate::diagnostic::{Diagnostic, Span};
@@ -22,6 +23,7 @@ use crate::program::{normalise, NRule};
 use crate::reasoner::{Limits, Reasoner};
 use crate::term::{TermId, TermStore};
 use relax::{Capture, Relaxed};
+use rules::Rules;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -64,7 +66,7 @@ pub struct Stats {
 #[derive(Debug)]
 pub struct Ground {
     store: TermStore,
-    rules: Vec<GRule>,
+    rules: Rules,
     pub stats: Stats,
 }
 
@@ -72,9 +74,12 @@ impl Ground {
     /// One rule per line, in prefix or infix syntax.
     pub fn print(&self, syntax: Syntax) -> String {
         let mut out = String::new();
-        for r in &self.rules {
-            self.write_atom(r.head, syntax, &mut out);
-            for (i, &(neg, a)) in r.body.iter().enumerate() {
+        for r in 0..self.rules.len() {
+            let start = out.len();
+            self.write_atom(self.rules.head(r), syntax, &mut out);
+            let mut empty = true;
+            for (i, (neg, a)) in self.rules.body(r).enumerate() {
+                empty = false;
                 match syntax {
                     Syntax::Prefix => out.push_str(if neg { " (not " } else { " " }),
                     Syntax::Infix => out.push_str(match (i, neg) {
@@ -89,8 +94,8 @@ impl Ground {
                     out.push(')');
                 }
             }
-            if syntax == Syntax::Prefix && !r.body.is_empty() {
-                out.insert_str(out.rfind('\n').map_or(0, |i| i + 1), "(<= ");
+            if syntax == Syntax::Prefix && !empty {
+                out.insert_str(start, "(<= ");
                 out.push(')');
             }
             out.push('\n');
@@ -122,14 +127,12 @@ impl Ground {
     /// The ground program as a syntax tree (to load it into an engine).
     pub fn description(&self) -> Description {
         let store = &self.store;
-        let items = self
-            .rules
-            .iter()
+        let items = (0..self.rules.len())
             .map(|r| {
-                let body = r
-                    .body
-                    .iter()
-                    .map(|&(neg, a)| {
+                let body = self
+                    .rules
+                    .body(r)
+                    .map(|(neg, a)| {
                         let lit = Literal::Atom(to_term(store, a));
                         if neg {
                             Literal::Not(Box::new(lit), Span::default())
@@ -138,18 +141,11 @@ impl Ground {
                         }
                     })
                     .collect();
-                Item::Rule(Rule { head: to_term(store, r.head), body, span: Span::default() })
+                Item::Rule(Rule { head: to_term(store, self.rules.head(r)), body, span: Span::default() })
             })
             .collect();
         Description { items }
     }
-}
-
-/// A ground rule over interned atoms (`(true (cell 1 1 b))` is one term).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct GRule {
-    head: TermId,
-    body: Vec<(bool, TermId)>,
 }
 
 /// Grounds a description. `now` gives milliseconds (for the phase times); `progress` is told
@@ -185,7 +181,7 @@ pub fn ground(
     lap(&mut stats, PHASES[1]);
 
     progress(PHASES[2]);
-    let mut out = Vec::new();
+    let mut out = Rules::default();
     for capture in &relaxed.captures {
         instantiate(capture, &rules[capture.rule], &mut engine, &relaxed.dynamic, &mut out);
         if out.len() > options.max_rules {
@@ -198,29 +194,30 @@ pub fn ground(
             let store = engine.store_mut();
             for args in facts {
                 let head = atom(store, name, &args);
-                out.push(GRule { head, body: Vec::new() });
+                out.push(head, []);
             }
         }
     }
     lap(&mut stats, PHASES[2]);
 
     progress(PHASES[3]);
-    let out = keep_used(out, engine.store());
-    for r in &out {
-        let t = engine.store().sym(r.head);
-        let key = format!("{}/{}", engine.store().symbol_name(t), engine.store().args(r.head).len());
+    let store = engine.store();
+    let rules = out.keep_used(store).in_order(store);
+    drop(out);
+    for r in 0..rules.len() {
+        let h = rules.head(r);
+        let key = format!("{}/{}", store.symbol_name(store.sym(h)), store.args(h).len());
         *stats.rules_per_relation.entry(key).or_default() += 1;
     }
-    stats.rules = out.len();
-    let rules = in_order(out, engine.store());
+    stats.rules = rules.len();
     lap(&mut stats, PHASES[3]);
     Ok(Ground { store: std::mem::take(engine.store_mut()), rules, stats })
 }
 
-fn too_many(out: &[GRule], max: usize, store: &TermStore) -> Diagnostic {
+fn too_many(out: &Rules, max: usize, store: &TermStore) -> Diagnostic {
     let mut per: FxHashMap<u32, usize> = FxHashMap::default();
-    for r in out {
-        *per.entry(store.sym(r.head)).or_default() += 1;
+    for r in 0..out.len() {
+        *per.entry(store.sym(out.head(r))).or_default() += 1;
     }
     let (sym, n) = per.into_iter().max_by_key(|&(_, n)| n).unwrap_or_default();
     Diagnostic::error(
@@ -240,88 +237,76 @@ fn atom(store: &mut TermStore, name: &str, args: &[TermId]) -> TermId {
     store.intern_atom(sym, args)
 }
 
+/// A rule's atom with its variables replaced by capture positions, ready to instantiate.
+enum GPat {
+    Slot(usize),
+    Ground(TermId),
+    Func(crate::term::SymId, Vec<GPat>),
+}
+
+impl GPat {
+    fn new(store: &mut TermStore, t: &Term, slot: &FxHashMap<&str, usize>) -> GPat {
+        match t {
+            Term::Var(v, _) => GPat::Slot(slot[v.as_str()]),
+            Term::Const(c, _) => GPat::Ground(store.constant(c)),
+            Term::Func(f, args, _) => {
+                let sym = store.symbol(f);
+                GPat::Func(sym, args.iter().map(|a| GPat::new(store, a, slot)).collect())
+            }
+        }
+    }
+
+    /// The atom `t` (a sentence: its name is a relation) as a pattern.
+    fn atom(store: &mut TermStore, t: &Term, slot: &FxHashMap<&str, usize>) -> GPat {
+        let sym = store.symbol(t.name().expect("named"));
+        GPat::Func(sym, t.args().iter().map(|a| GPat::new(store, a, slot)).collect())
+    }
+
+    fn build(&self, store: &mut TermStore, b: &[TermId]) -> TermId {
+        match self {
+            GPat::Slot(i) => b[*i],
+            GPat::Ground(t) => *t,
+            GPat::Func(sym, args) => {
+                let ids: Vec<TermId> = args.iter().map(|a| a.build(store, b)).collect();
+                store.intern_atom(*sym, &ids)
+            }
+        }
+    }
+}
+
 /// Emits one ground rule per capture fact of a rule: its head and dynamic body literals.
 fn instantiate(
     capture: &Capture,
     rule: &NRule,
     engine: &mut Reasoner,
     dynamic: &FxHashSet<(String, usize)>,
-    out: &mut Vec<GRule>,
+    out: &mut Rules,
 ) {
-    let bindings: Vec<Vec<TermId>> =
-        engine.facts(&capture.name, capture.vars.len()).into_iter().map(<[TermId]>::to_vec).collect();
+    let facts = engine.facts(&capture.name, capture.vars.len());
+    let count = facts.len();
+    let bindings: Vec<TermId> = facts.concat();
     let slot: FxHashMap<&str, usize> = capture.vars.iter().enumerate().map(|(i, v)| (v.as_str(), i)).collect();
     let store = engine.store_mut();
     let is_dynamic = |t: &Term| dynamic.contains(&(t.name().expect("named").to_string(), t.args().len()));
-    for b in bindings {
-        let head = ground_atom(store, &rule.head, &slot, &b);
-        let mut body = Vec::new();
-        for lit in &rule.body {
-            match lit {
-                crate::program::NLit::Pos(t) if is_dynamic(t) => body.push((false, ground_atom(store, t, &slot, &b))),
-                crate::program::NLit::Neg(t) if is_dynamic(t) => body.push((true, ground_atom(store, t, &slot, &b))),
-                _ => {}
-            }
-        }
-        out.push(GRule { head, body });
+    let head = GPat::atom(store, &rule.head, &slot);
+    let body: Vec<(bool, GPat)> = rule
+        .body
+        .iter()
+        .filter_map(|lit| match lit {
+            crate::program::NLit::Pos(t) if is_dynamic(t) => Some((false, GPat::atom(store, t, &slot))),
+            crate::program::NLit::Neg(t) if is_dynamic(t) => Some((true, GPat::atom(store, t, &slot))),
+            _ => None,
+        })
+        .collect();
+    let width = capture.vars.len();
+    let mut lits = Vec::with_capacity(body.len());
+    for k in 0..count {
+        let b = &bindings[k * width..(k + 1) * width];
+        let h = head.build(store, b);
+        lits.clear();
+        lits.extend(body.iter().map(|(neg, p)| (*neg, p.build(store, b))));
+        out.push(h, lits.iter().copied());
     }
-}
-
-fn ground_atom(store: &mut TermStore, t: &Term, slot: &FxHashMap<&str, usize>, b: &[TermId]) -> TermId {
-    let args: Vec<TermId> = t.args().iter().map(|a| ground_term(store, a, slot, b)).collect();
-    atom(store, t.name().expect("named"), &args)
-}
-
-fn ground_term(store: &mut TermStore, t: &Term, slot: &FxHashMap<&str, usize>, b: &[TermId]) -> TermId {
-    match t {
-        Term::Var(v, _) => b[slot[v.as_str()]],
-        Term::Const(c, _) => store.constant(c),
-        Term::Func(f, args, _) => {
-            let ids: Vec<TermId> = args.iter().map(|a| ground_term(store, a, slot, b)).collect();
-            atom(store, f, &ids)
-        }
-    }
-}
-
-/// Keeps the rules whose head some GDL keyword can reach: an atom is needed if it belongs to
-/// a keyword relation or occurs in the body of a rule for a needed atom. Duplicates go too.
-fn keep_used(rules: Vec<GRule>, store: &TermStore) -> Vec<GRule> {
-    let mut by_head: FxHashMap<TermId, Vec<usize>> = FxHashMap::default();
-    for (i, r) in rules.iter().enumerate() {
-        by_head.entry(r.head).or_default().push(i);
-    }
-    let keyword = |t: TermId| crate::ast::RESERVED.contains(&store.symbol_name(store.sym(t)));
-    let mut needed: FxHashSet<TermId> = FxHashSet::default();
-    let mut work: Vec<TermId> = by_head.keys().copied().filter(|&h| keyword(h)).collect();
-    while let Some(a) = work.pop() {
-        if !needed.insert(a) {
-            continue;
-        }
-        for &i in by_head.get(&a).into_iter().flatten() {
-            work.extend(rules[i].body.iter().map(|&(_, b)| b));
-        }
-    }
-    let mut seen = FxHashSet::default();
-    rules.into_iter().filter(|r| needed.contains(&r.head) && seen.insert(r.clone())).collect()
-}
-
-/// The ground rules in their fixed order: keyword facts first (roles in declaration
-/// order), then rules by head relation and text.
-fn in_order(rules: Vec<GRule>, store: &TermStore) -> Vec<GRule> {
-    const ORDER: [&str; 8] = ["role", "init", "base", "input", "legal", "next", "terminal", "goal"];
-    let rank = |t: TermId| {
-        let name = store.symbol_name(store.sym(t));
-        ORDER.iter().position(|&k| k == name).unwrap_or(ORDER.len())
-    };
-    let mut numbered: Vec<(usize, GRule)> = rules.into_iter().enumerate().collect();
-    numbered.sort_by_cached_key(|(i, r)| {
-        let rank = rank(r.head);
-        // Roles keep their position: it is the order of the players.
-        let position = if rank == 0 { *i } else { 0 };
-        let body: Vec<(bool, &str)> = r.body.iter().map(|&(neg, t)| (neg, store.text(t))).collect();
-        (rank, position, store.text(r.head), body)
-    });
-    numbered.into_iter().map(|(_, r)| r).collect()
 }
 
 fn to_term(store: &TermStore, t: TermId) -> Term {

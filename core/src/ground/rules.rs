@@ -1,0 +1,141 @@
+//! The ground program's storage: rules stored flat over interned atoms, with the passes
+//! that prune, deduplicate and order them.
+//!
+//! Rule `r` has head `heads[r]` and body `lits[starts[r]..starts[r + 1]]`; a literal is an
+//! atom id with `NEG` set when the literal is negated. About 4 bytes per literal and
+//! 8 per rule, so memory follows the size of the program.
+
+use crate::term::{TermId, TermStore};
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::cmp::Ordering;
+use std::hash::Hasher;
+
+const NEG: u32 = 1 << 31;
+
+#[derive(Debug, Default)]
+pub struct Rules {
+    heads: Vec<TermId>,
+    starts: Vec<u32>,
+    lits: Vec<u32>,
+}
+
+impl Rules {
+    pub fn len(&self) -> usize {
+        self.heads.len()
+    }
+
+    pub fn push(&mut self, head: TermId, body: impl IntoIterator<Item = (bool, TermId)>) {
+        if self.starts.is_empty() {
+            self.starts.push(0);
+        }
+        self.heads.push(head);
+        self.lits.extend(body.into_iter().map(|(neg, a)| if neg { a | NEG } else { a }));
+        self.starts.push(self.lits.len() as u32);
+    }
+
+    pub fn head(&self, r: usize) -> TermId {
+        self.heads[r]
+    }
+
+    fn raw_body(&self, r: usize) -> &[u32] {
+        &self.lits[self.starts[r] as usize..self.starts[r + 1] as usize]
+    }
+
+    /// `(negated, atom)` for each body literal of rule `r`.
+    pub fn body(&self, r: usize) -> impl Iterator<Item = (bool, TermId)> + '_ {
+        self.raw_body(r).iter().map(|&l| (l & NEG != 0, l & !NEG))
+    }
+
+    fn hash(&self, r: usize) -> u64 {
+        let mut h = FxHasher::default();
+        h.write_u32(self.heads[r]);
+        self.raw_body(r).iter().for_each(|&l| h.write_u32(l));
+        h.finish()
+    }
+
+    /// The rules at `order`, in that order, without duplicates.
+    fn select(&self, order: impl IntoIterator<Item = usize>) -> Rules {
+        let mut out = Rules::default();
+        let mut seen: HashTable<usize> = HashTable::new();
+        for r in order {
+            let h = self.hash(r);
+            let same = |&o: &usize| out.heads[o] == self.heads[r] && out.raw_body(o) == self.raw_body(r);
+            if seen.find(h, same).is_none() {
+                let i = out.len();
+                out.push(self.heads[r], self.body(r));
+                seen.insert_unique(h, i, |&o| out_hash(&out, o));
+            }
+        }
+        out
+    }
+
+    /// Keeps the rules whose head some GDL keyword can reach: an atom is needed if it
+    /// belongs to a keyword relation or occurs in the body of a rule for a needed atom.
+    pub fn keep_used(&self, store: &TermStore) -> Rules {
+        let mut by_head: FxHashMap<TermId, Vec<usize>> = FxHashMap::default();
+        for r in 0..self.len() {
+            by_head.entry(self.heads[r]).or_default().push(r);
+        }
+        let keyword = |t: TermId| crate::ast::RESERVED.contains(&store.symbol_name(store.sym(t)));
+        let mut needed = rustc_hash::FxHashSet::default();
+        let mut work: Vec<TermId> = by_head.keys().copied().filter(|&h| keyword(h)).collect();
+        while let Some(a) = work.pop() {
+            if needed.insert(a) {
+                for &r in by_head.get(&a).into_iter().flatten() {
+                    work.extend(self.body(r).map(|(_, b)| b));
+                }
+            }
+        }
+        self.select((0..self.len()).filter(|&r| needed.contains(&self.heads[r])))
+    }
+
+    /// The rules in a fixed order: keyword facts first (roles in declaration order, the
+    /// order of the players), then by head relation, head and body, comparing terms by
+    /// their names.
+    pub fn in_order(&self, store: &TermStore) -> Rules {
+        const ORDER: [&str; 8] = ["role", "init", "base", "input", "legal", "next", "terminal", "goal"];
+        let rank = |t: TermId| {
+            let name = store.symbol_name(store.sym(t));
+            ORDER.iter().position(|&k| k == name).unwrap_or(ORDER.len())
+        };
+        // Rank every atom once; rules then compare as lists of integers.
+        let mut atoms: Vec<TermId> = self.heads.iter().copied().chain(self.lits.iter().map(|&l| l & !NEG)).collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        atoms.sort_by(|&a, &b| compare(store, a, b));
+        let position: FxHashMap<TermId, u32> = atoms.iter().enumerate().map(|(i, &a)| (a, i as u32)).collect();
+        let ranked: Vec<u32> =
+            self.lits.iter().map(|&l| position[&(l & !NEG)] << 1 | u32::from(l & NEG != 0)).collect();
+        let body = |r: usize| &ranked[self.starts[r] as usize..self.starts[r + 1] as usize];
+        let keys: Vec<(usize, u32)> = (0..self.len())
+            .map(|r| {
+                let rank = rank(self.heads[r]);
+                // Roles keep their position: it is the order of the players.
+                (rank, if rank == 0 { r as u32 } else { position[&self.heads[r]] })
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..self.len()).collect();
+        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| body(a).cmp(body(b))));
+        self.select(order)
+    }
+}
+
+fn out_hash(rules: &Rules, r: usize) -> u64 {
+    rules.hash(r)
+}
+
+/// A total order on terms by symbol names (constants before compound terms).
+pub fn compare(store: &TermStore, a: TermId, b: TermId) -> Ordering {
+    if a == b {
+        return Ordering::Equal;
+    }
+    let (xa, xb) = (store.args(a), store.args(b));
+    (!xa.is_empty())
+        .cmp(&!xb.is_empty())
+        .then_with(|| store.symbol_name(store.sym(a)).cmp(store.symbol_name(store.sym(b))))
+        .then_with(|| xa.len().cmp(&xb.len()))
+        .then_with(|| {
+            xa.iter().zip(xb).map(|(&p, &q)| compare(store, p, q)).find(|o| o.is_ne()).unwrap_or(Ordering::Equal)
+        })
+}
