@@ -437,6 +437,7 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
     let roles = m.roles().to_vec();
     let mut rng = Rng::new(seed);
     let start = Instant::now();
+    let cpu_start = cpu_seconds();
     let (mut playouts, mut moves, mut cut) = (0u64, 0u64, 0u64);
     let mut outcomes: std::collections::BTreeMap<String, u64> = Default::default();
     while playouts == 0 || start.elapsed().as_secs_f64() < seconds {
@@ -449,6 +450,7 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
         }
     }
     let elapsed = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().map(|c| c - cpu_start.unwrap_or(0.0));
     let rate = playouts as f64 / elapsed;
     let avg = moves as f64 / playouts as f64;
     if json {
@@ -457,7 +459,8 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
         println!(
             "{}",
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "playouts": playouts,
-                   "seconds": elapsed, "playouts_per_sec": rate, "avg_length": avg, "cut": cut,
+                   "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": rate,
+                   "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": avg, "cut": cut,
                    "roles": roles, "outcomes": outcomes})
         );
     } else {
@@ -506,4 +509,18 @@ fn peak_memory_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU time used by this process so far (user + system), where the platform tells.
+fn cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage only writes into the struct we pass.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+            return Some(t(usage.ru_utime) + t(usage.ru_stime));
+        }
+    }
+    None
 }
