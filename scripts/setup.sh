@@ -25,3 +25,60 @@ need_rust() {
 need_oracle() {
     command -v swipl >/dev/null || apt_install swi-prolog-nox
 }
+
+# ---------------------------------------------------------------- the web page (wasm/, web/)
+# Each step installs a tool only when it is missing, so a second run costs nothing.
+
+# The wasm-bindgen version in Cargo.lock: the CLI must be exactly that version.
+wasm_bindgen_version() {
+    awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+need_wasm_tools() {
+    need_rust
+    rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+        || rustup target add wasm32-unknown-unknown
+    local v
+    v=$(wasm_bindgen_version)
+    if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $v" ]; then
+        echo "installing wasm-bindgen-cli $v (once, a few minutes)"
+        # --locked can fail on a yanked dependency version; then resolve afresh.
+        cargo install --quiet wasm-bindgen-cli --version "$v" --locked \
+            || cargo install --quiet wasm-bindgen-cli --version "$v"
+    fi
+    if ! command -v wasm-pack >/dev/null; then
+        echo "installing wasm-pack (once, a few minutes)"
+        cargo install --quiet wasm-pack --locked || cargo install --quiet wasm-pack
+    fi
+}
+
+# web/node_modules, reinstalled only when web/package-lock.json changes.
+need_node_modules() {
+    command -v npm >/dev/null || { echo "npm is missing: install Node.js 20 or later" >&2; exit 2; }
+    local stamp=web/node_modules/.lock-sha256 want
+    want=$(sha256sum web/package-lock.json | cut -d' ' -f1)
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+        (cd web && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$want" >"$stamp"
+    fi
+}
+
+# Chromium for the browser tests (driven by npm playwright-core; nothing is downloaded).
+need_chromium() {
+    [ -x /usr/bin/chromium ] || apt_install chromium chromium-driver
+}
+
+# Builds the page into web/dist: the wasm package (web/pkg), then Vite.
+build_web() {
+    need_wasm_tools
+    need_node_modules
+    echo "== building the wasm engine (wasm-pack)"
+    # Its own target dir (other builds keep theirs); a release tuned for size and speed.
+    CARGO_TARGET_DIR="$PWD/target/wasm" CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_LTO=fat \
+        CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+        wasm-pack --quiet --log-level warn build wasm --release --target web --out-dir ../web/pkg --out-name gdl_wasm
+    # wasm-pack cannot download wasm-opt here (disabled in wasm/Cargo.toml): binaryen's from npm.
+    web/node_modules/.bin/wasm-opt -O3 web/pkg/gdl_wasm_bg.wasm -o web/pkg/gdl_wasm_bg.wasm
+    echo "== building the page (Vite)"
+    (cd web && node_modules/.bin/tsc --noEmit && node_modules/.bin/vite build --logLevel warn)
+}

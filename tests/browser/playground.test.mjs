@@ -1,0 +1,275 @@
+// Browser tests of the built page (web/dist) in headless Chromium: errors at the right line,
+// playing tic-tac-toe to a win, undo/redo, share links, playouts, broken links, the other
+// panes. Run by scripts/test (`node --test tests/browser/`); screenshots go to artifacts/.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ARTIFACTS, launch, openPage } from './lib.mjs';
+
+let env;
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
+
+const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+
+const cell = (page, x, y) => page.locator(`#board button.cell[data-x="${x}"][data-y="${y}"]`);
+
+/** Replaces the editor's text as a person pasting would. */
+async function setRules(page, text) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(text);
+}
+
+async function statusText(page) {
+  return (await page.locator('#status').textContent()).trim();
+}
+
+test('tic-tac-toe is loaded by default, with a board', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  assert.match(await statusText(page), /Valid: 2 roles \(x, o\)/);
+  assert.equal(await page.locator('#board button.cell').count(), 9);
+  assert.match(await page.locator('#outcome').textContent(), /x to move/);
+  assert.equal(await page.locator('[data-role="x"] button.move').count(), 9);
+  await shot(page, 'default');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a syntax error is shown at its line and column', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await setRules(page, '(role x)\n(role o)\n(init (control x)))\n(init (cell 1))\n');
+  await page.locator('.problem.error').first().waitFor();
+  assert.match(await page.locator('.problem.error .where').first().textContent(), /^Line 3, column 19$/);
+  assert.match(await page.locator('.problem.error .what').first().textContent(), /no matching '\('/);
+  assert.match(await statusText(page), /1 error/);
+  // The editor marks the same place: the lint range sits on the third line.
+  await page.locator('.cm-lintRange-error').first().waitFor();
+  const line = await page.evaluate(() => {
+    const lines = [...document.querySelectorAll('.cm-content .cm-line')];
+    return lines.findIndex((l) => l.querySelector('.cm-lintRange-error')) + 1;
+  });
+  assert.equal(line, 3);
+  assert.match(await page.locator('#play-message').textContent(), /Fix the error/);
+  await shot(page, 'syntax-error');
+  // Fixing it makes the game playable again.
+  await setRules(page, '(role x)\n(role o)\n(init (control x))\n(<= (legal ?r noop) (role ?r))\n(<= (next (control x)) (true (control x)))\n(<= terminal (true (control o)))\n(<= (goal ?r 50) (role ?r))\n');
+  await page.locator('#status:not(.bad)').waitFor();
+  assert.match(await statusText(page), /Valid/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('tic-tac-toe played to a win shows the goals; undo and redo move through the history', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  for (const [x, y] of [[1, 1], [2, 1], [1, 2], [2, 2], [1, 3]]) await cell(page, x, y).click();
+  const outcome = page.locator('#outcome');
+  assert.match(await outcome.textContent(), /Game over: x wins/);
+  assert.equal(await outcome.locator('.goal[data-role="x"]').textContent(), 'x: 100');
+  assert.equal(await outcome.locator('.goal[data-role="o"]').textContent(), 'o: 0');
+  assert.equal(await cell(page, 1, 3).getAttribute('aria-label'), 'cell 1 3: x');
+  assert.equal(await page.locator('#history li').count(), 6);
+  await shot(page, 'win');
+
+  await page.locator('#undo').click();
+  assert.match(await outcome.textContent(), /Step 5: x to move/);
+  assert.equal(await cell(page, 1, 3).getAttribute('aria-label'), 'cell 1 3: empty');
+  assert.equal(await page.locator('#history li.undone').count(), 1);
+  assert.equal(await page.locator('#redo').isEnabled(), true);
+  await page.locator('#redo').click();
+  assert.match(await outcome.textContent(), /x wins/);
+  // A different move after undo replaces the undone one.
+  await page.locator('#undo').click();
+  await page.locator('[data-role="x"] button.move', { hasText: '(mark 3 3)' }).click();
+  assert.equal(await page.locator('#history li.undone').count(), 0);
+  assert.equal(await page.locator('#redo').isEnabled(), false);
+  assert.match(await outcome.textContent(), /o to move/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a share link opened in a fresh context restores the rules and the position', async () => {
+  const a = await openPage(env.browser, env.url);
+  const rules = (await a.page.evaluate(() => window.gdlPlayground.text())).replace('; Tic-tac-toe', '; Tic-tac-toe (shared copy)');
+  await setRules(a.page, rules);
+  await a.page.waitForFunction(() => window.gdlPlayground.loads >= 2);
+  for (const [x, y] of [[2, 2], [1, 1], [3, 3]]) await cell(a.page, x, y).click();
+  await a.page.locator('#undo').click();
+  await a.page.locator('#share').click();
+  const link = await a.page.locator('#share-link').inputValue();
+  assert.match(link, /#g1\.[A-Za-z0-9_-]+$/);
+  await a.context.close();
+
+  const b = await openPage(env.browser, link);
+  const text = await b.page.evaluate(() => window.gdlPlayground.text());
+  assert.equal(text, rules);
+  assert.equal(await cell(b.page, 2, 2).getAttribute('aria-label'), 'cell 2 2: x');
+  assert.equal(await cell(b.page, 1, 1).getAttribute('aria-label'), 'cell 1 1: o');
+  assert.equal(await cell(b.page, 3, 3).getAttribute('aria-label'), 'cell 3 3: empty');
+  assert.match(await b.page.locator('#outcome').textContent(), /Step 3: x to move/);
+  // The undone move came along as redo history.
+  await b.page.locator('#redo').click();
+  assert.equal(await cell(b.page, 3, 3).getAttribute('aria-label'), 'cell 3 3: x');
+  // The link has been read: the address no longer carries it, a reload shows the autosave.
+  assert.equal(new URL(b.page.url()).hash, '');
+  // A link pasted into the address bar of an open page is opened too.
+  await cell(b.page, 1, 2).click();
+  await b.page.evaluate((hash) => (location.hash = hash), new URL(link).hash);
+  await b.page.locator('#outcome', { hasText: 'Step 3: x to move' }).waitFor();
+  assert.equal(await cell(b.page, 1, 2).getAttribute('aria-label'), 'cell 1 2: empty');
+  await shot(b.page, 'shared');
+  assert.deepEqual(b.errors, []);
+  await b.context.close();
+});
+
+test('a corrupt or cut-off share link shows a clear message, and the page still works', async () => {
+  const a = await openPage(env.browser, env.url);
+  await a.page.locator('#share').click();
+  const link = await a.page.locator('#share-link').inputValue();
+  await a.context.close();
+
+  for (const [broken, message] of [
+    [link.slice(0, link.length - 40), /damaged or incomplete/],
+    [link.replace(/#.*/, '#g1.not*base64'), /characters that share links never have/],
+    [link.replace(/#.*/, '#g7.AAAA'), /newer version/],
+  ]) {
+    const { context, page, errors } = await openPage(env.browser, broken);
+    await page.locator('#banner').waitFor();
+    assert.match(await page.locator('#banner-text').textContent(), message);
+    assert.match(await statusText(page), /Valid: 2 roles/);
+    assert.equal(await page.locator('#board button.cell').count(), 9);
+    if (message.source.includes('damaged')) await shot(page, 'corrupt-link');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('playouts run in a worker and report a rate; Cancel stops them', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await page.locator('#tab-playouts').click();
+  await page.locator('#po-count').fill('500');
+  await page.locator('#po-run').click();
+  await page.locator('#po-results .phase.done').waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('#po-count-out').textContent(), '500');
+  const rate = Number((await page.locator('#po-rate').textContent()).replace(/,/g, ''));
+  assert.ok(rate > 0, `rate ${rate}`);
+  assert.match(await page.locator('#po-avg').textContent(), /^\d+\.\d moves$/);
+  for (const role of ['x', 'o']) {
+    const counts = await page.locator(`.histogram[data-role="${role}"] .bar-count`).allTextContents();
+    const total = counts.reduce((s, c) => s + Number(c.split(' ')[0].replace(/,/g, '')), 0);
+    assert.equal(total, 500, `goal histogram of ${role}`);
+  }
+  await shot(page, 'playouts');
+
+  await page.locator('input[name="mode"][value="time"]').check();
+  await page.locator('#po-seconds').fill('60');
+  await page.locator('#po-run').click();
+  await page.locator('#po-results .phase.running').waitFor();
+  await page.locator('#po-cancel').click();
+  await page.locator('#po-results .phase.cancelled').waitFor({ timeout: 5_000 });
+  assert.equal(await page.locator('#po-run').isEnabled(), true);
+
+  // The engine menu: the ground program plays the same game; the coming engine is listed, disabled.
+  assert.equal(await page.locator('#po-engine option[value="propositional"]').isDisabled(), true);
+  await page.locator('#po-engine').selectOption('ground');
+  await page.locator('input[name="mode"][value="count"]').check();
+  await page.locator('#po-count').fill('200');
+  await page.locator('#po-run').click();
+  await page.locator('#po-results .phase.done').waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('#po-results .phase').textContent(), /engine ground/);
+  assert.equal(await page.locator('#po-count-out').textContent(), '200');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('prefix and infix convert into each other; the rule graph and the ground program are shown', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await page.locator('#to-infix').click();
+  await page.waitForFunction(() => document.querySelector('#to-infix').getAttribute('aria-pressed') === 'true');
+  const editorText = () => page.evaluate(() => window.gdlPlayground.text());
+  assert.match(await editorText(), /legal\(P, mark\(C, R\)\) :-/);
+  assert.match(await statusText(page), /Valid/);
+  await page.locator('#to-prefix').click();
+  await page.waitForFunction(() => document.querySelector('#to-prefix').getAttribute('aria-pressed') === 'true');
+  assert.match(await editorText(), /\(<= \(legal \?p \(mark \?c \?r\)\)/);
+
+  await page.locator('#tab-graph').click();
+  await page.locator('#graph canvas').first().waitFor();
+  assert.equal(await page.locator('#graph-message').isHidden(), true);
+  await page.waitForTimeout(300);
+  await shot(page, 'rule-graph');
+
+  await page.locator('#tab-ground').click();
+  await page.locator('#ground-text').waitFor();
+  assert.match(await page.locator('#ground-text').textContent(), /^\(<= \(legal x \(mark 1 1\)\) \(true \(control x\)\) \(true \(cell 1 1 b\)\)\)$/m);
+  const total = Number((await page.locator('#ground-count').textContent()).match(/[\d,]+/)[0].replace(/,/g, ''));
+  assert.ok(total > 50, `${total} ground rules`);
+  assert.match(await page.locator('#ground-phases').textContent(), /normalise .* ms · domains .* instantiate .* simplify/);
+  await page.locator('#ground input[type="search"]').fill('terminal');
+  assert.match(await page.locator('#ground-count').textContent(), /^\d+ of [\d,]+ rules match$/);
+  const shown = (await page.locator('#ground-text').textContent()).split('\n');
+  assert.ok(shown.length > 0 && shown.every((l) => l.includes('terminal')));
+  await shot(page, 'grounded');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('work survives a reload (autosave), examples load, boards map other games', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await page.locator('#examples').selectOption('connectfour');
+  await page.locator('#status', { hasText: 'red, yellow' }).waitFor();
+  // A column move: any cell of column 4 drops a disc there, and it lands in row 1.
+  await cell(page, 4, 6).click();
+  assert.equal(await cell(page, 4, 1).getAttribute('aria-label'), 'cell 4 1: red');
+  await shot(page, 'connectfour');
+  await page.waitForTimeout(500);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.match(await statusText(page), /red, yellow/);
+  assert.equal(await cell(page, 4, 1).getAttribute('aria-label'), 'cell 4 1: red');
+
+  await page.locator('#examples').selectOption('breakthrough');
+  await page.locator('#status', { hasText: 'white, black' }).waitFor();
+  // A from-to move: select a pawn, then its destination.
+  await cell(page, 1, 2).click();
+  assert.ok((await page.locator('#board .cell.dest').count()) >= 1);
+  await cell(page, 1, 3).click();
+  assert.equal(await cell(page, 1, 3).getAttribute('aria-label'), 'cell 1 3: white');
+  assert.match(await page.locator('#outcome').textContent(), /black to move/);
+  await shot(page, 'breakthrough');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a large game: moves are filtered, grounding shows its progress and can be cancelled', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  const index = Array.from({ length: 50 }, (_, i) => `(index ${i})`).join(' ');
+  await setRules(
+    page,
+    `(role p)\n${index}\n(init (s 0))\n(<= (legal p (m ?a ?b ?c)) (true (s 0)) (index ?a) (index ?b) (index ?c))\n` +
+      `(<= (next (s 1)) (does p (m ?a ?b ?c)))\n(<= terminal (true (s 1)))\n(goal p 100)\n`,
+  );
+  await page.locator('#status', { hasText: '1 role (p)' }).waitFor();
+  assert.match(await page.locator('[data-role="p"] h3').textContent(), /125,000 legal moves/);
+  assert.equal(await page.locator('[data-role="p"] button.move').count(), 200);
+  await page.locator('[data-role="p"] .move-filter').fill('(m 7 8 9)');
+  assert.equal(await page.locator('[data-role="p"] button.move').count(), 1);
+  await page.locator('[data-role="p"] button.move').click();
+  assert.match(await page.locator('#outcome').textContent(), /Game over: p scores 100/);
+
+  await page.locator('#tab-ground').click();
+  await page.locator('#ground-cancel').waitFor();
+  await page.locator('#ground-cancel').click();
+  assert.match(await page.locator('#ground').textContent(), /Grounding cancelled/);
+  // The page stays responsive: back to playing at once.
+  await page.locator('#tab-play').click();
+  await page.locator('#undo').click();
+  assert.match(await page.locator('#outcome').textContent(), /p to move/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,24 @@
+// A few DOM helpers: build elements in one expression, find required elements.
+
+type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
+type Child = Node | string | null | undefined | false;
+
+/** `h('button', {class: 'x', onclick: f}, 'text')`: attributes, `on*` listeners, children. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    if (typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+/** The element with this id; a missing one is a bug in index.html. */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`index.html has no #${id}`);
+  return el as T;
+}

@@ -1,0 +1,99 @@
+// The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
+// the playouts worker.
+
+import init, { Session, capabilities, formatText, ground, initSync, ruleGraph } from '../pkg/gdl_wasm.js';
+import wasmUrl from '../pkg/gdl_wasm_bg.wasm?url';
+import type { EngineDiagnostic } from './editor';
+
+export { Session, formatText };
+
+export interface LoadResult {
+  ok: boolean;
+  syntax: 'prefix' | 'infix';
+  errors: number;
+  warnings: number;
+  diagnostics: (EngineDiagnostic & { endLine: number; endColumn: number })[];
+  roles: string[];
+}
+
+export type GoalValue = number | string;
+
+export interface View {
+  roles: string[];
+  step: number;
+  state: string[];
+  terminal: boolean;
+  goals: GoalValue[][] | null;
+  legal: string[][];
+  history: string[][];
+  engine: string;
+}
+
+export interface Batch {
+  playouts: number;
+  cut: number;
+  totalLength: number;
+  minLength: number;
+  maxLength: number;
+  goals: [string, number][][];
+}
+
+export interface RuleGraph {
+  nodes: { id: string; name: string; arity: number; stratum: number; kind: 'static' | 'state' | 'move'; recursive: boolean; defined: boolean }[];
+  edges: { from: string; to: string; negative: boolean }[];
+}
+
+export interface Capabilities {
+  ground: boolean;
+  engines: { name: string; available: boolean; note: string }[];
+  notYet: string;
+}
+
+export interface GroundView {
+  text: string;
+  rules: number;
+  relations: [string, number][];
+  phases: [string, number][];
+  base: number;
+  input: number;
+  declaredBase: boolean;
+  declaredInput: boolean;
+}
+
+/** Typed views of the wasm functions (wasm-bindgen returns `any` for serialized values). */
+export const api = {
+  load: (s: Session, text: string) => s.load(text) as LoadResult,
+  view: (s: Session) => s.view() as View,
+  play: (s: Session, joint: string[]) => s.play(joint) as View,
+  undo: (s: Session) => s.undo() as View,
+  redo: (s: Session) => s.redo() as View,
+  goTo: (s: Session, step: number) => s.goTo(step) as View,
+  playouts: (s: Session, count: number, maxSteps: number) => s.playouts(count, maxSteps) as Batch,
+  ruleGraph: (text: string) => ruleGraph(text) as RuleGraph,
+  capabilities: () => capabilities() as Capabilities,
+  ground: (text: string, syntax: string, progress?: (phase: string) => void) => ground(text, syntax, progress) as GroundView,
+};
+
+/** Fetches, compiles and starts the engine; the module can be sent to a worker. */
+export async function startEngine(): Promise<WebAssembly.Module> {
+  let module: WebAssembly.Module;
+  try {
+    module = await WebAssembly.compileStreaming(fetch(wasmUrl));
+  } catch {
+    // A server that does not send application/wasm: compile from bytes instead.
+    const bytes = await (await fetch(wasmUrl)).arrayBuffer();
+    module = await WebAssembly.compile(bytes);
+  }
+  await init({ module_or_path: module });
+  return module;
+}
+
+/** Starts the engine from a module compiled elsewhere (in the worker). */
+export function startEngineSync(module: WebAssembly.Module): void {
+  initSync({ module });
+}
+
+/** The message of anything thrown by the engine. */
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,346 @@
+// GDL Playground's page: wires the editor, the engine (gdl-wasm) and the panes together.
+//
+// Flow: every edit is loaded into the engine 150 ms after typing stops; that one load gives
+// the diagnostics (editor marks and the problem list), the roles, and a fresh game on which
+// the moves played so far are replayed, so fixing a rule keeps the position. The rules, the
+// moves and the board view are autosaved; a share link carries the same three things.
+
+import './style.css';
+import type { Orientation } from './board';
+import { byId, h } from './dom';
+import { createEditor, type Editor } from './editor';
+import { Session, api, errorMessage, formatText, startEngine, type Capabilities, type LoadResult, type View } from './engine';
+import { DEFAULT_EXAMPLE, example, examples } from './examples';
+import { GroundPane } from './ground';
+import { PlayPane } from './play';
+import { PlayoutsPane } from './playouts';
+import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
+import { loadSaved, save } from './storage';
+
+const LINT_DELAY_MS = 150;
+const SAVE_DELAY_MS = 300;
+
+/** Figures read by the browser tests and the benchmark. */
+const metrics = { readyMs: 0, lastUpdateMs: 0, loads: 0, text: () => '' };
+(window as unknown as { gdlPlayground: typeof metrics }).gdlPlayground = metrics;
+
+function showBanner(text: string): void {
+  byId('banner-text').textContent = text;
+  byId('banner').hidden = false;
+}
+
+let toastTimer = 0;
+function toast(text: string): void {
+  const t = byId('toast');
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => (t.hidden = true), 6000);
+}
+
+class App {
+  private editor: Editor;
+  private session = new Session();
+  private play: PlayPane;
+  private ground: GroundPane;
+  private loaded: LoadResult | null = null;
+  private loadedText = '';
+  /** The moves of the last game shown, kept while the rules have errors. */
+  private kept: { moves: string[][]; step: number } = { moves: [], step: 0 };
+  private orientation: Orientation = { swap: false, flip: false };
+  private scale = 1;
+  private lintTimer = 0;
+  private saveTimer = 0;
+  private tab = 'play';
+  private graphStale = true;
+
+  constructor(
+    module: WebAssembly.Module,
+    caps: Capabilities,
+    start: Shared & { view: Orientation },
+    scale: number,
+  ) {
+    this.orientation = start.view;
+    this.kept = { moves: start.moves, step: start.step };
+    this.play = new PlayPane({
+      play: (joint) => this.update(() => api.play(this.session, joint)),
+      undo: () => this.update(() => api.undo(this.session)),
+      redo: () => this.update(() => api.redo(this.session)),
+      goTo: (step) => this.update(() => api.goTo(this.session, step)),
+      orient: (o) => {
+        this.orientation = o;
+        this.scheduleSave();
+      },
+    });
+    this.play.setOrientation(this.orientation, false);
+    this.ground = new GroundPane(module);
+    new PlayoutsPane(module, caps, () => (this.loaded?.ok ? { text: this.loadedText, roles: this.loaded.roles } : null));
+    this.editor = createEditor(byId('editor'), start.rules, () => this.onEdit());
+    metrics.text = () => this.editor.text();
+    this.setScale(scale);
+    this.wireToolbar();
+    this.wireTabs();
+    this.reload();
+    addEventListener('pagehide', () => this.saveNow());
+    addEventListener('hashchange', () => this.openLink(location.hash));
+  }
+
+  private onEdit(): void {
+    clearTimeout(this.lintTimer);
+    this.lintTimer = window.setTimeout(() => this.reload(), LINT_DELAY_MS);
+    this.scheduleSave();
+  }
+
+  /** Loads the editor's text into the engine and refreshes every view of it. */
+  reload(): void {
+    clearTimeout(this.lintTimer);
+    const text = this.editor.text();
+    const res = api.load(this.session, text);
+    metrics.loads++;
+    this.loaded = res;
+    this.loadedText = text;
+    this.editor.showDiagnostics(res.diagnostics);
+    this.renderProblems(res);
+    this.renderSyntax(res.syntax);
+    if (res.ok) {
+      try {
+        this.play.setDomain(this.session.domain());
+        const played = this.session.replay(this.kept.moves);
+        if (played < this.kept.moves.length && this.kept.moves.length > 0) {
+          toast(`${played} of the ${this.kept.moves.length} moves played before are legal with these rules; the game continues from there.`);
+        }
+        this.show(api.goTo(this.session, Math.min(this.kept.step, played)));
+      } catch (e) {
+        this.play.showMessage(`The game cannot be played: ${errorMessage(e)}`);
+      }
+    } else {
+      this.play.showMessage(`Fix the ${res.errors === 1 ? 'error' : `${res.errors} errors`} in the rules to play. The moves played so far are kept.`);
+    }
+    this.graphStale = true;
+    this.refreshTab();
+  }
+
+  private show(view: View): void {
+    this.play.render(view);
+    this.kept = { moves: view.history, step: view.step };
+    this.scheduleSave();
+  }
+
+  /** Runs a play action and shows its view; measures click-to-update time. */
+  private update(action: () => View): void {
+    const t0 = performance.now();
+    try {
+      this.show(action());
+    } catch (e) {
+      toast(errorMessage(e));
+    }
+    metrics.lastUpdateMs = performance.now() - t0;
+  }
+
+  private renderProblems(res: LoadResult): void {
+    const status = byId('status');
+    status.classList.toggle('bad', !res.ok);
+    if (res.ok) {
+      const w = res.warnings ? ` · ${res.warnings} warning${res.warnings === 1 ? '' : 's'}` : '';
+      status.textContent = `✓ Valid: ${res.roles.length} role${res.roles.length === 1 ? '' : 's'} (${res.roles.join(', ')})${w}`;
+    } else {
+      status.textContent = `✗ ${res.errors} error${res.errors === 1 ? '' : 's'}${res.warnings ? `, ${res.warnings} warning${res.warnings === 1 ? '' : 's'}` : ''}`;
+    }
+    const list = byId('problems');
+    list.replaceChildren(
+      ...res.diagnostics.map((d) =>
+        h(
+          'button',
+          { type: 'button', class: `problem ${d.severity}`, onclick: () => this.editor.reveal(d.from, d.to) },
+          h('span', { class: 'where' }, `Line ${d.line}, column ${d.column}`),
+          h('span', { class: 'sev' }, `${d.severity}[${d.code}]`),
+          h('span', { class: 'what' }, d.message),
+        ),
+      ),
+    );
+  }
+
+  private renderSyntax(syntax: 'prefix' | 'infix'): void {
+    byId('to-prefix').setAttribute('aria-pressed', String(syntax === 'prefix'));
+    byId('to-infix').setAttribute('aria-pressed', String(syntax === 'infix'));
+  }
+
+  private convert(to: 'prefix' | 'infix'): void {
+    if (this.loaded?.syntax === to) return;
+    try {
+      this.editor.setText(formatText(this.editor.text(), to));
+      this.reload();
+      toast(`Converted to ${to} syntax. Undo in the editor (Ctrl+Z) brings the previous text back.`);
+    } catch (e) {
+      toast(errorMessage(e));
+    }
+  }
+
+  private wireToolbar(): void {
+    const select = byId<HTMLSelectElement>('examples');
+    select.append(...examples.map((e) => h('option', { value: e.id }, e.title)));
+    select.addEventListener('change', () => {
+      const ex = example(select.value);
+      select.value = '';
+      if (!ex) return;
+      this.kept = { moves: [], step: 0 };
+      this.orientation = ex.view;
+      this.play.setOrientation(ex.view, false);
+      this.editor.setText(ex.text);
+      this.reload();
+      toast(`Loaded ${ex.title}. Undo in the editor (Ctrl+Z) brings your previous rules back.`);
+    });
+    byId('to-prefix').addEventListener('click', () => this.convert('prefix'));
+    byId('to-infix').addEventListener('click', () => this.convert('infix'));
+    byId('smaller').addEventListener('click', () => this.setScale(this.scale - 0.1));
+    byId('larger').addEventListener('click', () => this.setScale(this.scale + 0.1));
+    byId('banner-close').addEventListener('click', () => (byId('banner').hidden = true));
+    byId('share').addEventListener('click', () => this.share());
+    byId('share-copy').addEventListener('click', () => {
+      const input = byId<HTMLInputElement>('share-link');
+      input.select();
+      navigator.clipboard?.writeText(input.value).then(
+        () => (byId('share-note').textContent = 'Copied to the clipboard.'),
+        () => (byId('share-note').textContent = 'Select the link and copy it (Ctrl+C).'),
+      );
+    });
+  }
+
+  private setScale(s: number): void {
+    this.scale = Math.round(Math.min(1.8, Math.max(0.7, s)) * 10) / 10;
+    document.documentElement.style.setProperty('--scale', String(this.scale));
+    this.scheduleSave();
+  }
+
+  private wireTabs(): void {
+    const tabs = [...document.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+    const select = (tab: HTMLButtonElement) => {
+      for (const t of tabs) {
+        const on = t === tab;
+        t.setAttribute('aria-selected', String(on));
+        t.tabIndex = on ? 0 : -1;
+        byId(t.getAttribute('aria-controls')!).hidden = !on;
+      }
+      this.tab = tab.id.replace('tab-', '');
+      this.refreshTab();
+    };
+    tabs.forEach((t, i) => {
+      t.tabIndex = t.getAttribute('aria-selected') === 'true' ? 0 : -1;
+      t.addEventListener('click', () => select(t));
+      t.addEventListener('keydown', (e) => {
+        const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+        if (!d) return;
+        const next = tabs[(i + d + tabs.length) % tabs.length];
+        next.focus();
+        select(next);
+      });
+    });
+  }
+
+  /** Draws the visible pane if what it shows depends on the text. */
+  private refreshTab(): void {
+    if (this.tab === 'graph' && this.graphStale) {
+      this.graphStale = false;
+      void this.drawGraph(this.editor.text());
+    } else if (this.tab === 'ground') {
+      this.ground.show(this.loaded?.ok ? this.loadedText : null, this.loaded?.syntax ?? 'prefix');
+    }
+  }
+
+  private async drawGraph(text: string): Promise<void> {
+    const msg = byId('graph-message');
+    let graph;
+    try {
+      graph = api.ruleGraph(text);
+    } catch (e) {
+      msg.textContent = errorMessage(e);
+      msg.hidden = false;
+      return;
+    }
+    msg.hidden = true;
+    const { drawGraph } = await import('./graph');
+    drawGraph(byId('graph'), graph);
+  }
+
+  private share(): void {
+    const hash = encodeShare({ rules: this.editor.text(), moves: this.kept.moves, step: this.kept.step, view: this.orientation });
+    const link = `${location.origin}${location.pathname}#${hash}`;
+    const input = byId<HTMLInputElement>('share-link');
+    input.value = link.length > MAX_LINK ? '' : link;
+    byId('share-note').textContent =
+      link.length > MAX_LINK
+        ? `These rules are too large for a link (${Math.round(link.length / 1e6)} million characters, more than browsers accept). Share the rules as a file instead.`
+        : link.length > LONG_LINK
+        ? `This link is long (${Math.round(link.length / 1000)} thousand characters): some chat and mail programs cut long links. Test it before sending.`
+        : `${link.length.toLocaleString('en')} characters.`;
+    byId<HTMLDialogElement>('share-dialog').showModal();
+    input.select();
+  }
+
+  /** Opens a share link pasted into this tab's address bar. */
+  openLink(hash: string): void {
+    if (hash.length <= 1) return;
+    try {
+      const s = decodeShare(hash);
+      history.replaceState(null, '', location.pathname + location.search);
+      this.kept = { moves: s.moves, step: s.step };
+      if (s.view) this.play.setOrientation(s.view);
+      this.editor.setText(s.rules);
+      this.reload();
+      toast('Opened the shared game.');
+    } catch (e) {
+      showBanner(errorMessage(e));
+    }
+  }
+
+  private scheduleSave(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = window.setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+  }
+
+  private saveNow(): void {
+    clearTimeout(this.saveTimer);
+    if (!this.editor) return;
+    const ok = save({ rules: this.editor.text(), moves: this.kept.moves, step: this.kept.step, view: this.orientation, scale: this.scale });
+    if (!ok) byId('status').textContent += ' · autosave failed: the browser refuses to store data';
+  }
+}
+
+/** Where the first rules come from: a share link, else the autosave, else tic-tac-toe. */
+function startingPoint(): { start: Shared & { view: Orientation }; scale: number; linkError: string | null; fromLink: boolean } {
+  const saved = loadSaved();
+  const scale = typeof saved?.scale === 'number' ? saved.scale : 1;
+  let linkError: string | null = null;
+  if (location.hash.length > 1) {
+    try {
+      const s = decodeShare(location.hash);
+      // The link has been read: a reload now shows the autosaved work, edits included.
+      history.replaceState(null, '', location.pathname + location.search);
+      return { start: { ...s, view: s.view ?? { swap: false, flip: false } }, scale, linkError, fromLink: true };
+    } catch (e) {
+      linkError = e instanceof ShareError ? e.message : `The share link could not be opened: ${errorMessage(e)}`;
+    }
+  }
+  if (saved?.rules !== undefined) {
+    const moves = Array.isArray(saved.moves) ? saved.moves : [];
+    const view = saved.view ?? { swap: false, flip: false };
+    return { start: { rules: saved.rules, moves, step: saved.step ?? moves.length, view }, scale, linkError, fromLink: false };
+  }
+  const ex = example(DEFAULT_EXAMPLE) ?? examples[0];
+  return { start: { rules: ex?.text ?? '', moves: [], step: 0, view: ex?.view ?? { swap: false, flip: false } }, scale, linkError, fromLink: false };
+}
+
+async function boot(): Promise<void> {
+  const { start, scale, linkError, fromLink } = startingPoint();
+  if (linkError) showBanner(`${linkError} Showing ${loadSaved() ? 'your last saved rules' : 'tic-tac-toe'} instead.`);
+  const module = await startEngine();
+  new App(module, api.capabilities(), start, scale);
+  if (fromLink) toast('Opened the shared game.');
+  metrics.readyMs = performance.now();
+  document.body.dataset.ready = 'true';
+}
+
+boot().catch((e) => {
+  byId('status').textContent = 'The engine could not start.';
+  showBanner(`The engine could not start: ${errorMessage(e)}. Try a recent version of Chrome, Firefox, Safari or Edge.`);
+});

@@ -1,0 +1,267 @@
+// The play pane: the current state's fluents, an automatic board when the state has a grid,
+// legal moves per role as buttons (one person plays every role), random move, undo/redo,
+// the move list, and the outcome of a terminal state.
+
+import { BLANKS, detectGrid, layout, mapMoves, type Grid, type MoveMap, type Orientation } from './board';
+import { byId, h } from './dom';
+import type { GoalValue, View } from './engine';
+
+export interface PlayActions {
+  play(joint: string[]): void;
+  undo(): void;
+  redo(): void;
+  goTo(step: number): void;
+  orient(o: Orientation): void;
+}
+
+/** Piece names drawn as discs of that colour. */
+const COLOURS = new Set(['red', 'yellow', 'white', 'black', 'blue', 'green', 'orange', 'purple', 'brown', 'pink', 'gray', 'grey']);
+
+const NOOP = /^(noop|nop|pass|wait)$/;
+
+/** Move buttons drawn per role at most (a filter finds the others). */
+const MAX_MOVE_BUTTONS = 200;
+
+function goalText(values: GoalValue[]): string {
+  return values.length === 0 ? 'no goal' : values.join('/');
+}
+
+function firstNumber(values: GoalValue[]): number | null {
+  const n = values.find((v) => typeof v === 'number');
+  return typeof n === 'number' ? n : null;
+}
+
+/** "x wins", "Draw" or a one-player score. */
+export function verdict(roles: string[], goals: GoalValue[][]): string {
+  const scores = goals.map(firstNumber);
+  if (roles.length === 1) return `${roles[0]} scores ${goalText(goals[0] ?? [])}`;
+  if (scores.some((s) => s === null)) return 'Game over';
+  const best = Math.max(...(scores as number[]));
+  const winners = roles.filter((_, i) => scores[i] === best);
+  if (winners.length === roles.length) return 'Draw';
+  return winners.length === 1 ? `${winners[0]} wins` : `${winners.join(' and ')} win`;
+}
+
+export class PlayPane {
+  private view: View | null = null;
+  private domain: string[] = [];
+  private grid: Grid | null = null;
+  private moves: MoveMap | null = null;
+  /** Per role, the move chosen so far for the next joint move. */
+  private chosen: (string | null)[] = [];
+  private selected: string | null = null;
+  private orientation: Orientation = { swap: false, flip: false };
+
+  constructor(private actions: PlayActions) {
+    byId('undo').addEventListener('click', () => actions.undo());
+    byId('redo').addEventListener('click', () => actions.redo());
+    byId('restart').addEventListener('click', () => actions.goTo(0));
+    byId('random').addEventListener('click', () => this.random());
+    byId('board-swap').addEventListener('click', () => this.setOrientation({ ...this.orientation, swap: !this.orientation.swap }));
+    byId('board-flip').addEventListener('click', () => this.setOrientation({ ...this.orientation, flip: !this.orientation.flip }));
+  }
+
+  setOrientation(o: Orientation, notify = true): void {
+    this.orientation = o;
+    if (notify) this.actions.orient(o);
+    if (this.view) this.render(this.view);
+  }
+
+  /** A new game was loaded: `domain` lists every fluent it may have (for empty rows). */
+  setDomain(domain: string[]): void {
+    this.domain = domain;
+  }
+
+  /** No game to play: the rules have errors. */
+  showMessage(text: string): void {
+    const m = byId('play-message');
+    m.textContent = text;
+    m.hidden = false;
+    // What was shown belongs to rules that no longer load.
+    this.view = null;
+    byId('outcome').hidden = true;
+    byId('play-area').hidden = true;
+  }
+
+  render(view: View): void {
+    const sameState = this.view !== null && this.view.step === view.step && this.view.state.join() === view.state.join();
+    if (!sameState) {
+      this.chosen = view.roles.map(() => null);
+      this.selected = null;
+    }
+    this.view = view;
+    byId('play-message').hidden = true;
+    byId('play-area').hidden = false;
+    this.grid = detectGrid(view.state, this.domain);
+    this.moves = this.grid && !view.terminal ? mapMoves(this.grid, view.legal) : null;
+    this.renderOutcome(view);
+    this.renderBoard(view);
+    this.renderMoves(view);
+    this.renderHistory(view);
+    byId<HTMLButtonElement>('undo').disabled = view.step === 0;
+    byId<HTMLButtonElement>('redo').disabled = view.step >= view.history.length;
+    byId<HTMLButtonElement>('restart').disabled = view.step === 0;
+    byId<HTMLButtonElement>('random').disabled = view.terminal;
+    byId('engine-name').textContent = view.engine;
+    byId('step').textContent = `after ${view.step} move${view.step === 1 ? '' : 's'}`;
+    byId('fluents').replaceChildren(...view.state.map((f) => h('li', {}, f)));
+  }
+
+  private renderOutcome(view: View): void {
+    const el = byId('outcome');
+    el.hidden = false;
+    el.classList.toggle('over', view.terminal);
+    if (view.terminal && view.goals) {
+      const goals = view.goals;
+      el.replaceChildren(
+        h('strong', { class: 'verdict' }, `Game over: ${verdict(view.roles, goals)}`),
+        h('span', { class: 'goals' }, ...view.roles.map((r, i) => h('span', { class: 'goal', 'data-role': r }, `${r}: ${goalText(goals[i] ?? [])}`))),
+      );
+      return;
+    }
+    const toMove = view.roles.filter((_, i) => view.legal[i].length > 1 || !NOOP.test(view.legal[i][0] ?? ''));
+    el.replaceChildren(h('span', {}, `Step ${view.step + 1}: `, h('strong', {}, toMove.length ? `${toMove.join(' and ')} to move` : 'no moves')));
+  }
+
+  private renderBoard(view: View): void {
+    const board = byId('board');
+    byId('board-tools').hidden = this.grid === null;
+    const g = this.grid;
+    if (!g) {
+      board.replaceChildren();
+      board.hidden = true;
+      return;
+    }
+    board.hidden = false;
+    const { rows, cols, key } = layout(g, this.orientation);
+    const dests = new Set(this.selected ? (this.moves?.sources.get(this.selected) ?? []).filter((m) => this.chosen[m.role] === null).map((m) => m.to) : []);
+    board.style.setProperty('--cols', String(cols.length));
+    board.style.setProperty('--rows', String(rows.length));
+    const cells: HTMLElement[] = [h('span', { class: 'corner' })];
+    for (const c of cols) cells.push(h('span', { class: 'label' }, c));
+    for (const r of rows) {
+      cells.push(h('span', { class: 'label' }, r));
+      for (const c of cols) {
+        const k = key(r, c);
+        const pieces = (g.pieces.get(k) ?? []).filter((p) => !BLANKS.has(p));
+        const playable = this.playableAt(k);
+        const cls = ['cell', playable ? 'playable' : '', this.selected === k ? 'selected' : '', dests.has(k) ? 'dest' : ''].filter(Boolean).join(' ');
+        const [x, y] = k.split('\u0000');
+        const label = `${g.relation} ${x} ${y}: ${pieces.length ? pieces.join(', ') : 'empty'}`;
+        cells.push(
+          h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': label, disabled: !playable && !dests.has(k), onclick: () => this.clickCell(k) }, ...pieces.map((p) => this.piece(p, view.roles))),
+        );
+      }
+    }
+    board.replaceChildren(...cells);
+  }
+
+  private piece(p: string, roles: string[]): HTMLElement {
+    const role = roles.indexOf(p);
+    if (COLOURS.has(p)) return h('span', { class: `disc disc-${p}`, title: p });
+    const cls = role >= 0 ? `mark role-${role % 4}` : /^\d+$/.test(p) ? 'tile' : 'token';
+    return h('span', { class: cls, title: p }, p.length <= 2 ? p.toUpperCase() : p);
+  }
+
+  /** Can a click on cell `k` play or start a move of a role that has not chosen yet? */
+  private playableAt(k: string): boolean {
+    if (!this.moves) return false;
+    const open = (m: { role: number }) => this.chosen[m.role] === null;
+    return (this.moves.targets.get(k) ?? []).some(open) || (this.moves.sources.get(k) ?? []).some(open);
+  }
+
+  private clickCell(k: string): void {
+    if (!this.moves) return;
+    const open = <T extends { role: number }>(ms: T[] | undefined) => (ms ?? []).filter((m) => this.chosen[m.role] === null);
+    if (this.selected) {
+      const to = open(this.moves.sources.get(this.selected)).filter((m) => m.to === k);
+      if (to.length > 0) {
+        this.selected = null;
+        this.choose(to[0].role, to[0].move);
+        return;
+      }
+    }
+    const targets = open(this.moves.targets.get(k));
+    if (targets.length > 0) {
+      this.selected = null;
+      this.choose(targets[0].role, targets[0].move);
+      return;
+    }
+    this.selected = open(this.moves.sources.get(k)).length > 0 && this.selected !== k ? k : null;
+    if (this.view) this.renderBoard(this.view);
+  }
+
+  /** Records a role's move; plays the joint move once every role has one. */
+  choose(role: number, move: string): void {
+    const view = this.view;
+    if (!view || view.terminal) return;
+    this.chosen[role] = this.chosen[role] === move ? null : move;
+    // Roles with a single legal move need no choice.
+    const joint = view.legal.map((ms, r) => this.chosen[r] ?? (ms.length === 1 ? ms[0] : null));
+    if (joint.every((m): m is string => m !== null)) {
+      this.actions.play(joint);
+      return;
+    }
+    this.render(view);
+  }
+
+  random(): void {
+    const view = this.view;
+    if (!view || view.terminal) return;
+    const joint = view.legal.map((ms, r) => this.chosen[r] ?? ms[Math.floor(Math.random() * ms.length)]);
+    this.actions.play(joint);
+  }
+
+  private renderMoves(view: View): void {
+    const el = byId('moves');
+    if (view.terminal) {
+      el.replaceChildren();
+      return;
+    }
+    el.replaceChildren(
+      ...view.roles.map((role, r) => {
+        const ms = view.legal[r];
+        if (ms.length === 1 && view.roles.length > 1) {
+          // Nothing to choose (noop while the other role moves): one quiet line.
+          return h('div', { class: 'role-moves only', 'data-role': role }, h('h3', {}, `${role}: `, h('code', {}, ms[0]), h('span', { class: 'muted' }, ' (its only legal move)')));
+        }
+        const button = (m: string) =>
+          h('button', { type: 'button', class: `move${this.chosen[r] === m ? ' chosen' : ''}`, 'aria-pressed': this.chosen[r] === m ? 'true' : 'false', onclick: () => this.choose(r, m) }, m);
+        const buttons = h('div', { class: 'buttons' });
+        // Games with thousands of moves: draw some, and a filter to find the others.
+        const draw = (q: string) => {
+          const shown = q ? ms.filter((m) => m.includes(q)) : ms;
+          buttons.replaceChildren(...shown.slice(0, MAX_MOVE_BUTTONS).map(button));
+          if (shown.length > MAX_MOVE_BUTTONS) buttons.append(h('span', { class: 'muted' }, `… and ${(shown.length - MAX_MOVE_BUTTONS).toLocaleString('en')} more: filter to find them`));
+        };
+        draw('');
+        const filter =
+          ms.length > MAX_MOVE_BUTTONS &&
+          h('input', { type: 'search', class: 'move-filter', placeholder: 'Filter moves…', 'aria-label': `Filter the moves of ${role}`, oninput: (e: Event) => draw((e.target as HTMLInputElement).value.trim().toLowerCase()) });
+        return h(
+          'div',
+          { class: 'role-moves', 'data-role': role },
+          h('h3', {}, role, h('span', { class: 'muted' }, ` · ${ms.length.toLocaleString('en')} legal move${ms.length === 1 ? '' : 's'}`)),
+          filter,
+          ms.length ? buttons : h('p', { class: 'warn' }, 'No legal move: the game cannot go on from here.'),
+        );
+      }),
+    );
+  }
+
+  private renderHistory(view: View): void {
+    const item = (i: number, text: string) =>
+      h(
+        'li',
+        { class: i === view.step ? 'current' : i > view.step ? 'undone' : '' },
+        h('button', { type: 'button', class: 'link', onclick: () => this.actions.goTo(i), 'aria-current': i === view.step ? 'step' : undefined }, text),
+      );
+    const entries = view.history.map((joint, i) => {
+      const parts = joint.map((m, r) => (NOOP.test(m) && joint.length > 1 ? null : `${view.roles[r]} ${m}`)).filter((p): p is string => p !== null);
+      return item(i + 1, `${i + 1}. ${parts.length ? parts.join(', ') : joint.join(', ')}`);
+    });
+    const list = byId('history');
+    list.replaceChildren(item(0, 'Start'), ...entries);
+    list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  }
+}

@@ -1,0 +1,119 @@
+// The playouts pane: N playouts or T seconds in a Web Worker, with a progress bar, Cancel,
+// playouts per second, lengths and a goal histogram per role.
+
+import { byId, h } from './dom';
+import type { Capabilities } from './engine';
+import type { FromWorker, Totals } from './playout-protocol';
+
+export class PlayoutsPane {
+  private worker: Worker | null = null;
+  private roles: string[] = [];
+  private running = false;
+  private engine = 'reasoner';
+
+  constructor(
+    private module: WebAssembly.Module,
+    caps: Capabilities,
+    private rules: () => { text: string; roles: string[] } | null,
+  ) {
+    const engines = byId<HTMLSelectElement>('po-engine');
+    engines.replaceChildren(
+      ...caps.engines.map((e) => h('option', { value: e.name, disabled: !e.available, title: e.note }, e.available ? e.name : `${e.name} — not available yet`)),
+    );
+    byId('playout-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.start();
+    });
+    byId('po-cancel').addEventListener('click', () => this.cancel());
+  }
+
+  private start(): void {
+    if (this.running) return;
+    const game = this.rules();
+    const out = byId('po-results');
+    if (!game) {
+      out.replaceChildren(h('p', { class: 'warn' }, 'The rules have errors: fix them to run playouts.'));
+      return;
+    }
+    const byTime = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement | null)?.value === 'time';
+    const num = (id: string, lo: number, hi: number, def: number) => {
+      const v = Number(byId<HTMLInputElement>(id).value);
+      return Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : def;
+    };
+    const count = byTime ? null : Math.round(num('po-count', 1, 1e8, 1000));
+    const seconds = byTime ? num('po-seconds', 0.1, 3600, 5) : null;
+    const maxSteps = Math.round(num('po-max-steps', 1, 1e6, 1000));
+    this.roles = game.roles;
+    this.worker ??= new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name: 'playouts' });
+    this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(e.data);
+    this.worker.onerror = (e) => this.finish(null, `The playouts stopped: ${e.message}`);
+    this.setRunning(true);
+    out.replaceChildren(h('p', { class: 'muted' }, 'Starting…'));
+    byId<HTMLProgressElement>('po-progress').value = 0;
+    this.engine = byId<HTMLSelectElement>('po-engine').value || 'reasoner';
+    this.worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.engine, count, seconds, maxSteps, seed: Math.floor(Math.random() * 2 ** 32) });
+  }
+
+  cancel(): void {
+    if (this.running) this.worker?.postMessage({ type: 'cancel' });
+  }
+
+  private setRunning(on: boolean): void {
+    this.running = on;
+    byId<HTMLButtonElement>('po-run').disabled = on;
+    byId<HTMLButtonElement>('po-cancel').disabled = !on;
+    byId('pane-playouts').classList.toggle('running', on);
+  }
+
+  private onMessage(m: FromWorker): void {
+    if (m.type === 'progress') this.show(m.totals, 'running');
+    else if (m.type === 'done') this.finish(m.totals, null, m.cancelled);
+    else this.finish(m.totals, m.message);
+  }
+
+  private finish(totals: Totals | null, error: string | null, cancelled = false): void {
+    this.setRunning(false);
+    if (totals) this.show(totals, cancelled ? 'cancelled' : error ? 'failed' : 'done');
+    if (error) byId('po-results').prepend(h('p', { class: 'warn', role: 'alert' }, error));
+  }
+
+  private show(t: Totals, phase: 'running' | 'done' | 'cancelled' | 'failed'): void {
+    byId<HTMLProgressElement>('po-progress').value = phase === 'done' ? 1 : t.progress;
+    const rate = t.elapsedMs > 0 ? (t.playouts * 1000) / t.elapsedMs : 0;
+    const avg = t.playouts > 0 ? t.totalLength / t.playouts : 0;
+    const finished = t.playouts - t.cut;
+    const status = { running: 'Running…', done: 'Done', cancelled: 'Cancelled', failed: 'Stopped by an error' }[phase];
+    const stat = (label: string, value: string, id: string) => h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, label), h('span', { class: 'stat-value', id }, value));
+    const hist = this.roles.map((role, r) => {
+      const rows = [...(t.goals[r] ?? [])].sort((a, b) => Number(b[0]) - Number(a[0]) || a[0].localeCompare(b[0]));
+      return h(
+        'div',
+        { class: 'histogram', 'data-role': role },
+        h('h3', {}, `Goals of ${role}`),
+        ...rows.map(([label, n]) =>
+          h(
+            'div',
+            { class: 'bar-row' },
+            h('span', { class: 'bar-label' }, label),
+            h('span', { class: 'bar', style: `--share: ${finished ? n / finished : 0}` }),
+            h('span', { class: 'bar-count' }, `${n.toLocaleString('en')} (${finished ? Math.round((100 * n) / finished) : 0}%)`),
+          ),
+        ),
+      );
+    });
+    byId('po-results').replaceChildren(
+      h('p', { class: `phase ${phase}` }, status, h('span', { class: 'muted' }, ` · engine ${this.engine}`)),
+      h(
+        'div',
+        { class: 'stats' },
+        stat('playouts', t.playouts.toLocaleString('en'), 'po-count-out'),
+        stat('playouts/s', rate >= 100 ? Math.round(rate).toLocaleString('en') : rate.toFixed(1), 'po-rate'),
+        stat('average length', `${avg.toFixed(1)} moves`, 'po-avg'),
+        stat('shortest / longest', `${t.minLength} / ${t.maxLength}`, 'po-range'),
+        stat('time', `${(t.elapsedMs / 1000).toFixed(2)} s`, 'po-time'),
+      ),
+      t.cut > 0 ? h('p', { class: 'warn' }, `${t.cut.toLocaleString('en')} playouts were stopped at the move limit before the game ended.`) : '',
+      ...hist,
+    );
+  }
+}
