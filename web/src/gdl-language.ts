@@ -41,9 +41,13 @@ function parser(syntax: Syntax): StreamParser<State> {
         return 'string';
       }
       if (stream.match('<=') || stream.match(':-')) return 'operator';
-      if (ch === '&' || ch === '~' || ch === ',') {
+      if (ch === '&' || ch === '~') {
         stream.next();
         return 'operator';
+      }
+      if (ch === ',') {
+        stream.next();
+        return 'punctuation';
       }
       if (ch === '?') {
         stream.next();
@@ -92,6 +96,7 @@ export const gdlHighlight = syntaxHighlighting(
     { tag: t.string, color: '#a15c00' },
     { tag: t.atom, color: '#00695c' },
     { tag: t.paren, color: '#6b6b6b' },
+    { tag: t.punctuation, color: '#6b6b6b' },
   ]),
 );
 

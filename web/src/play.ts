@@ -120,7 +120,13 @@ export class PlayPane {
       return;
     }
     const toMove = view.roles.filter((_, i) => view.legal[i].length > 1 || !NOOP.test(view.legal[i][0] ?? ''));
-    el.replaceChildren(h('span', {}, `Step ${view.step + 1}: `, h('strong', {}, toMove.length ? `${toMove.join(' and ')} to move` : 'no moves')));
+    // Simultaneous moves: say who has chosen and who is awaited (not what was chosen).
+    const chosen = view.roles.filter((_, i) => this.chosen[i] !== null);
+    const waiting = toMove.filter((r) => !chosen.includes(r));
+    el.replaceChildren(
+      h('span', {}, `Step ${view.step + 1}: `, h('strong', {}, toMove.length ? `${toMove.join(' and ')} to move` : 'no moves')),
+      chosen.length > 0 && waiting.length > 0 ? h('span', { class: 'muted', id: 'waiting' }, `${chosen.join(' and ')} chose; now ${waiting.join(' and ')}`) : '',
+    );
   }
 
   private renderBoard(view: View): void {
@@ -262,6 +268,8 @@ export class PlayPane {
     });
     const list = byId('history');
     list.replaceChildren(item(0, 'Start'), ...entries);
-    list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    // Scroll the list only (scrollIntoView would scroll the pane away from the board).
+    const current = list.querySelector<HTMLElement>('.current');
+    if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
   }
 }
