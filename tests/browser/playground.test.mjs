@@ -233,6 +233,16 @@ test('work survives a reload (autosave), examples load, boards map other games',
   assert.match(await statusText(page), /red, yellow/);
   assert.equal(await cell(page, 4, 1).getAttribute('aria-label'), 'cell 4 1: red');
 
+  // Simultaneous moves: the joint move is played once every role has chosen.
+  await page.locator('#examples').selectOption('rps');
+  await page.locator('#status', { hasText: 'alice, bob' }).waitFor();
+  await page.locator('[data-role="alice"] button.move', { hasText: 'rock' }).click();
+  assert.equal(await page.locator('#waiting').textContent(), 'alice chose; now bob');
+  assert.equal(await page.locator('#history li').count(), 1);
+  await page.locator('[data-role="bob"] button.move', { hasText: 'paper' }).click();
+  assert.equal(await page.locator('#history li').count(), 2);
+  assert.match(await page.locator('#history li.current').textContent(), /alice rock, bob paper/);
+
   await page.locator('#examples').selectOption('breakthrough');
   await page.locator('#status', { hasText: 'white, black' }).waitFor();
   // A from-to move: select a pawn, then its destination.
