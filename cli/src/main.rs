@@ -263,9 +263,9 @@ fn load_engine(file: &Path, args: &EngineArgs, json: bool) -> Result<Reasoner, F
         Engine::Ground => {
             let options = GroundOptions { limits, ..GroundOptions::default() };
             let ground = gdl_core::ground::ground(&loaded.description, options, &|| 0.0, &mut |_| {})
-                .and_then(|g| Reasoner::new(&g.description(), limits));
+                .and_then(|g| g.reasoner(limits));
             match ground {
-                Ok(r) => Ok(r.named("ground")),
+                Ok(r) => Ok(r),
                 Err(d) => {
                     report(file, &text, &[d], json);
                     Err(Failure::Invalid)

@@ -50,7 +50,7 @@ pub fn build(name: &str, desc: &Description, limits: Limits) -> Result<Reasoner,
         "ground" => {
             let options = Options { limits, ..Options::default() };
             let g = ground(desc, options, &|| 0.0, &mut |_| {}).map_err(|d| d.message)?;
-            Ok(Reasoner::new(&g.description(), limits).map_err(|d| d.message)?.named("ground"))
+            g.reasoner(limits).map_err(|d| d.message)
         }
         "propositional" => Err(format!("the propositional engine is {NOT_YET}")),
         _ => Err(format!("unknown engine {name:?}: use reasoner or ground")),

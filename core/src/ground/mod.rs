@@ -124,6 +124,12 @@ impl Ground {
         }
     }
 
+    /// The ground program loaded into the reasoner (engine `ground`). A ground program is
+    /// already as specific as it gets: no specialisation, no demand transformation.
+    pub fn reasoner(&self, limits: Limits) -> Result<Reasoner, Diagnostic> {
+        Ok(Reasoner::from_rules(normalise(&self.description())?, limits)?.named("ground"))
+    }
+
     /// The ground program as a syntax tree (to load it into an engine).
     pub fn description(&self) -> Description {
         let store = &self.store;

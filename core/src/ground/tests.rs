@@ -18,7 +18,7 @@ fn ground_text(text: &str, options: Options) -> Ground {
 fn same_playouts(text: &str, count: usize) {
     let g = ground_text(text, Options::default());
     let mut original = Reasoner::new(&parse(text).description, Limits::default()).unwrap();
-    let mut grounded = Reasoner::new(&g.description(), Limits::default()).unwrap();
+    let mut grounded = g.reasoner(Limits::default()).unwrap();
     let (mut r1, mut r2) = (Rng::new(3), Rng::new(3));
     for _ in 0..count {
         let a = record_playout(&mut original, &mut r1, 200).unwrap();
