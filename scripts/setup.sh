@@ -78,7 +78,17 @@ build_web() {
         CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
         wasm-pack --quiet --log-level warn build wasm --release --target web --out-dir ../web/pkg --out-name gdl_wasm
     # wasm-pack cannot download wasm-opt here (disabled in wasm/Cargo.toml): binaryen's from npm.
-    web/node_modules/.bin/wasm-opt -O3 web/pkg/gdl_wasm_bg.wasm -o web/pkg/gdl_wasm_bg.wasm
+    # It takes tens of seconds, so its output is kept per input (wasm-bindgen's is reproducible).
+    local wasm=web/pkg/gdl_wasm_bg.wasm cache=target/wasm/wasm-opt
+    local optimised
+    optimised="$cache/$(sha256sum "$wasm" | cut -c1-32).wasm"
+    if [ ! -f "$optimised" ]; then
+        mkdir -p "$cache"
+        web/node_modules/.bin/wasm-opt -O3 "$wasm" -o "$optimised.tmp" && mv "$optimised.tmp" "$optimised"
+    fi
+    cp "$optimised" "$wasm"
+    # Keep the three most recent.
+    ls -1t "$cache"/*.wasm | tail -n +4 | xargs -r rm --
     echo "== building the page (Vite)"
     (cd web && node_modules/.bin/tsc --noEmit && node_modules/.bin/vite build --logLevel warn)
 }
