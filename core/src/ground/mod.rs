@@ -59,6 +59,8 @@ pub struct Stats {
     pub rules_per_relation: BTreeMap<String, usize>,
     /// Milliseconds per phase, in `PHASES` order.
     pub phase_ms: BTreeMap<String, f64>,
+    /// Things about the description worth knowing (e.g. declared domains that were wrong).
+    pub warnings: Vec<String>,
 }
 
 /// A ground program: rules without variables over interned atoms, in a fixed order
@@ -175,13 +177,20 @@ pub fn ground(
     lap(&mut stats, PHASES[0]);
 
     progress(PHASES[1]);
-    let relaxed = Relaxed::build(&rules, options.recompute_domains);
-    stats.declared_base = relaxed.declared_base;
-    stats.declared_input = relaxed.declared_input;
     let mut limits = options.limits;
     limits.max_facts = limits.max_facts.max(options.max_rules);
-    let mut engine = Reasoner::from_rules(relaxed.rules.clone(), limits)?;
-    engine.evaluate_all().map_err(|e| Diagnostic::error("grounding", Span::default(), e.message))?;
+    let (relaxed, mut engine) = match domains(&rules, options.recompute_domains, limits)? {
+        // Declared domains that miss a fluent `init` or `next` can produce (or a move
+        // `legal` allows) would lose rules: compute them instead, and say so.
+        (_, _, Some(missing)) => {
+            stats.warnings.push(format!("the declared base/input miss {missing}: computed them instead"));
+            let (relaxed, engine, _) = domains(&rules, true, limits)?;
+            (relaxed, engine)
+        }
+        (relaxed, engine, None) => (relaxed, engine),
+    };
+    stats.declared_base = relaxed.declared_base;
+    stats.declared_input = relaxed.declared_input;
     stats.base = engine.facts("base", 1).len();
     stats.input = engine.facts("input", 2).len();
     lap(&mut stats, PHASES[1]);
@@ -235,6 +244,31 @@ fn too_many(out: &Rules, max: usize, store: &TermStore) -> Diagnostic {
             store.symbol_name(sym)
         ),
     )
+}
+
+/// The relaxed program evaluated, and a fact the declared domains miss, if any.
+fn domains(
+    rules: &[NRule],
+    recompute: bool,
+    limits: Limits,
+) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
+    let relaxed = Relaxed::build(rules, recompute);
+    let mut engine = Reasoner::from_rules(relaxed.rules.clone(), limits)?;
+    engine.evaluate_all().map_err(|e| Diagnostic::error("grounding", Span::default(), e.message))?;
+    let store = engine.store();
+    let base: FxHashSet<&[TermId]> = engine.facts("base", 1).into_iter().collect();
+    let input: FxHashSet<&[TermId]> = engine.facts("input", 2).into_iter().collect();
+    let missing = ["init", "next"]
+        .iter()
+        .flat_map(|&n| engine.facts(n, 1))
+        .find(|f| relaxed.declared_base && !base.contains(f))
+        .map(|f| store.text(f[0]).to_string())
+        .or_else(|| {
+            let legal = engine.facts("legal", 2);
+            let f = legal.into_iter().find(|f| relaxed.declared_input && !input.contains(f))?;
+            Some(format!("({} {})", store.text(f[0]), store.text(f[1])))
+        });
+    Ok((relaxed, engine, missing))
 }
 
 /// The atom `name(args)` as one term.

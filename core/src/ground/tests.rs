@@ -112,3 +112,15 @@ fn too_many_rules_is_an_error() {
         ground(&p.description, Options { max_rules: 500, ..Options::default() }, &|| 0.0, &mut |_| {}).unwrap_err();
     assert_eq!(err.code, "too-many-ground-rules");
 }
+
+#[test]
+fn declared_domains_that_miss_a_fluent_are_replaced() {
+    let text = "(role a) (init (at 1)) (base (at 2)) (input a go)\n\
+                (<= (legal a go) (true (at ?x)))\n\
+                (<= (next (at 2)) (does a go) (true (at 1)))\n\
+                (<= terminal (true (at 2))) (goal a 100)";
+    let g = ground_text(text, Options::default());
+    assert!(!g.stats.declared_base);
+    assert!(g.stats.warnings[0].contains("(at 1)"), "{:?}", g.stats.warnings);
+    same_playouts(text, 2);
+}
