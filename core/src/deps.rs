@@ -153,7 +153,9 @@ impl DepGraph {
                 for e in &self.edges[from] {
                     if e.negative && comp_of[e.to] == comp_of[from] {
                         let mut cycle = vec![from];
-                        cycle.extend(self.path_within(e.to, from, comp_of[from], &comp_of));
+                        let comp = comp_of[from];
+                        let path = self.shortest_path(e.to, |v| v == from, |v| comp_of[v] == comp);
+                        cycle.extend(path.expect("a component is strongly connected"));
                         cycle.pop();
                         return Some((cycle, e.span));
                     }
@@ -163,30 +165,37 @@ impl DepGraph {
         None
     }
 
-    /// A shortest path `from → .. → to` inside one component (breadth first).
-    fn path_within(&self, from: usize, to: usize, comp: usize, comp_of: &[usize]) -> Vec<usize> {
+    /// A shortest path from `from` to the first relation `is_target` accepts, following
+    /// only edges into relations `allowed` accepts (breadth first); `None` if none is
+    /// reachable.
+    pub fn shortest_path(
+        &self,
+        from: usize,
+        is_target: impl Fn(usize) -> bool,
+        allowed: impl Fn(usize) -> bool,
+    ) -> Option<Vec<usize>> {
         let mut prev = FxHashMap::default();
         let mut queue = std::collections::VecDeque::from([from]);
         prev.insert(from, from);
         while let Some(v) = queue.pop_front() {
-            if v == to {
-                break;
+            if is_target(v) {
+                let mut path = vec![v];
+                let mut at = v;
+                while at != from {
+                    at = prev[&at];
+                    path.push(at);
+                }
+                path.reverse();
+                return Some(path);
             }
             for e in &self.edges[v] {
-                if comp_of[e.to] == comp && !prev.contains_key(&e.to) {
+                if allowed(e.to) && !prev.contains_key(&e.to) {
                     prev.insert(e.to, v);
                     queue.push_back(e.to);
                 }
             }
         }
-        let mut path = vec![to];
-        let mut v = to;
-        while v != from {
-            v = prev[&v];
-            path.push(v);
-        }
-        path.reverse();
-        path
+        None
     }
 
     /// Every relation reachable from `roots` by following edges (roots included).

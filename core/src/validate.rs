@@ -9,7 +9,7 @@
 use crate::ast::{Description, Literal, Rule, Term};
 use crate::deps::{rel_key, DepGraph, RelKey};
 use crate::diagnostic::{Diagnostic, Span};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use std::collections::BTreeMap;
 
 /// Every error and warning about `desc`, sorted by span start.
@@ -482,7 +482,7 @@ fn check_dependencies(rules: &[&Rule], graph: &DepGraph, out: &mut Vec<Diagnosti
 }
 
 fn dependency_error(head: &str, kw: &str, why: &str, atom: &Term, graph: &DepGraph, from: usize) -> Diagnostic {
-    let path = path_to(graph, from, kw);
+    let path = graph.shortest_path(from, |v| graph.rels[v].0 == kw, |_| true).unwrap_or_else(|| vec![from]);
     let how = if path.len() == 1 {
         "this condition uses it directly".to_string()
     } else {
@@ -507,32 +507,6 @@ fn depends_on(graph: &DepGraph, name: &str) -> Vec<bool> {
         }
     }
     dep
-}
-
-/// A shortest dependency path from `from` to a relation named `name` (breadth first).
-fn path_to(graph: &DepGraph, from: usize, name: &str) -> Vec<usize> {
-    let mut prev: FxHashMap<usize, usize> = FxHashMap::default();
-    let mut queue = std::collections::VecDeque::from([from]);
-    prev.insert(from, from);
-    while let Some(v) = queue.pop_front() {
-        if graph.rels[v].0 == name {
-            let mut path = vec![v];
-            let mut at = v;
-            while at != from {
-                at = prev[&at];
-                path.push(at);
-            }
-            path.reverse();
-            return path;
-        }
-        for e in &graph.edges[v] {
-            if let std::collections::hash_map::Entry::Vacant(slot) = prev.entry(e.to) {
-                slot.insert(v);
-                queue.push_back(e.to);
-            }
-        }
-    }
-    vec![from]
 }
 
 // ---- stratification ----
