@@ -387,6 +387,18 @@ def gdl_validity(path):
 # --------------------------------------------------------------------------
 # One game
 
+def verdict(r, what, timeout_kind, fail_kind, error_kind, T):
+    """The outcome of a checking command (oracle check, gdl replay): exit 0 passes, exit 1
+    names the first mismatch, anything else is an error of the checker."""
+    if r.timed_out:
+        return (timeout_kind, '%s timed out after %g s' % (what, T))
+    if r.rc == 0:
+        return ('pass', '')
+    if r.rc == 1:
+        return (fail_kind, '%s: %s' % (what, first_fail_line(r.out) or last_line(r.out, r.err)))
+    return (error_kind, '%s exit %s: %s' % (what, r.rc, last_line(r.err, r.out)))
+
+
 def check_ground(path, work, t1, opts, record, res):
     """Grounds the game and compares the ground engine's playouts with the reasoner's.
     Fills res['ground'] = {rules, ms, peak_kb, error, same}; returns outcomes."""
@@ -525,16 +537,8 @@ def run_game(game, path, opts, tmproot):
             o = run_cmd([opts.oracle, 'check', path, t1], T)
             record('oracle-check', o)
             oracle_s += o.seconds
-            if o.timed_out:
-                outcomes.append(('oracle-timeout', 'oracle check timed out after %g s' % T))
-            elif o.rc == 0:
-                outcomes.append(('pass', ''))
-            elif o.rc == 1:
-                outcomes.append(('fail-ours-vs-oracle', 'oracle check: ' +
-                                 (first_fail_line(o.out) or last_line(o.out, o.err))))
-            else:
-                outcomes.append(('oracle-error', 'oracle check exit %s: %s'
-                                 % (o.rc, last_line(o.err, o.out))))
+            outcomes.append(verdict(o, 'oracle check', 'oracle-timeout', 'fail-ours-vs-oracle',
+                                    'oracle-error', T))
         # 2b. the grounder: ground program statistics, then the same playouts on the
         # ground program must give a byte-identical trace (else the oracle checks it).
         if not opts.no_ground:
@@ -555,16 +559,8 @@ def run_game(game, path, opts, tmproot):
             r = run_cmd([opts.gdl, 'replay', path, t2], T)
             record('gdl-replay', r)
             res['replay_s'] = r.seconds
-            if r.timed_out:
-                outcomes.append(('gdl-timeout', 'gdl replay timed out after %g s' % T))
-            elif r.rc == 0:
-                outcomes.append(('pass', ''))
-            elif r.rc == 1:
-                outcomes.append(('fail-oracle-vs-ours', 'gdl replay: ' +
-                                 (first_fail_line(r.out) or last_line(r.out, r.err))))
-            else:
-                outcomes.append(('gdl-error', 'gdl replay exit %s: %s'
-                                 % (r.rc, last_line(r.err, r.out))))
+            outcomes.append(verdict(r, 'gdl replay', 'gdl-timeout', 'fail-oracle-vs-ours',
+                                    'gdl-error', T))
         res['oracle_s'] = oracle_s
         res['outcomes'] = outcomes
         bad = [x for x in outcomes if x[0] in AGAINST_US]
