@@ -4,6 +4,7 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
+use gdl_core::ast::Description;
 use gdl_core::diagnostic::{Diagnostic, LineIndex};
 use gdl_core::ground::Options as GroundOptions;
 use gdl_core::machine::StateMachine;
@@ -11,7 +12,6 @@ use gdl_core::parse::{parse, Syntax};
 use gdl_core::reasoner::{Limits, Reasoner};
 use gdl_core::rng::Rng;
 use gdl_core::trace::{fast_playout, record_playout, replay, Playout};
-use gdl_core::Loaded;
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -229,15 +229,15 @@ fn diagnostics_json(text: &str, diags: &[Diagnostic]) -> serde_json::Value {
         .collect()
 }
 
-/// Loads a game; on errors prints them (text or JSON) and fails with `Invalid`.
-fn load(file: &Path, limits: Limits, json: bool) -> Result<(String, Loaded), Failure> {
+/// Parses and validates a game; on errors prints them (text or JSON) and fails with `Invalid`.
+fn validated(file: &Path, json: bool) -> Result<(String, Description), Failure> {
     let text = read(file)?;
-    match gdl_core::load(&text, limits) {
-        Ok(l) => {
+    match gdl_core::validated(&text) {
+        Ok(v) => {
             if !json {
-                print_diagnostics(file, &text, &l.warnings);
+                print_diagnostics(file, &text, &v.warnings);
             }
-            Ok((text, l))
+            Ok((text, v.description))
         }
         Err(diags) => {
             report(file, &text, &diags, json);
@@ -257,13 +257,19 @@ fn report(file: &Path, text: &str, diags: &[Diagnostic], json: bool) {
 /// Loads a game into the chosen engine.
 fn load_engine(file: &Path, args: &EngineArgs, json: bool) -> Result<Reasoner, Failure> {
     let limits = args.limits.limits();
-    let (text, loaded) = load(file, limits, json)?;
     match args.engine {
-        Engine::Reasoner => Ok(loaded.reasoner),
+        Engine::Reasoner => {
+            let (text, description) = validated(file, json)?;
+            Reasoner::new(&description, limits).map_err(|d| {
+                report(file, &text, &[d], json);
+                Failure::Invalid
+            })
+        }
         Engine::Ground => {
+            let (text, description) = validated(file, json)?;
             let options = GroundOptions { limits, ..GroundOptions::default() };
-            let ground = gdl_core::ground::ground(&loaded.description, options, &|| 0.0, &mut |_| {})
-                .and_then(|g| g.reasoner(limits));
+            let ground =
+                gdl_core::ground::ground(&description, options, &|| 0.0, &mut |_| {}).and_then(|g| g.reasoner(limits));
             match ground {
                 Ok(r) => Ok(r),
                 Err(d) => {
@@ -475,10 +481,10 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
 }
 
 fn ground_cmd(file: &Path, format: GroundFormat, stats_only: bool, options: GroundOptions) -> Outcome {
-    let (text, loaded) = load(file, options.limits, stats_only || matches!(format, GroundFormat::Json))?;
+    let (text, description) = validated(file, stats_only || matches!(format, GroundFormat::Json))?;
     let start = Instant::now();
     let now = || start.elapsed().as_secs_f64() * 1000.0;
-    let ground = match gdl_core::ground::ground(&loaded.description, options, &now, &mut |_| {}) {
+    let ground = match gdl_core::ground::ground(&description, options, &now, &mut |_| {}) {
         Ok(g) => g,
         Err(d) => {
             report(file, &text, &[d], stats_only || matches!(format, GroundFormat::Json));

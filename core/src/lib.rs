@@ -39,8 +39,14 @@ pub fn check(text: &str) -> Vec<Diagnostic> {
     }
 }
 
-/// Parses, validates and loads a game. Fails with all diagnostics if any is an error.
-pub fn load(text: &str, limits: Limits) -> Result<Loaded, Vec<Diagnostic>> {
+/// A description that parsed and validated without errors, with its warnings.
+pub struct Valid {
+    pub description: ast::Description,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Parses and validates a game. Fails with all diagnostics if any is an error.
+pub fn validated(text: &str) -> Result<Valid, Vec<Diagnostic>> {
     let parsed = parse::parse(text);
     let mut diags = parsed.diagnostics;
     // After a syntax error rules are missing, and the validator would report the gaps.
@@ -51,11 +57,17 @@ pub fn load(text: &str, limits: Limits) -> Result<Loaded, Vec<Diagnostic>> {
     if diags.iter().any(Diagnostic::is_error) {
         return Err(diags);
     }
-    match Reasoner::new(&parsed.description, limits) {
-        Ok(reasoner) => Ok(Loaded { reasoner, warnings: diags, description: parsed.description }),
+    Ok(Valid { description: parsed.description, warnings: diags })
+}
+
+/// Parses, validates and loads a game. Fails with all diagnostics if any is an error.
+pub fn load(text: &str, limits: Limits) -> Result<Loaded, Vec<Diagnostic>> {
+    let Valid { description, mut warnings } = validated(text)?;
+    match Reasoner::new(&description, limits) {
+        Ok(reasoner) => Ok(Loaded { reasoner, warnings, description }),
         Err(e) => {
-            diags.push(e);
-            Err(diags)
+            warnings.push(e);
+            Err(warnings)
         }
     }
 }

@@ -13,6 +13,7 @@
 //! `base` fact and every `does` atom an `input` fact; static relations other than the GDL
 //! keywords do not appear in it.
 
+mod decompose;
 mod relax;
 mod rules;
 
@@ -174,6 +175,7 @@ pub fn ground(
 
     progress(PHASES[0]);
     let rules = crate::specialise::specialise(normalise(desc)?);
+    let (rules, parts) = decompose::decompose(rules.clone(), &relax::dynamic_relations(&rules));
     lap(&mut stats, PHASES[0]);
 
     progress(PHASES[1]);
@@ -216,8 +218,10 @@ pub fn ground(
     lap(&mut stats, PHASES[2]);
 
     progress(PHASES[3]);
+    let store = engine.store_mut();
+    let parts: FxHashSet<_> = parts.iter().map(|p| store.symbol(p)).collect();
     let store = engine.store();
-    let rules = out.keep_used(store).in_order(store);
+    let rules = out.keep_used(store).unfold_parts(store, &parts).in_order(store);
     drop(out);
     for r in 0..rules.len() {
         let h = rules.head(r);

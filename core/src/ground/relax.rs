@@ -4,8 +4,8 @@
 //! In the relaxed program `true` reads `base` and `does` reads `input`, negated dynamic
 //! literals are dropped (so everything that could hold in some reachable state holds), and,
 //! unless the description declares them, `base ⊇ init ∪ next` and `input ⊇ legal`. For each
-//! dynamic rule a capture relation (`legal~rule3`, ...) holds the bindings of all its
-//! variables under which the relaxed body holds.
+//! dynamic rule a capture relation (`legal~rule3`, ...) holds the bindings of the variables
+//! of its head and dynamic literals under which the relaxed body holds: its ground instances.
 
 use crate::ast::Term;
 use crate::diagnostic::Span;
@@ -21,7 +21,8 @@ pub struct Capture {
     /// Index of the rule in the normal rules.
     pub rule: usize,
     pub name: String,
-    /// The rule's variables, in the order of the capture's arguments.
+    /// The variables of the rule's head and dynamic literals, in the order of the capture's
+    /// arguments.
     pub vars: Vec<String>,
 }
 
@@ -65,6 +66,7 @@ impl Relaxed {
                 continue;
             }
             let is_dynamic = |t: &Term| dynamic.contains(&(t.name().expect("named").to_string(), t.args().len()));
+            let is_dynamic_lit = |l: &NLit| matches!(l, NLit::Pos(t) | NLit::Neg(t) if is_dynamic(t));
             let body: Vec<NLit> = rule
                 .body
                 .iter()
@@ -82,8 +84,10 @@ impl Relaxed {
                         vars.push(v.to_string())
                     }
                 };
+                // Variables only static literals mention are projected away: the ground
+                // instance does not show them.
                 rule.head.for_each_var(&mut add);
-                rule.body.iter().for_each(|l| l.for_each_var(&mut add));
+                rule.body.iter().filter(|l| is_dynamic_lit(l)).for_each(|l| l.for_each_var(&mut add));
                 let name = format!("{head_name}~rule{}", captures.len() + 1);
                 let head = if vars.is_empty() {
                     Term::Const(name.clone(), rule.span)
@@ -116,7 +120,7 @@ impl Relaxed {
 }
 
 /// Relations that depend on `true` or `does`.
-fn dynamic_relations(rules: &[NRule]) -> FxHashSet<(String, usize)> {
+pub fn dynamic_relations(rules: &[NRule]) -> FxHashSet<(String, usize)> {
     let graph = graph_of(rules);
     let mut dynamic = vec![false; graph.rels.len()];
     for scc in graph.sccs() {

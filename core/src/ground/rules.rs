@@ -5,9 +5,9 @@
 //! atom id with `NEG` set when the literal is negated. About 4 bytes per literal and
 //! 8 per rule, so memory follows the size of the program.
 
-use crate::term::{TermId, TermStore};
+use crate::term::{SymId, TermId, TermStore};
 use hashbrown::HashTable;
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::cmp::Ordering;
 use std::hash::Hasher;
 
@@ -68,6 +68,78 @@ impl Rules {
             }
         }
         out
+    }
+
+    /// Unfolds the part atoms (see `decompose`) that do not pay. A part atom with `d` rules
+    /// costs those `d` rules; substituted into a rule using it, it multiplies that rule's
+    /// instances by `d`. Atoms are taken by increasing `d`, each unfolded when the rules it
+    /// adds (over all its uses, times what earlier unfoldings multiplied them by) are at most
+    /// the `d` it saves. Parts are used only positively and never in their own definitions.
+    pub fn unfold_parts(&self, store: &TermStore, parts: &FxHashSet<SymId>) -> Rules {
+        let is_part = |a: u32| a & NEG == 0 && parts.contains(&store.sym(a));
+        // Per part atom: the rules defining it and the rules using it.
+        let mut atoms: FxHashMap<TermId, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
+        for r in 0..self.len() {
+            if is_part(self.heads[r]) {
+                atoms.entry(self.heads[r]).or_default().0.push(r);
+            }
+            for &l in self.raw_body(r) {
+                if is_part(l) {
+                    atoms.entry(l).or_default().1.push(r);
+                }
+            }
+        }
+        let mut by_size: Vec<(usize, TermId)> = atoms.iter().map(|(&a, (d, _))| (d.len(), a)).collect();
+        by_size.sort_unstable();
+        let mut times = vec![1usize; self.len()];
+        let mut unfolded: FxHashSet<TermId> = FxHashSet::default();
+        for (d, a) in by_size {
+            let uses = &atoms[&a].1;
+            let added: usize = uses.iter().map(|&r| times[r].saturating_mul(d - 1)).fold(0, usize::saturating_add);
+            if added <= d {
+                unfolded.insert(a);
+                uses.iter().for_each(|&r| times[r] = times[r].saturating_mul(d));
+            }
+        }
+        let unfold = |a: u32| unfolded.contains(&a);
+        let mut out = Rules::default();
+        let mut body: Vec<u32> = Vec::new();
+        for r in 0..self.len() {
+            if !unfold(self.heads[r]) {
+                self.expand(r, 0, &atoms, &unfold, &mut body, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Pushes rule `r` with its body literals from `i` on unfolded, `body` holding the
+    /// literals before `i`.
+    fn expand(
+        &self,
+        r: usize,
+        i: usize,
+        defs: &FxHashMap<TermId, (Vec<usize>, Vec<usize>)>,
+        unfold: &impl Fn(u32) -> bool,
+        body: &mut Vec<u32>,
+        out: &mut Rules,
+    ) {
+        let lits = self.raw_body(r);
+        let Some(&l) = lits.get(i) else {
+            out.push(self.heads[r], body.iter().map(|&l| (l & NEG != 0, l & !NEG)));
+            return;
+        };
+        let len = body.len();
+        if unfold(l) {
+            for &d in defs.get(&l).into_iter().flat_map(|(d, _)| d) {
+                body.extend(self.raw_body(d).iter().filter(|x| !lits.contains(x)));
+                self.expand(r, i + 1, defs, unfold, body, out);
+                body.truncate(len);
+            }
+        } else {
+            body.push(l);
+            self.expand(r, i + 1, defs, unfold, body, out);
+            body.truncate(len);
+        }
     }
 
     /// Keeps the rules whose head some GDL keyword can reach: an atom is needed if it
