@@ -124,3 +124,34 @@ fn declared_domains_that_miss_a_fluent_are_replaced() {
     assert!(g.stats.warnings[0].contains("(at 1)"), "{:?}", g.stats.warnings);
     same_playouts(text, 2);
 }
+
+/// A board game whose frame rule joins every cell with every move: grounding it whole gives
+/// cells × pieces × moves rules, split into a part cells × moves + cells × pieces.
+const SLIDES: &str = "(role white) (role black) (init (control white))
+(init (at 1 1 p)) (init (at 2 2 q)) (init (at 3 3 p))
+(col 1) (col 2) (col 3) (col 4) (piece p) (piece q) (piece r)
+(<= (legal ?r (slide ?x ?y ?z)) (true (control ?r)) (true (at ?x ?y ?p)) (col ?z) (distinct ?y ?z))
+(<= (legal white noop) (true (control black)))
+(<= (legal black noop) (true (control white)))
+(<= (next (at ?x ?z ?p)) (does ?r (slide ?x ?y ?z)) (true (at ?x ?y ?p)))
+(<= (next (at ?u ?v ?p)) (true (at ?u ?v ?p)) (does ?r (slide ?x ?y ?z)) (piece ?p) (distinct ?u ?x))
+(<= (next (at ?u ?v ?p)) (true (at ?u ?v ?p)) (does ?r noop) (does ?s noop))
+(<= (next (control black)) (true (control white)))
+(<= (next (control white)) (true (control black)))
+(<= (next (step 1)) (true (control white)))
+(<= terminal (true (step 1)) (true (control white)))
+(<= (goal ?r 50) (role ?r))";
+
+#[test]
+fn parts_that_pay_are_kept_and_the_rest_unfolded() {
+    let g = ground_text(SLIDES, Options::default());
+    let parts: usize = g.stats.rules_per_relation.iter().filter(|(k, _)| k.contains("~part")).map(|(_, n)| n).sum();
+    assert!(parts > 0, "the frame rule's move part pays: {:?}", g.stats.rules_per_relation);
+    // Unsplit, the frame rule alone has one instance per `at` fluent (12: 3 rows × 4
+    // columns) and slide in another row (2 roles × 2 rows × 12 slides).
+    assert!(g.stats.rules < 12 * 48, "{} rules: {:?}", g.stats.rules, g.stats.rules_per_relation);
+    same_playouts(SLIDES, 10);
+    // Tic-tac-toe has nothing worth splitting: its snapshot shows no part relation.
+    let text = std::fs::read_to_string(games_dir().join("tictactoe.kif")).unwrap();
+    assert!(!ground_text(&text, Options::default()).print(Syntax::Prefix).contains("~part"));
+}
