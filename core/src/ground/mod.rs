@@ -218,11 +218,16 @@ pub fn ground(
     lap(&mut stats, PHASES[2]);
 
     progress(PHASES[3]);
-    let store = engine.store_mut();
+    // Only the terms are needed from here on; each pass frees its input.
+    let mut store = std::mem::take(engine.store_mut());
+    drop(engine);
     let parts: FxHashSet<_> = parts.iter().map(|p| store.symbol(p)).collect();
-    let store = engine.store();
-    let rules = out.keep_used(store).unfold_parts(store, &parts).in_order(store);
+    let rules = out.keep_used(&store);
     drop(out);
+    let unfolded = rules.unfold_parts(&store, &parts);
+    drop(rules);
+    let rules = unfolded.in_order(&store);
+    drop(unfolded);
     for r in 0..rules.len() {
         let h = rules.head(r);
         let key = format!("{}/{}", store.symbol_name(store.sym(h)), store.args(h).len());
@@ -230,7 +235,7 @@ pub fn ground(
     }
     stats.rules = rules.len();
     lap(&mut stats, PHASES[3]);
-    Ok(Ground { store: std::mem::take(engine.store_mut()), rules, stats })
+    Ok(Ground { store, rules, stats })
 }
 
 fn too_many(out: &Rules, max: usize, store: &TermStore) -> Diagnostic {
@@ -326,9 +331,7 @@ fn instantiate(
     dynamic: &FxHashSet<(String, usize)>,
     out: &mut Rules,
 ) {
-    let facts = engine.facts(&capture.name, capture.vars.len());
-    let count = facts.len();
-    let bindings: Vec<TermId> = facts.concat();
+    let (count, bindings) = engine.take_facts(&capture.name, capture.vars.len());
     let slot: FxHashMap<&str, usize> = capture.vars.iter().enumerate().map(|(i, v)| (v.as_str(), i)).collect();
     let store = engine.store_mut();
     let is_dynamic = |t: &Term| dynamic.contains(&(t.name().expect("named").to_string(), t.args().len()));

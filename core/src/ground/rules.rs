@@ -6,10 +6,8 @@
 //! 8 per rule, so memory follows the size of the program.
 
 use crate::term::{SymId, TermId, TermStore};
-use hashbrown::HashTable;
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Ordering;
-use std::hash::Hasher;
 
 const NEG: u32 = 1 << 31;
 
@@ -47,24 +45,15 @@ impl Rules {
         self.raw_body(r).iter().map(|&l| (l & NEG != 0, l & !NEG))
     }
 
-    fn hash(&self, r: usize) -> u64 {
-        let mut h = FxHasher::default();
-        h.write_u32(self.heads[r]);
-        self.raw_body(r).iter().for_each(|&l| h.write_u32(l));
-        h.finish()
-    }
-
-    /// The rules at `order`, in that order, without duplicates.
+    /// The rules at `order`, in that order, without repeating a rule equal to the one before.
     fn select(&self, order: impl IntoIterator<Item = usize>) -> Rules {
         let mut out = Rules::default();
-        let mut seen: HashTable<usize> = HashTable::new();
+        let mut last = None;
         for r in order {
-            let h = self.hash(r);
-            let same = |&o: &usize| out.heads[o] == self.heads[r] && out.raw_body(o) == self.raw_body(r);
-            if seen.find(h, same).is_none() {
-                let i = out.len();
+            let same = |o: usize| self.heads[o] == self.heads[r] && self.raw_body(o) == self.raw_body(r);
+            if !last.is_some_and(same) {
                 out.push(self.heads[r], self.body(r));
-                seen.insert_unique(h, i, |&o| out_hash(&out, o));
+                last = Some(r);
             }
         }
         out
@@ -162,7 +151,7 @@ impl Rules {
         self.select((0..self.len()).filter(|&r| needed.contains(&self.heads[r])))
     }
 
-    /// The rules in a fixed order: keyword facts first (roles in declaration order, the
+    /// The rules in a fixed order, without duplicates: keyword facts first (roles in declaration order, the
     /// order of the players), then by head relation, head and body, comparing terms by
     /// their names.
     pub fn in_order(&self, store: &TermStore) -> Rules {
@@ -180,21 +169,25 @@ impl Rules {
         let ranked: Vec<u32> =
             self.lits.iter().map(|&l| position[&(l & !NEG)] << 1 | u32::from(l & NEG != 0)).collect();
         let body = |r: usize| &ranked[self.starts[r] as usize..self.starts[r + 1] as usize];
-        let keys: Vec<(usize, u32)> = (0..self.len())
+        // Sort keys held inline (head rank and position, the first two body literals), so
+        // that most comparisons need not look at the bodies.
+        let mut keys: Vec<(u64, u64, u32)> = (0..self.len())
             .map(|r| {
-                let rank = rank(self.heads[r]);
+                let rank = rank(self.heads[r]) as u64;
                 // Roles keep their position: it is the order of the players.
-                (rank, if rank == 0 { r as u32 } else { position[&self.heads[r]] })
+                let head = if rank == 0 { r as u32 } else { position[&self.heads[r]] };
+                let b = body(r);
+                let lit = |i: usize| b.get(i).map_or(0, |&l| u64::from(l) + 1);
+                (rank << 32 | u64::from(head), lit(0) << 32 | lit(1), r as u32)
             })
             .collect();
-        let mut order: Vec<usize> = (0..self.len()).collect();
-        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| body(a).cmp(body(b))));
+        // Equal rules end up next to each other, and `select` keeps one of each.
+        keys.sort_unstable_by(|a, b| {
+            (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| body(a.2 as usize).cmp(body(b.2 as usize)))
+        });
+        let order = keys.into_iter().map(|k| k.2 as usize);
         self.select(order)
     }
-}
-
-fn out_hash(rules: &Rules, r: usize) -> u64 {
-    rules.hash(r)
 }
 
 /// A total order on terms by symbol names (constants before compound terms).

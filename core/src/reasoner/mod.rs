@@ -500,6 +500,16 @@ impl Reasoner {
         (0..rel.len()).map(|i| rel.tuple(i)).collect()
     }
 
+    /// Removes the facts of relation `name/arity` and returns their number and the facts,
+    /// flat (`arity` ids a fact), for a caller that has finished evaluating (the grounder,
+    /// reading each capture once).
+    pub fn take_facts(&mut self, name: &str, arity: usize) -> (usize, Vec<TermId>) {
+        match self.rels.get(name, arity) {
+            Some(r) => self.facts[r as usize].take(),
+            None => (0, Vec::new()),
+        }
+    }
+
     /// The term store, to intern new terms built from the facts.
     pub fn store_mut(&mut self) -> &mut TermStore {
         &mut self.store

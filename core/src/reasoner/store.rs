@@ -117,6 +117,14 @@ impl RelStore {
         true
     }
 
+    /// Removes every fact and returns how many there were and the facts, flat (fact `i` is
+    /// `arity` ids at `i * arity`), freeing the relation's memory.
+    pub fn take(&mut self) -> (usize, Vec<TermId>) {
+        let taken = (self.len as usize, std::mem::take(&mut self.data));
+        *self = RelStore::new(self.arity);
+        taken
+    }
+
     /// Removes every fact, keeping allocated memory.
     pub fn clear(&mut self) {
         self.data.clear();
