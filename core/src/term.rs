@@ -91,6 +91,10 @@ impl TermStore {
         self.symbol_table.find(hash_str(name), |&id| &*self.symbols[id as usize] == name).copied()
     }
 
+    pub fn symbol_count(&self) -> usize {
+        self.symbols.len()
+    }
+
     pub fn symbol_name(&self, s: SymId) -> &str {
         &self.symbols[s as usize]
     }

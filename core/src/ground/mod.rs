@@ -21,8 +21,8 @@ use crate::ast::{Description, Item, Literal, Rule, Term};
 use crate::diagnostic::{Diagnostic, Span};
 use crate::parse::Syntax;
 use crate::program::{normalise, NRule};
-use crate::reasoner::{Limits, Reasoner};
-use crate::term::{TermId, TermStore};
+use crate::reasoner::{Limits, LoadFailure, Reasoner};
+use crate::term::{SymId, TermId, TermStore};
 use relax::{Capture, Relaxed};
 use rules::Rules;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -70,6 +70,8 @@ pub struct Stats {
 pub struct Ground {
     store: TermStore,
     rules: Rules,
+    /// Printed names of the grounder's own relations (see `relation_name`).
+    renamed: FxHashMap<SymId, String>,
     pub stats: Stats,
 }
 
@@ -106,13 +108,28 @@ impl Ground {
         out
     }
 
+    /// The name a relation is printed with: the grounder's own relations (`next~part1`,
+    /// `aux~2`: `~` cannot be parsed) get a parseable name no relation of the game has.
+    fn relation_name(&self, sym: SymId) -> &str {
+        self.renamed.get(&sym).map_or_else(|| self.store.symbol_name(sym), String::as_str)
+    }
+
     fn write_atom(&self, t: TermId, syntax: Syntax, out: &mut String) {
         let store = &self.store;
+        let args = store.args(t);
         match syntax {
-            Syntax::Prefix => out.push_str(store.text(t)),
+            Syntax::Prefix if !self.renamed.contains_key(&store.sym(t)) => out.push_str(store.text(t)),
+            Syntax::Prefix => {
+                out.push_str(if args.is_empty() { "" } else { "(" });
+                out.push_str(self.relation_name(store.sym(t)));
+                for &a in args {
+                    out.push(' ');
+                    out.push_str(store.text(a));
+                }
+                out.push_str(if args.is_empty() { "" } else { ")" });
+            }
             Syntax::Infix => {
-                out.push_str(store.symbol_name(store.sym(t)));
-                let args = store.args(t);
+                out.push_str(self.relation_name(store.sym(t)));
                 if !args.is_empty() {
                     out.push('(');
                     for (i, &a) in args.iter().enumerate() {
@@ -135,14 +152,13 @@ impl Ground {
 
     /// The ground program as a syntax tree (to load it into an engine).
     pub fn description(&self) -> Description {
-        let store = &self.store;
         let items = (0..self.rules.len())
             .map(|r| {
                 let body = self
                     .rules
                     .body(r)
                     .map(|(neg, a)| {
-                        let lit = Literal::Atom(to_term(store, a));
+                        let lit = Literal::Atom(self.atom_term(a));
                         if neg {
                             Literal::Not(Box::new(lit), Span::default())
                         } else {
@@ -150,7 +166,7 @@ impl Ground {
                         }
                     })
                     .collect();
-                Item::Rule(Rule { head: to_term(store, self.rules.head(r)), body, span: Span::default() })
+                Item::Rule(Rule { head: self.atom_term(self.rules.head(r)), body, span: Span::default() })
             })
             .collect();
         Description { items }
@@ -228,14 +244,16 @@ pub fn ground(
     drop(rules);
     let rules = unfolded.in_order(&store);
     drop(unfolded);
+    let renamed = parseable_names(&store);
     for r in 0..rules.len() {
-        let h = rules.head(r);
-        let key = format!("{}/{}", store.symbol_name(store.sym(h)), store.args(h).len());
+        let (h, sym) = (rules.head(r), store.sym(rules.head(r)));
+        let name = renamed.get(&sym).map_or_else(|| store.symbol_name(sym), String::as_str);
+        let key = format!("{name}/{}", store.args(h).len());
         *stats.rules_per_relation.entry(key).or_default() += 1;
     }
     stats.rules = rules.len();
     lap(&mut stats, PHASES[3]);
-    Ok(Ground { store, rules, stats })
+    Ok(Ground { store, rules, stats, renamed })
 }
 
 fn too_many(out: &Rules, max: usize, store: &TermStore) -> Diagnostic {
@@ -262,8 +280,11 @@ fn domains(
     limits: Limits,
 ) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
     let relaxed = Relaxed::build(rules, recompute);
-    let mut engine = Reasoner::from_rules(relaxed.rules.clone(), limits)?;
-    engine.evaluate_all().map_err(|e| Diagnostic::error("grounding", Span::default(), e.message))?;
+    let mut engine = Reasoner::build(relaxed.rules.clone(), limits).map_err(|f| match f {
+        LoadFailure::Invalid(d) => d,
+        LoadFailure::Limit(e) => limit_reached(e, &relaxed.rules),
+    })?;
+    engine.evaluate_all().map_err(|e| limit_reached(e, &relaxed.rules))?;
     let store = engine.store();
     let base: FxHashSet<&[TermId]> = engine.facts("base", 1).into_iter().collect();
     let input: FxHashSet<&[TermId]> = engine.facts("input", 2).into_iter().collect();
@@ -278,6 +299,20 @@ fn domains(
             Some(format!("({} {})", store.text(f[0]), store.text(f[1])))
         });
     Ok((relaxed, engine, missing))
+}
+
+/// A limit reached in the relaxed program. When it was reached on one of the grounder's own
+/// relations (a rule's instances), the error points at that rule.
+fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic {
+    let own = e.relation.as_ref().filter(|(name, _)| name.contains('~'));
+    let Some((name, arity)) = own else { return Diagnostic::error("grounding", Span::default(), e.message) };
+    let span = rules
+        .iter()
+        .find(|r| r.head.name() == Some(name.as_str()) && r.head.args().len() == *arity)
+        .map_or_else(Span::default, |r| r.span);
+    let base = name.split('~').next().unwrap_or(name);
+    let what = e.message.splitn(3, ' ').nth(2).unwrap_or_default();
+    Diagnostic::error("grounding", span, format!("grounding this rule for {base} {what}"))
 }
 
 /// The atom `name(args)` as one term.
@@ -354,6 +389,34 @@ fn instantiate(
         lits.extend(body.iter().map(|(neg, p)| (*neg, p.build(store, b))));
         out.push(h, lits.iter().copied());
     }
+}
+
+impl Ground {
+    /// An atom as a syntax tree, its relation named as `print` names it.
+    fn atom_term(&self, t: TermId) -> Term {
+        let name = self.relation_name(self.store.sym(t)).to_string();
+        match self.store.args(t) {
+            [] => Term::Const(name, Span::default()),
+            args => Term::Func(name, args.iter().map(|&a| to_term(&self.store, a)).collect(), Span::default()),
+        }
+    }
+}
+
+/// Parseable names for the symbols containing `~`: `~` becomes `_`, and `_` is added until
+/// no symbol of the store has the name.
+fn parseable_names(store: &TermStore) -> FxHashMap<SymId, String> {
+    let mut names = FxHashMap::default();
+    for sym in 0..store.symbol_count() as SymId {
+        let name = store.symbol_name(sym);
+        if name.contains('~') {
+            let mut new = name.replace('~', "_");
+            while store.find_symbol(&new).is_some() || names.values().any(|n| *n == new) {
+                new.push('_');
+            }
+            names.insert(sym, new);
+        }
+    }
+    names
 }
 
 fn to_term(store: &TermStore, t: TermId) -> Term {

@@ -145,7 +145,7 @@ const SLIDES: &str = "(role white) (role black) (init (control white))
 #[test]
 fn parts_that_pay_are_kept_and_the_rest_unfolded() {
     let g = ground_text(SLIDES, Options::default());
-    let parts: usize = g.stats.rules_per_relation.iter().filter(|(k, _)| k.contains("~part")).map(|(_, n)| n).sum();
+    let parts: usize = g.stats.rules_per_relation.iter().filter(|(k, _)| k.contains("_part")).map(|(_, n)| n).sum();
     assert!(parts > 0, "the frame rule's move part pays: {:?}", g.stats.rules_per_relation);
     // Unsplit, the frame rule alone has one instance per `at` fluent (12: 3 rows × 4
     // columns) and slide in another row (2 roles × 2 rows × 12 slides).
@@ -153,5 +153,27 @@ fn parts_that_pay_are_kept_and_the_rest_unfolded() {
     same_playouts(SLIDES, 10);
     // Tic-tac-toe has nothing worth splitting: its snapshot shows no part relation.
     let text = std::fs::read_to_string(games_dir().join("tictactoe.kif")).unwrap();
-    assert!(!ground_text(&text, Options::default()).print(Syntax::Prefix).contains("~part"));
+    assert!(!ground_text(&text, Options::default()).print(Syntax::Prefix).contains("_part"));
+    // The grounder's own relations print with names the parser reads back.
+    let printed = g.print(Syntax::Prefix);
+    assert!(printed.contains("next_part") && !printed.contains('~'));
+    assert!(parse(&printed).diagnostics.is_empty());
+    assert!(parse(&g.print(Syntax::Infix)).diagnostics.is_empty());
+}
+
+#[test]
+fn a_rule_with_too_many_instances_is_named_by_its_line() {
+    let text = "(role r)\n(n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8)\n(<= (init (c ?x)) (n ?x))\n\
+                (<= (legal r (m ?a ?b ?c)) (n ?a) (n ?b) (n ?c))\n\
+                (<= (next (c ?x)) (true (c ?x)) (does r (m ?a ?b ?c)) (n ?x) (distinct ?x ?a))\n\
+                (<= terminal (true (c 2)))\n(<= (goal r 100) (true (c 1)))";
+    let limits = Limits { max_facts: 1000, ..Limits::default() };
+    let p = parse(text);
+    let Err(e) =
+        ground(&p.description, Options { limits, max_rules: 1000, ..Options::default() }, &|| 0.0, &mut |_| {})
+    else {
+        panic!("8 cells × 448 moves should pass the limit of 1000 instances")
+    };
+    assert_eq!(crate::diagnostic::LineIndex::new(text).line_col(e.span.start).0, 5, "{e:?}");
+    assert!(e.message.starts_with("grounding this rule for next"), "{}", e.message);
 }

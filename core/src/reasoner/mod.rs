@@ -88,7 +88,7 @@ pub struct Reasoner {
 pub type State = std::rc::Rc<[TermId]>;
 
 /// Why a program could not be loaded.
-enum LoadFailure {
+pub enum LoadFailure {
     Invalid(Diagnostic),
     Limit(RuntimeError),
 }
@@ -155,7 +155,9 @@ impl Reasoner {
         })
     }
 
-    fn build(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, LoadFailure> {
+    /// Loads normal rules like `from_rules`, telling a limit reached (with the relation that
+    /// reached it) apart from an invalid program.
+    pub fn build(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, LoadFailure> {
         let rules: Vec<NRule> = rules.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
         let mut graph = graph_of(&rules);
         for (name, arity) in [
