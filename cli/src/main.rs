@@ -483,6 +483,7 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
 fn ground_cmd(file: &Path, format: GroundFormat, stats_only: bool, options: GroundOptions) -> Outcome {
     let (text, description) = validated(file, stats_only || matches!(format, GroundFormat::Json))?;
     let start = Instant::now();
+    let cpu_start = cpu_seconds();
     let now = || start.elapsed().as_secs_f64() * 1000.0;
     let ground = match gdl_core::ground::ground(&description, options, &now, &mut |_| {}) {
         Ok(g) => g,
@@ -493,6 +494,7 @@ fn ground_cmd(file: &Path, format: GroundFormat, stats_only: bool, options: Grou
     };
     let mut stats = serde_json::to_value(&ground.stats).context("statistics")?;
     stats["total_ms"] = json!(now());
+    stats["cpu_ms"] = json!(cpu_seconds().zip(cpu_start).map(|(end, start)| (end - start) * 1000.0));
     stats["peak_memory_kb"] = json!(peak_memory_kb());
     let program = |syntax| ground.print(syntax);
     if stats_only {
