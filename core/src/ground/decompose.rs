@@ -108,12 +108,15 @@ fn split(rule: NRule, dynamic: &Dynamic, parts: &mut Vec<String>, out: &mut Vec<
             }
         }
         let mut lits = lits;
-        bind_interface(&mut lits, &interface, &rule.body, &taken, dynamic);
+        let number = parts.len() + 1;
+        let dom = format!("{head_name}~dom{number}");
+        let doms = bind_interface(&mut lits, &interface, &rule.body, &taken, dynamic, &dom);
         if !safe(&lits, &interface) {
             continue;
         }
-        let name = format!("{head_name}~part{}", parts.len() + 1);
+        let name = format!("{head_name}~part{number}");
         parts.push(name.clone());
+        out.extend(doms);
         let args: Vec<Term> = interface.iter().map(|v| Term::Var(v.to_string(), rule.span)).collect();
         let head = if args.is_empty() { Term::Const(name, rule.span) } else { Term::Func(name, args, rule.span) };
         out.push(NRule { head: head.clone(), body: lits, span: rule.span });
@@ -124,13 +127,22 @@ fn split(rule: NRule, dynamic: &Dynamic, parts: &mut Vec<String>, out: &mut Vec<
     out.push(NRule { head: rule.head, body, span: rule.span });
 }
 
-/// Binds the interface variables the part's own positive literals leave free with a copy of
-/// a literal of the rest of the rule that binds them, read over the domains: `true` becomes
-/// `base`, `does` becomes `input`, static literals stay, other variables become fresh. Where
-/// the rule holds, the copy holds too, so the part means the same; its instances stay few
-/// because `base` and `input` vanish from the ground program like every static literal.
-fn bind_interface(lits: &mut Vec<NLit>, interface: &[&str], body: &[NLit], taken: &[bool], dynamic: &Dynamic) {
+/// Binds the interface variables the part's own positive literals leave free with a literal
+/// of the rest of the rule that binds them, read over the domains (`true` becomes `base`,
+/// `does` becomes `input`, static literals stay) and projected onto those variables by a
+/// relation of its own, `dom(vars) :- binder`, named `name_k`. Where the rule holds, the binder
+/// holds too, so the part means the same; its instances stay few because `dom` is static
+/// and vanishes from the ground program. Returns the `dom` rules.
+fn bind_interface(
+    lits: &mut Vec<NLit>,
+    interface: &[&str],
+    body: &[NLit],
+    taken: &[bool],
+    dynamic: &Dynamic,
+    name: &str,
+) -> Vec<NRule> {
     let mut bound = positive_vars(lits);
+    let mut doms = Vec::new();
     for v in interface {
         if bound.contains(*v) {
             continue;
@@ -145,21 +157,24 @@ fn bind_interface(lits: &mut Vec<NLit>, interface: &[&str], body: &[NLit], taken
             _ => None,
         });
         if let Some(binder) = binder {
-            let copy = NLit::Pos(freshen(&binder, interface, lits.len()));
-            bound.extend(vars_of(&copy).into_iter().map(str::to_string));
-            lits.push(copy);
+            let mut vars: Vec<&str> = Vec::new();
+            binder.for_each_var(&mut |x, _| {
+                if interface.contains(&x) && !vars.contains(&x) {
+                    vars.push(x)
+                }
+            });
+            let span = binder.span();
+            let head = Term::Func(
+                format!("{name}_{}", doms.len() + 1),
+                vars.iter().map(|x| Term::Var(x.to_string(), span)).collect(),
+                span,
+            );
+            bound.extend(vars.iter().map(|x| x.to_string()));
+            lits.push(NLit::Pos(head.clone()));
+            doms.push(NRule { head, body: vec![NLit::Pos(binder)], span });
         }
     }
-}
-
-/// `t` with every variable outside `keep` renamed apart with suffix `~n` (`~` cannot occur
-/// in parsed names).
-fn freshen(t: &Term, keep: &[&str], n: usize) -> Term {
-    match t {
-        Term::Var(v, s) if !keep.contains(&v.as_str()) => Term::Var(format!("{v}~{n}"), *s),
-        Term::Func(f, args, s) => Term::Func(f.clone(), args.iter().map(|a| freshen(a, keep, n)).collect(), *s),
-        other => other.clone(),
-    }
+    doms
 }
 
 fn positive_vars(lits: &[NLit]) -> FxHashSet<String> {
@@ -195,7 +210,8 @@ mod tests {
             &DYNAMIC,
         );
         expect_test::expect![[r#"
-            (next~part1 ?x ?y) :- (does ?r (move ?a ?b)) (role ?r) (distinct ?x ?a) (other ?y ?b) (base (cell ?x ?y ?p~4))
+            (next~dom1_1 ?x ?y) :- (base (cell ?x ?y ?p))
+            (next~part1 ?x ?y) :- (does ?r (move ?a ?b)) (role ?r) (distinct ?x ?a) (other ?y ?b) (next~dom1_1 ?x ?y)
             (next (cell ?x ?y ?p)) :- (next~part1 ?x ?y) (true (cell ?x ?y ?p))"#]]
         .assert_eq(&out);
     }
@@ -219,7 +235,8 @@ mod tests {
             (next (f ?x)) :- (does ?r (m ?x ?y))
             (next~part1 ?x) :- (does ?r (m ?x ?x))
             (next (g ?x)) :- (next~part1 ?x) (true (g ?x))
-            (next~part2 ?x) :- (does ?r (m ?y)) (distinct ?x ?y) (base (h ?x))
+            (next~dom2_1 ?x) :- (base (h ?x))
+            (next~part2 ?x) :- (does ?r (m ?y)) (distinct ?x ?y) (next~dom2_1 ?x)
             (next (h ?x)) :- (next~part2 ?x) (true (h ?x))"#]]
         .assert_eq(&show(text, &DYNAMIC));
     }
