@@ -497,7 +497,7 @@ def run_game(game, path, opts, tmproot):
                 res['validity'] = problems
                 if problems:
                     why = 'independent check: ' + problems[0]
-                else:
+                elif not opts.ground_only:
                     o = run_cmd([opts.oracle, 'playout', path, '--count', '1',
                                  '--seed', str(SEED), '--max-steps',
                                  str(MAX_STEPS)], T,
@@ -534,7 +534,7 @@ def run_game(game, path, opts, tmproot):
         elif r.rc != 0:
             outcomes.append(('gdl-error', 'gdl playout exit %s: %s'
                              % (r.rc, last_line(r.err, r.out))))
-        else:
+        elif not opts.ground_only:
             o = run_cmd([opts.oracle, 'check', path, t1], T)
             record('oracle-check', o)
             oracle_s += o.seconds
@@ -544,6 +544,8 @@ def run_game(game, path, opts, tmproot):
         # ground program must give a byte-identical trace (else the oracle checks it).
         if not opts.no_ground:
             outcomes.extend(check_ground(path, work, t1, opts, record, res))
+        if opts.ground_only:
+            return finish(res, outcomes, problems)
         # 3. oracle playout, we replay it
         t2 = os.path.join(work, 'oracle.jsonl')
         o = run_cmd([opts.oracle, 'playout', path, '--count', str(COUNT),
@@ -563,16 +565,7 @@ def run_game(game, path, opts, tmproot):
             outcomes.append(verdict(r, 'gdl replay', 'gdl-timeout', 'fail-oracle-vs-ours',
                                     'gdl-error', T))
         res['oracle_s'] = oracle_s
-        res['outcomes'] = outcomes
-        bad = [x for x in outcomes if x[0] in AGAINST_US]
-        orc = [x for x in outcomes if x[0] in ORACLE_PROBLEMS]
-        chosen = (bad or orc or [('pass', '')])[0]
-        res['result'] = chosen[0]
-        others = [x for x in outcomes if x[0] != 'pass' and x is not chosen]
-        res['detail'] = '; '.join([chosen[1]] + ['also %s: %s' % x for x in others])
-        if res['result'] == 'pass' and problems:
-            res['detail'] = 'accepted, though the independent check says: ' + problems[0]
-        return res
+        return finish(res, outcomes, problems)
     except Exception as e:  # a bug in this harness: report, do not crash
         res['result'] = 'gdl-error'
         res['detail'] = 'harness error: %s: %s' % (type(e).__name__, e)
@@ -580,6 +573,20 @@ def run_game(game, path, opts, tmproot):
     finally:
         logf.close()
         res['work'] = work
+
+
+def finish(res, outcomes, problems):
+    """The game's result: the first outcome against us, else an oracle problem, else pass."""
+    res['outcomes'] = outcomes
+    bad = [x for x in outcomes if x[0] in AGAINST_US]
+    orc = [x for x in outcomes if x[0] in ORACLE_PROBLEMS]
+    chosen = (bad or orc or [('pass', '')])[0]
+    res['result'] = chosen[0]
+    others = [x for x in outcomes if x[0] != 'pass' and x is not chosen]
+    res['detail'] = '; '.join([chosen[1]] + ['also %s: %s' % x for x in others])
+    if res['result'] == 'pass' and problems:
+        res['detail'] = 'accepted, though the independent check says: ' + problems[0]
+    return res
 
 
 # --------------------------------------------------------------------------
@@ -773,11 +780,16 @@ def main():
                     help='oracle CLI (relative to the repo root)')
     ap.add_argument('--corpus', default='../shared/corpus',
                     help='corpus root (relative to the repo root)')
+    ap.add_argument('--ground-only', action='store_true',
+                    help='only the grounder checks, without the oracle: writes GROUND.md '
+                         '(or OUT-ground.md) and leaves STATUS.md alone')
     ap.add_argument('--no-ground', action='store_true',
                     help='skip the grounder checks (gdl ground, playouts on the ground program)')
     args = ap.parse_args()
     if args.sample and args.games:
         ap.error('--sample and a list of games are exclusive')
+    if args.ground_only and args.no_ground:
+        ap.error('--ground-only and --no-ground are exclusive')
     if args.jobs < 1:
         ap.error('--jobs must be at least 1')
 
@@ -826,9 +838,12 @@ def main():
         shutil.rmtree(tmproot, ignore_errors=True)
 
     elapsed = time.monotonic() - t0
+    if args.ground_only:
+        out = os.path.join(tempfile.gettempdir(), 'gdl-ground-only-STATUS.md') if not args.out else out
     totals, against, oracle = write_status(out, results, command, args, started, elapsed)
     if not args.no_ground:
-        write_ground(os.path.join(os.path.dirname(out), 'GROUND.md' if out.endswith('STATUS.md')
+        write_ground(os.path.join(HERE if args.ground_only and not args.out else os.path.dirname(out),
+                                  'GROUND.md' if out.endswith('STATUS.md')
                                   else os.path.basename(out).replace('.md', '-ground.md')),
                      results, command, started)
     os.makedirs(outdir, exist_ok=True)
