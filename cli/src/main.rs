@@ -6,10 +6,12 @@ use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 use gdl_core::ast::Description;
 use gdl_core::diagnostic::{Diagnostic, LineIndex};
+use gdl_core::engine::{Choice, Engine as EngineMachine};
 use gdl_core::ground::Options as GroundOptions;
 use gdl_core::machine::StateMachine;
 use gdl_core::parse::{parse, Syntax};
-use gdl_core::reasoner::{Limits, Reasoner};
+use gdl_core::propnet::{Opt, Options as PropnetOptions, Strategy};
+use gdl_core::reasoner::Limits;
 use gdl_core::rng::Rng;
 use gdl_core::trace::{fast_playout, record_playout, replay, Playout};
 use serde_json::json;
@@ -46,11 +48,39 @@ impl LimitArgs {
 
 #[derive(clap::Args)]
 struct EngineArgs {
-    /// Which engine plays the game.
-    #[arg(long, value_enum, default_value_t = Engine::Reasoner)]
+    /// Which engine plays the game (auto: propnet when the game grounds within limits,
+    /// otherwise reasoner; the choice is printed on stderr).
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
     engine: Engine,
+    /// Propnet optimisations, comma-separated: frame (frame rules rewritten into what turns
+    /// false), persist (permanent / persistent / ephemeral fluents), or none.
+    #[arg(long, default_value = "frame,persist", value_parser = parse_opt)]
+    opt: Opt,
+    /// How the propnet evaluates: sweep, propagate, or measure (the faster on a short run).
+    #[arg(long, value_enum, default_value_t = StrategyArg::Measure)]
+    strategy: StrategyArg,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+fn parse_opt(text: &str) -> Result<Opt, String> {
+    let mut opt = Opt::default();
+    for word in text.split(',').map(str::trim) {
+        match word {
+            "frame" => opt.frame = true,
+            "persist" => opt.persist = true,
+            "none" | "" => {}
+            _ => return Err(format!("unknown optimisation {word:?}: use frame, persist or none")),
+        }
+    }
+    Ok(opt)
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StrategyArg {
+    Sweep,
+    Propagate,
+    Measure,
 }
 
 #[derive(Subcommand)]
@@ -148,10 +178,14 @@ enum Form {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Engine {
+    /// The propositional network when the game grounds within limits, else the reasoner.
+    Auto,
     /// The first-order reasoner on the rules as written.
     Reasoner,
     /// The same reasoner on the ground program (see `gdl ground`).
     Ground,
+    /// The propositional network compiled from the ground program.
+    Propnet,
 }
 
 /// Why a command failed: the game is invalid (exit 1) or the call is wrong (exit 2).
@@ -254,29 +288,34 @@ fn report(file: &Path, text: &str, diags: &[Diagnostic], json: bool) {
     }
 }
 
-/// Loads a game into the chosen engine.
-fn load_engine(file: &Path, args: &EngineArgs, json: bool) -> Result<Reasoner, Failure> {
+/// Loads a game into the chosen engine; says on stderr which engine runs (unless `json`).
+fn load_engine(file: &Path, args: &EngineArgs, json: bool) -> Result<EngineMachine, Failure> {
     let limits = args.limits.limits();
-    match args.engine {
-        Engine::Reasoner => {
-            let (text, description) = validated(file, json)?;
-            Reasoner::new(&description, limits).map_err(|d| {
-                report(file, &text, &[d], json);
-                Failure::Invalid
-            })
-        }
-        Engine::Ground => {
-            let (text, description) = validated(file, json)?;
-            let options = GroundOptions { limits, ..GroundOptions::default() };
-            let ground =
-                gdl_core::ground::ground(&description, options, &|| 0.0, &mut |_| {}).and_then(|g| g.reasoner(limits));
-            match ground {
-                Ok(r) => Ok(r),
-                Err(d) => {
-                    report(file, &text, &[d], json);
-                    Err(Failure::Invalid)
-                }
+    let (text, description) = validated(file, json)?;
+    let choice = match args.engine {
+        Engine::Auto => Choice::Auto,
+        Engine::Reasoner => Choice::Reasoner,
+        Engine::Ground => Choice::Ground,
+        Engine::Propnet => Choice::Propnet,
+    };
+    let strategy = match args.strategy {
+        StrategyArg::Sweep => Some(Strategy::Sweep),
+        StrategyArg::Propagate => Some(Strategy::Propagate),
+        StrategyArg::Measure => None,
+    };
+    let options = PropnetOptions { opt: args.opt, strategy };
+    let start = Instant::now();
+    let now = || start.elapsed().as_secs_f64() * 1000.0;
+    match gdl_core::engine::build(choice, &description, limits, options, &now) {
+        Ok(chosen) => {
+            if !json {
+                eprintln!("engine: {}", chosen.note);
             }
+            Ok(chosen.engine)
+        }
+        Err(d) => {
+            report(file, &text, &[d], json);
+            Err(Failure::Invalid)
         }
     }
 }
@@ -439,7 +478,9 @@ fn replay_cmd(file: &Path, trace: &Path, json: bool, engine: &EngineArgs) -> Out
 }
 
 fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, engine: &EngineArgs) -> Outcome {
+    let loading = Instant::now();
     let mut m = load_engine(file, engine, json)?;
+    let load_ms = loading.elapsed().as_secs_f64() * 1000.0;
     let roles = m.roles().to_vec();
     let mut rng = Rng::new(seed);
     let start = Instant::now();
@@ -467,7 +508,7 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "playouts": playouts,
                    "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": rate,
                    "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": avg, "cut": cut,
-                   "roles": roles, "outcomes": outcomes})
+                   "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "network": m.propnet_stats()})
         );
     } else {
         println!("{}: engine {}, {playouts} playouts in {elapsed:.2} s", file.display(), m.engine_name());

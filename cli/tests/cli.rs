@@ -147,7 +147,50 @@ fn bench_json_has_the_rate() {
     .unwrap();
     assert!(v["playouts_per_sec"].as_f64().unwrap() > 0.0);
     assert!(v["avg_length"].as_f64().unwrap() > 0.0);
+    // The game grounds: the automatic choice is the propositional network.
+    assert_eq!(v["engine"], "propnet");
+    let nim = repo("games/nim.kif");
+    let args = ["bench", nim.to_str().unwrap(), "--seconds", "0.1", "--json", "--engine", "reasoner"];
+    let v: Value = serde_json::from_str(&stdout(&args)).unwrap();
     assert_eq!(v["engine"], "reasoner");
+}
+
+#[test]
+fn auto_says_which_engine_runs_and_why() {
+    let ttt = repo(TTT);
+    let out = gdl().args(["info", ttt.to_str().unwrap()]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("engine: propnet ("), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("grow.kif");
+    std::fs::write(
+        &game,
+        "(role a) (init (n z)) (<= (legal a go) (true (n ?x))) (<= (next (n (s ?x))) (true (n ?x)))\n\
+         (<= terminal (true (n (s (s z))))) (<= (goal a 0) (true (n ?x)))",
+    )
+    .unwrap();
+    let out = gdl().args(["playout", game.to_str().unwrap()]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("engine: reasoner (the propositional network is not available: "), "{err}");
+}
+
+#[test]
+fn propnet_traces_replay_on_the_reasoner_with_every_optimisation() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = repo("games/connectfour.kif");
+    for (opt, strategy) in
+        [("none", "sweep"), ("frame", "propagate"), ("persist", "sweep"), ("frame,persist", "measure")]
+    {
+        let trace = dir.path().join(format!("{opt}-{strategy}.jsonl"));
+        let args = ["--engine", "propnet", "--opt", opt, "--strategy", strategy, "--count", "3", "--trace"];
+        gdl().args(["playout", game.to_str().unwrap()]).args(args).arg(&trace).assert().code(0);
+        let out = stdout(&["replay", game.to_str().unwrap(), trace.to_str().unwrap(), "--engine", "reasoner"]);
+        assert!(out.contains("3 passed, 0 failed"), "{opt} {strategy}: {out}");
+    }
+    let out = gdl().args(["bench", game.to_str().unwrap(), "--opt", "fast"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown optimisation \"fast\""));
 }
 
 #[test]

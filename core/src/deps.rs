@@ -35,6 +35,61 @@ pub fn rel_key(t: &Term) -> Option<RelKey> {
     t.name().map(|n| (n.to_string(), t.args().len()))
 }
 
+/// Strongly connected components of a graph of `n` nodes, dependencies first (Tarjan,
+/// iterative, so deep graphs cannot overflow the stack). `edge(v, i)` is the `i`-th successor
+/// of `v`, `None` past the last one.
+pub fn sccs(n: usize, edge: impl Fn(usize, usize) -> Option<usize>) -> Vec<Vec<usize>> {
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut out = Vec::new();
+    let mut next = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        // (node, next edge to look at)
+        let mut work = vec![(root, 0)];
+        while let Some(&mut (v, ref mut ei)) = work.last_mut() {
+            if *ei == 0 && index[v] == usize::MAX {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(w) = edge(v, *ei) {
+                *ei += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut comp = Vec::new();
+                loop {
+                    let w = stack.pop().expect("on stack");
+                    on_stack[w] = false;
+                    comp.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                comp.sort_unstable();
+                out.push(comp);
+            }
+        }
+    }
+    out
+}
+
 impl DepGraph {
     pub fn build(desc: &Description) -> DepGraph {
         let mut g = DepGraph::default();
@@ -80,57 +135,7 @@ impl DepGraph {
 
     /// Strongly connected components, dependencies first (Tarjan, iterative).
     pub fn sccs(&self) -> Vec<Vec<usize>> {
-        let n = self.rels.len();
-        let mut index = vec![usize::MAX; n];
-        let mut low = vec![0; n];
-        let mut on_stack = vec![false; n];
-        let mut stack = Vec::new();
-        let mut out = Vec::new();
-        let mut next = 0;
-        for root in 0..n {
-            if index[root] != usize::MAX {
-                continue;
-            }
-            // (node, next edge to look at)
-            let mut work = vec![(root, 0)];
-            while let Some(&mut (v, ref mut ei)) = work.last_mut() {
-                if *ei == 0 && index[v] == usize::MAX {
-                    index[v] = next;
-                    low[v] = next;
-                    next += 1;
-                    stack.push(v);
-                    on_stack[v] = true;
-                }
-                if let Some(e) = self.edges[v].get(*ei) {
-                    *ei += 1;
-                    let w = e.to;
-                    if index[w] == usize::MAX {
-                        work.push((w, 0));
-                    } else if on_stack[w] {
-                        low[v] = low[v].min(index[w]);
-                    }
-                    continue;
-                }
-                work.pop();
-                if let Some(&(parent, _)) = work.last() {
-                    low[parent] = low[parent].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
-                    loop {
-                        let w = stack.pop().expect("on stack");
-                        on_stack[w] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    comp.sort_unstable();
-                    out.push(comp);
-                }
-            }
-        }
-        out
+        sccs(self.rels.len(), |v, i| self.edges[v].get(i).map(|e| e.to))
     }
 
     /// Is the relation recursive (in a cycle, possibly with itself)?

@@ -7,12 +7,14 @@
 pub mod ast;
 pub mod deps;
 pub mod diagnostic;
+pub mod engine;
 pub mod ground;
 pub mod machine;
 pub mod magic;
 pub mod parse;
 pub mod print;
 pub mod program;
+pub mod propnet;
 pub mod reasoner;
 pub mod rng;
 pub mod specialise;

@@ -4,6 +4,8 @@
 //! Invariants: legal moves come sorted by the byte order of their canonical text (so that a
 //! seeded random choice picks the same move in every engine); `state_text` is sorted too.
 
+use crate::rng::Rng;
+use crate::trace::Outcome;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -58,4 +60,13 @@ pub trait StateMachine {
     fn move_text(&self, m: Self::Move) -> String;
     /// Which engine this is, for reports (`"reasoner"`, ...).
     fn engine_name(&self) -> &'static str;
+    /// A random playout from the initial state as fast as the engine goes. An engine may
+    /// replace this with its own (e.g. without allocating per step) that makes the same
+    /// choices as `trace::step_playout`.
+    fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome>
+    where
+        Self: Sized,
+    {
+        crate::trace::step_playout(self, rng, max_steps)
+    }
 }

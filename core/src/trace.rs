@@ -25,7 +25,7 @@ pub struct Step {
     pub goals: Option<IndexMap<String, Vec<GoalValue>>>,
 }
 
-fn no_move(m: &impl StateMachine, role: usize, step: usize) -> RuntimeError {
+pub(crate) fn no_move(m: &impl StateMachine, role: usize, step: usize) -> RuntimeError {
     RuntimeError::new(format!(
         "role {} has no legal move in a state that is not terminal (after {step} moves): \
          the game is not playable there",
@@ -33,7 +33,7 @@ fn no_move(m: &impl StateMachine, role: usize, step: usize) -> RuntimeError {
     ))
 }
 
-fn need_roles(m: &impl StateMachine) -> Result<()> {
+pub(crate) fn need_roles(m: &impl StateMachine) -> Result<()> {
     if m.roles().is_empty() {
         return Err(RuntimeError::new("the game has no roles, so nobody can play it: add facts like (role white)"));
     }
@@ -84,8 +84,15 @@ pub struct Outcome {
     pub goals: Option<Vec<Vec<GoalValue>>>,
 }
 
-/// A random playout as fast as the engine goes: same choices as `record_playout`.
+/// A random playout as fast as the engine goes (`StateMachine::playout`): same choices as
+/// `record_playout`.
 pub fn fast_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
+    m.playout(rng, max_steps)
+}
+
+/// A random playout through the state-machine interface, step by step: same choices as
+/// `record_playout`, without recording.
+pub fn step_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
     need_roles(m)?;
     let mut state = m.initial_state();
     let mut joint = Vec::with_capacity(m.roles().len());

@@ -128,6 +128,7 @@ SAMPLE = [
 ]
 
 AGAINST_US = ['fail-ours-vs-oracle', 'fail-oracle-vs-ours', 'fail-ground-vs-reasoner',
+              'fail-propnet-vs-reasoner', 'fail-propnet-vs-oracle',
               'rejected-wrongly', 'gdl-error', 'gdl-timeout']
 ORACLE_PROBLEMS = ['oracle-timeout', 'oracle-error']
 ALL_RESULTS = ['pass', 'rejected-ok'] + AGAINST_US + ORACLE_PROBLEMS
@@ -437,14 +438,38 @@ def check_ground(path, work, t1, opts, record, res):
         # disagreement; only differing traces count against us.
         g['error'] = short('ground engine playout: ' + ('timed out' if r.timed_out else last_line(r.err, r.out)))
         return []
+    propnet = check_propnet(path, work, t1, opts, record, res)
     with open(t1, 'rb') as a, open(t3, 'rb') as b:
         g['same'] = a.read() == b.read()
     if g['same']:
-        return [('pass', '')]
+        return [('pass', '')] + propnet
     o = run_cmd([opts.oracle, 'check', path, t3], T)
     record('oracle-check-ground', o)
     verdict = first_fail_line(o.out) or last_line(o.out, o.err)
-    return [('fail-ground-vs-reasoner', 'ground traces differ from the reasoner\'s; oracle on them: ' + verdict)]
+    return [('fail-ground-vs-reasoner', 'ground traces differ from the reasoner\'s; oracle on them: ' + verdict)] + propnet
+
+
+def check_propnet(path, work, t1, opts, record, res):
+    """The same playouts with the propositional network: byte-identical to the reasoner's
+    trace, and the oracle checks them. Fills res['propnet'] = {same, error}; returns outcomes."""
+    T = opts.timeout
+    p = {'same': None, 'error': ''}
+    res['propnet'] = p
+    t4 = os.path.join(work, 'propnet.jsonl')
+    r = run_cmd([opts.gdl, 'playout', path, '--engine', 'propnet', '--count', str(COUNT),
+                 '--seed', str(SEED), '--max-steps', str(MAX_STEPS), '--trace', t4], T)
+    record('gdl-playout-propnet', r)
+    if r.timed_out or r.rc != 0:
+        p['error'] = short('timed out' if r.timed_out else last_line(r.err, r.out))
+        return [('gdl-timeout' if r.timed_out else 'gdl-error', 'propnet playout: ' + p['error'])]
+    with open(t1, 'rb') as a, open(t4, 'rb') as b:
+        p['same'] = a.read() == b.read()
+    out = [] if p['same'] else [('fail-propnet-vs-reasoner', 'propnet traces differ from the reasoner\'s')]
+    o = run_cmd([opts.oracle, 'check', path, t4], T)
+    record('oracle-check-propnet', o)
+    out.append(verdict(o, 'oracle check (propnet)', 'oracle-timeout', 'fail-propnet-vs-oracle',
+                       'oracle-error', T))
+    return out
 
 
 def run_game(game, path, opts, tmproot):
@@ -524,7 +549,7 @@ def run_game(game, path, opts, tmproot):
         oracle_s = 0.0
         # 2. our playout, oracle checks it
         t1 = os.path.join(work, 'ours.jsonl')
-        r = run_cmd([opts.gdl, 'playout', path, '--count', str(COUNT),
+        r = run_cmd([opts.gdl, 'playout', path, '--engine', 'reasoner', '--count', str(COUNT),
                      '--seed', str(SEED), '--max-steps', str(MAX_STEPS),
                      '--trace', t1], T)
         record('gdl-playout', r)
@@ -559,7 +584,7 @@ def run_game(game, path, opts, tmproot):
             outcomes.append(('oracle-error', 'oracle playout exit %s: %s'
                              % (o.rc, last_line(o.err))))
         else:
-            r = run_cmd([opts.gdl, 'replay', path, t2], T)
+            r = run_cmd([opts.gdl, 'replay', path, t2, '--engine', 'reasoner'], T)
             record('gdl-replay', r)
             res['replay_s'] = r.seconds
             outcomes.append(verdict(r, 'gdl replay', 'gdl-timeout', 'fail-oracle-vs-ours',
@@ -674,6 +699,7 @@ def write_ground(path, results, command, started):
     fast = [r for r in grounded if r['ground']['ms'] < 1000]
     fast_cpu = [r for r in grounded if (r['ground'].get('cpu_ms') or r['ground']['ms']) < 1000]
     same = [r for r in grounded if r['ground']['same']]
+    pn_same = [r for r in grounded if r.get('propnet', {}).get('same')]
     valid = [r for r in results if r['result'] not in ('rejected-ok',)]
     # Memory above the process's own (the smallest peak seen) per ground rule, on programs
     # large enough for the baseline not to dominate.
@@ -694,21 +720,74 @@ def write_ground(path, results, command, started):
          '| ground in under 1 s (wall) | %s |' % pct(len(fast)),
          '| ground in under 1 s (CPU) | %s |' % pct(len(fast_cpu)),
          '| identical traces on the ground program | %d of %d |' % (len(same), len(grounded)),
+         '| identical traces with the propositional network (`--engine propnet`) | %d of %d |'
+         % (len(pn_same), len(grounded)),
          '| peak memory per ground rule, programs of 100k+ rules | %s |' % (
              'median %.0f B, max %.0f B (%d programs; above a %.1f MB process baseline)' % (
                  big[len(big) // 2], big[-1], len(big), base_kb / 1024.0) if big else 'n/a'), '',
-         '| game | ground rules | ms | cpu ms | peak MB | traces | error |',
-         '| --- | --- | --- | --- | --- | --- | --- |']
+         '| game | ground rules | ms | cpu ms | peak MB | traces | propnet traces | error |',
+         '| --- | --- | --- | --- | --- | --- | --- | --- |']
     for r in sorted(rows, key=lambda r: r['game']):
         g = r['ground']
         mb = '' if g['peak_kb'] is None else '%.1f' % (g['peak_kb'] / 1024.0)
         ms = '' if g['ms'] is None else '%.1f' % g['ms']
         cpu = '' if g.get('cpu_ms') is None else '%.0f' % g['cpu_ms']
-        same = {None: '', True: 'identical', False: 'DIFFER'}[g['same']]
-        L.append('| %s | %s | %s | %s | %s | %s | %s |' % (
-            r['game'], '' if g['rules'] is None else g['rules'], ms, cpu, mb, same, md_cell(g['error'])))
+        word = {None: '', True: 'identical', False: 'DIFFER'}
+        pn = r.get('propnet', {})
+        error = '; '.join(x for x in (g['error'], pn.get('error') and 'propnet: ' + pn['error']) if x)
+        L.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            r['game'], '' if g['rules'] is None else g['rules'], ms, cpu, mb, word[g['same']],
+            word[pn.get('same')], md_cell(error)))
     with open(path, 'w', encoding='utf-8') as f:
         f.write('\n'.join(L) + '\n')
+
+
+def propnet_table(games, opts, path, count, command, started):
+    """Playouts per CPU second of the propositional network and of the reasoner on the first
+    `count` games (corpus order) that ground; one command at a time, so the figures compare."""
+    rows = []
+    for game, p in sorted(games.items()):
+        if len(rows) == count:
+            break
+        r = run_cmd([opts.gdl, 'ground', p, '--stats'], opts.timeout)
+        if r.timed_out or r.rc != 0:
+            continue
+        row = {'game': game, 'rules': json.loads(r.out)['rules']}
+        for engine in ('propnet', 'reasoner'):
+            b = run_cmd([opts.gdl, 'bench', p, '--engine', engine, '--seconds', '1', '--json'], opts.timeout)
+            try:
+                row[engine] = json.loads(b.out)
+            except ValueError:
+                row[engine] = {'error': 'timed out' if b.timed_out else short(last_line(b.err, b.out))}
+        rows.append(row)
+        log('%-55s %s' % (game, ' '.join('%s %s' % (e, fmt_rate(row[e])) for e in ('propnet', 'reasoner'))))
+    L = ['# Propositional network: playouts per second', '',
+         '- Date: %s' % started, '- Command: `%s`' % command,
+         '- The first %d corpus games (in corpus order) that `gdl ground` grounds. Per game and '
+         'engine: `gdl bench GAME --engine propnet|reasoner --seconds 1 --json`, one command at a '
+         'time (the machine is shared: playouts per CPU second is the figure to compare).' % count,
+         '- network: gates / fluents (permanent) / moves; build = ground program to network '
+         '(ms), strategy = what the measured choice took.', '',
+         '| game | ground rules | network | build ms | strategy | propnet playouts/CPU-s | '
+         'reasoner playouts/CPU-s | ratio |', '| --- | --- | --- | --- | --- | --- | --- | --- |']
+    for row in rows:
+        pn, re_ = row['propnet'], row['reasoner']
+        n = pn.get('network') or {}
+        net = '%s / %s (%s) / %s' % (n.get('gates'), n.get('fluents'), n.get('permanent'), n.get('moves')) if n else ''
+        a, b = pn.get('playouts_per_cpu_sec'), re_.get('playouts_per_cpu_sec')
+        ratio = '%.0f×' % (a / b) if a and b else ''
+        L.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            row['game'], row['rules'], net, '%.1f' % n['build_ms'] if n else '', n.get('strategy', ''),
+            fmt_rate(pn), fmt_rate(re_), ratio))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(L) + '\n')
+
+
+def fmt_rate(bench):
+    if 'error' in bench:
+        return 'error: ' + md_cell(bench['error'])
+    rate = bench.get('playouts_per_cpu_sec') or bench.get('playouts_per_sec')
+    return '%.0f' % rate if rate is not None else '?'
 
 
 def write_status(path, results, command, opts, started, elapsed):
@@ -785,6 +864,10 @@ def main():
                          '(or OUT-ground.md) and leaves STATUS.md alone')
     ap.add_argument('--no-ground', action='store_true',
                     help='skip the grounder checks (gdl ground, playouts on the ground program)')
+    ap.add_argument('--propnet-table', type=int, metavar='N',
+                    help='instead of the conformance run: playouts per second of the propositional '
+                         'network and the reasoner on the first N games that ground '
+                         '(writes tests/conformance/PROPNET.md)')
     args = ap.parse_args()
     if args.sample and args.games:
         ap.error('--sample and a list of games are exclusive')
@@ -808,6 +891,10 @@ def main():
     games = select(args, args.corpus)
     args.gdl_mtime_at_start = binary_mtime(args.gdl)
     command = shlex.join(['python3', os.path.relpath(SCRIPT, REPO)] + sys.argv[1:])
+    if args.propnet_table:
+        propnet_table(games, args, args.out or os.path.join(HERE, 'PROPNET.md'), args.propnet_table,
+                      command, datetime.datetime.now())
+        return 0
     outdir = os.path.join(HERE, 'out')
     tag = 'sample' if args.sample else ('corpus' if not args.games else 'subset')
     started = datetime.datetime.now()

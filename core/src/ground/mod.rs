@@ -144,6 +144,21 @@ impl Ground {
         }
     }
 
+    /// The interned terms the ground program's atoms live in.
+    pub fn store(&self) -> &TermStore {
+        &self.store
+    }
+
+    /// Number of ground rules.
+    pub fn rule_count(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Rule `r` (`r < rule_count()`): its head atom and its body as `(negated, atom)` literals.
+    pub fn rule(&self, r: usize) -> (TermId, impl Iterator<Item = (bool, TermId)> + '_) {
+        (self.rules.head(r), self.rules.body(r))
+    }
+
     /// The ground program loaded into the reasoner (engine `ground`). A ground program is
     /// already as specific as it gets: no specialisation, no demand transformation.
     pub fn reasoner(&self, limits: Limits) -> Result<Reasoner, Diagnostic> {

@@ -1,0 +1,214 @@
+//! Engines by name, and the automatic choice: the propositional network when the game grounds
+//! within limits, the first-order reasoner otherwise (with the reason). `Engine` is one
+//! state machine over either, so the CLI and the page need no per-engine code.
+
+use crate::ast::Description;
+use crate::diagnostic::Diagnostic;
+use crate::ground::{ground, Options as GroundOptions};
+use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
+use crate::propnet::{self, Propnet};
+use crate::reasoner::{self, Limits, Reasoner};
+use crate::rng::Rng;
+use crate::term::TermId;
+use crate::trace::Outcome;
+
+/// Most ground rules the automatic choice accepts before keeping the reasoner.
+pub const AUTO_MAX_RULES: usize = 250_000;
+
+/// Which engine to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// `propnet` when the game grounds within limits, else `reasoner`.
+    Auto,
+    /// The first-order reasoner on the rules as written.
+    Reasoner,
+    /// The reasoner on the ground program.
+    Ground,
+    /// The propositional network.
+    Propnet,
+}
+
+impl Choice {
+    pub const NAMES: [&'static str; 4] = ["auto", "reasoner", "ground", "propnet"];
+
+    pub fn from_name(name: &str) -> Option<Choice> {
+        let all = [Choice::Auto, Choice::Reasoner, Choice::Ground, Choice::Propnet];
+        Choice::NAMES.iter().position(|&n| n == name).map(|i| all[i])
+    }
+}
+
+pub enum Engine {
+    Reasoner(Box<Reasoner>),
+    Propnet(Box<Propnet>),
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub enum State {
+    Reasoner(reasoner::State),
+    Propnet(propnet::State),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    Reasoner(TermId),
+    Propnet(u32),
+}
+
+/// An engine and a sentence saying which one runs and why.
+pub struct Chosen {
+    pub engine: Engine,
+    pub note: String,
+}
+
+/// The engine `choice` for a valid description; `now` gives milliseconds.
+pub fn build(
+    choice: Choice,
+    desc: &Description,
+    limits: Limits,
+    options: propnet::Options,
+    now: &dyn Fn() -> f64,
+) -> std::result::Result<Chosen, Diagnostic> {
+    let grounded =
+        |max_rules| ground(desc, GroundOptions { limits, max_rules, ..Default::default() }, &|| 0.0, &mut |_| {});
+    match choice {
+        Choice::Reasoner => {
+            Ok(Chosen { engine: Engine::Reasoner(Box::new(Reasoner::new(desc, limits)?)), note: "reasoner".into() })
+        }
+        Choice::Ground => {
+            let g = grounded(GroundOptions::default().max_rules)?;
+            let note = format!("ground ({} ground rules in the reasoner)", g.stats.rules);
+            Ok(Chosen { engine: Engine::Reasoner(Box::new(g.reasoner(limits)?)), note })
+        }
+        Choice::Propnet => {
+            let g = grounded(GroundOptions::default().max_rules)?;
+            let p = Propnet::new(&g, options, now)?;
+            Ok(Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) })
+        }
+        Choice::Auto => {
+            let built = grounded(AUTO_MAX_RULES).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
+            Ok(match built {
+                Ok((p, g)) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
+                Err(d) => Chosen {
+                    engine: Engine::Reasoner(Box::new(Reasoner::new(desc, limits)?)),
+                    note: format!("reasoner (the propositional network is not available: {})", d.message),
+                },
+            })
+        }
+    }
+}
+
+fn propnet_note(g: &crate::ground::Ground, p: &Propnet) -> String {
+    let s = &p.stats;
+    format!(
+        "propnet ({} ground rules, {} gates, {} fluents of which {} permanent, {} moves, {:?})",
+        g.stats.rules, s.gates, s.fluents, s.permanent, s.moves, s.strategy
+    )
+    .to_lowercase()
+}
+
+impl Engine {
+    /// The network's figures, when the engine is the propositional network.
+    pub fn propnet_stats(&self) -> Option<&propnet::Stats> {
+        match self {
+            Engine::Propnet(p) => Some(&p.stats),
+            Engine::Reasoner(_) => None,
+        }
+    }
+}
+
+fn other() -> RuntimeError {
+    RuntimeError::new("a state or move made by another engine")
+}
+
+impl StateMachine for Engine {
+    type State = State;
+    type Move = Move;
+
+    fn roles(&self) -> &[String] {
+        match self {
+            Engine::Reasoner(m) => m.roles(),
+            Engine::Propnet(m) => m.roles(),
+        }
+    }
+
+    fn initial_state(&self) -> State {
+        match self {
+            Engine::Reasoner(m) => State::Reasoner(m.initial_state()),
+            Engine::Propnet(m) => State::Propnet(m.initial_state()),
+        }
+    }
+
+    fn legal_moves(&mut self, state: &State, role: usize) -> Result<Vec<Move>> {
+        match (self, state) {
+            (Engine::Reasoner(m), State::Reasoner(s)) => {
+                Ok(m.legal_moves(s, role)?.into_iter().map(Move::Reasoner).collect())
+            }
+            (Engine::Propnet(m), State::Propnet(s)) => {
+                Ok(m.legal_moves(s, role)?.into_iter().map(Move::Propnet).collect())
+            }
+            _ => Err(other()),
+        }
+    }
+
+    fn is_terminal(&mut self, state: &State) -> Result<bool> {
+        match (self, state) {
+            (Engine::Reasoner(m), State::Reasoner(s)) => m.is_terminal(s),
+            (Engine::Propnet(m), State::Propnet(s)) => m.is_terminal(s),
+            _ => Err(other()),
+        }
+    }
+
+    fn goals(&mut self, state: &State) -> Result<Vec<Vec<GoalValue>>> {
+        match (self, state) {
+            (Engine::Reasoner(m), State::Reasoner(s)) => m.goals(s),
+            (Engine::Propnet(m), State::Propnet(s)) => m.goals(s),
+            _ => Err(other()),
+        }
+    }
+
+    fn next_state(&mut self, state: &State, joint: &[Move]) -> Result<State> {
+        match (self, state) {
+            (Engine::Reasoner(m), State::Reasoner(s)) => {
+                let joint: Option<Vec<TermId>> =
+                    joint.iter().map(|j| if let Move::Reasoner(x) = j { Some(*x) } else { None }).collect();
+                Ok(State::Reasoner(m.next_state(s, &joint.ok_or_else(other)?)?))
+            }
+            (Engine::Propnet(m), State::Propnet(s)) => {
+                let joint: Option<Vec<u32>> =
+                    joint.iter().map(|j| if let Move::Propnet(x) = j { Some(*x) } else { None }).collect();
+                Ok(State::Propnet(m.next_state(s, &joint.ok_or_else(other)?)?))
+            }
+            _ => Err(other()),
+        }
+    }
+
+    fn state_text(&self, state: &State) -> Vec<String> {
+        match (self, state) {
+            (Engine::Reasoner(m), State::Reasoner(s)) => m.state_text(s),
+            (Engine::Propnet(m), State::Propnet(s)) => m.state_text(s),
+            _ => Vec::new(),
+        }
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        match (self, mv) {
+            (Engine::Reasoner(m), Move::Reasoner(x)) => m.move_text(x),
+            (Engine::Propnet(m), Move::Propnet(x)) => m.move_text(x),
+            _ => String::new(),
+        }
+    }
+
+    fn engine_name(&self) -> &'static str {
+        match self {
+            Engine::Reasoner(m) => m.engine_name(),
+            Engine::Propnet(m) => m.engine_name(),
+        }
+    }
+
+    fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
+        match self {
+            Engine::Reasoner(m) => m.playout(rng, max_steps),
+            Engine::Propnet(m) => m.playout(rng, max_steps),
+        }
+    }
+}

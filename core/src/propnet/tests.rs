@@ -1,0 +1,113 @@
+use super::*;
+use crate::ground::{ground, Options as GroundOptions};
+use crate::reasoner::Reasoner;
+use crate::trace::{record_playout, step_playout};
+
+fn load(text: &str) -> (Reasoner, Ground) {
+    let loaded = crate::load(text, Default::default()).unwrap_or_else(|d| panic!("{d:?}"));
+    let g = ground(&loaded.description, GroundOptions::default(), &|| 0.0, &mut |_| {}).unwrap();
+    (loaded.reasoner, g)
+}
+
+fn game(name: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games").join(name)).unwrap()
+}
+
+/// Links are added one per step; `conn` is recursive over the state (a cyclic block), and
+/// `fixed` never changes (a permanent fluent).
+const LINKS: &str = "(role r) (node a) (node b) (node c) (node d)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+(init (step 0)) (init fixed)
+(<= (legal r (add ?x ?y)) (node ?x) (node ?y) (distinct ?x ?y) (not (true (link ?x ?y))) (true fixed))
+(<= (legal r wait) (true fixed))
+(<= (next (link ?x ?y)) (does r (add ?x ?y)))
+(<= (next (link ?x ?y)) (true (link ?x ?y)))
+(<= (next fixed) (true fixed))
+(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+(<= (conn ?x ?y) (true (link ?x ?y)))
+(<= (conn ?x ?z) (node ?y) (true (link ?x ?y)) (conn ?y ?z))
+(<= terminal (conn a d))
+(<= terminal (true (step 6)))
+(<= (goal r 100) (conn a d))
+(<= (goal r 0) (not (conn a d)))";
+
+const ALL_OPTS: [Opt; 4] = [
+    Opt { frame: false, persist: false },
+    Opt { frame: true, persist: false },
+    Opt { frame: false, persist: true },
+    Opt { frame: true, persist: true },
+];
+
+/// Every optimisation and strategy gives the reasoner's traces, and `playout` makes the
+/// same choices as the step-by-step playout.
+fn plays_like_the_reasoner(text: &str, seeds: u64) {
+    let (mut r, g) = load(text);
+    for opt in ALL_OPTS {
+        for strategy in [Strategy::Sweep, Strategy::Propagate] {
+            let mut p = Propnet::new(&g, Options { opt, strategy: Some(strategy) }, &|| 0.0).unwrap();
+            for seed in 0..seeds {
+                let a = record_playout(&mut r, &mut Rng::new(seed), 200).unwrap();
+                let b = record_playout(&mut p, &mut Rng::new(seed), 200).unwrap();
+                if let Some(i) = (0..a.steps.len().max(b.steps.len())).find(|&i| a.steps.get(i) != b.steps.get(i)) {
+                    panic!("seed {seed} {opt:?} {strategy:?} step {i}:\n{:?}\n{:?}", a.steps.get(i), b.steps.get(i));
+                }
+                let x = step_playout(&mut r, &mut Rng::new(seed), 200).unwrap();
+                let y = p.playout(&mut Rng::new(seed), 200).unwrap();
+                assert_eq!(x, y, "seed {seed} {opt:?} {strategy:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn tictactoe_plays_like_the_reasoner() {
+    plays_like_the_reasoner(&game("tictactoe.kif"), 20);
+}
+
+#[test]
+fn connectfour_breakthrough_nim_rps_eightpuzzle_play_like_the_reasoner() {
+    for name in ["connectfour.kif", "breakthrough.kif", "nim.kif", "rps.kif", "eightpuzzle.kif"] {
+        plays_like_the_reasoner(&game(name), 3);
+    }
+}
+
+#[test]
+fn recursion_over_the_state_is_a_cyclic_block() {
+    plays_like_the_reasoner(LINKS, 30);
+    let (_, g) = load(LINKS);
+    let p = Propnet::new(&g, Options { strategy: Some(Strategy::Propagate), ..Options::default() }, &|| 0.0).unwrap();
+    assert!(p.stats.cyclic_blocks > 0, "{:?}", p.stats);
+}
+
+#[test]
+fn persist_folds_permanent_fluents_and_labels_the_others() {
+    let (_, g) = load(LINKS);
+    let build = |opt| Propnet::new(&g, Options { opt, strategy: Some(Strategy::Sweep) }, &|| 0.0).unwrap().stats;
+    let (plain, persist) = (build(ALL_OPTS[0]), build(ALL_OPTS[2]));
+    // `fixed` is permanent; every link, once added, stays (persistent).
+    assert_eq!((plain.permanent, plain.persistent), (0, 0));
+    assert_eq!((persist.permanent, persist.persistent), (1, 12), "{persist:?}");
+    assert!(persist.gates < plain.gates, "{persist:?} {plain:?}");
+    let (_, g) = load(&game("tictactoe.kif"));
+    let ttt = Propnet::new(&g, Options { opt: ALL_OPTS[3], strategy: Some(Strategy::Sweep) }, &|| 0.0).unwrap();
+    assert!(ttt.stats.persistent > 0 && ttt.stats.ephemeral > 0, "{:?}", ttt.stats);
+}
+
+#[test]
+fn frame_rules_no_longer_read_their_own_fluent() {
+    // With the frame rewriting, `(true (link x y))` is read by `conn` and `legal` only, not by
+    // its own `next`: fewer gate inputs.
+    let (_, g) = load(LINKS);
+    let build = |opt| Propnet::new(&g, Options { opt, strategy: Some(Strategy::Sweep) }, &|| 0.0).unwrap().stats;
+    let (plain, frame) = (build(ALL_OPTS[0]), build(ALL_OPTS[1]));
+    assert!(frame.inputs < plain.inputs, "{frame:?} {plain:?}");
+}
+
+#[test]
+fn measured_strategy_is_one_of_the_two() {
+    let (_, g) = load(&game("tictactoe.kif"));
+    let start = std::time::Instant::now();
+    let now = || start.elapsed().as_secs_f64() * 1000.0;
+    let p = Propnet::new(&g, Options::default(), &now).unwrap();
+    assert!([Strategy::Sweep, Strategy::Propagate].contains(&p.stats.strategy));
+}
