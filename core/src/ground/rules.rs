@@ -46,10 +46,15 @@ impl Rules {
     }
 
     /// The rules at `order`, in that order, without repeating a rule equal to the one before.
-    fn select(&self, order: impl IntoIterator<Item = usize>) -> Rules {
+    /// Memory is reserved exactly, as the rules fill most of what the grounder holds.
+    fn select(&self, order: &[u32]) -> Rules {
         let mut out = Rules::default();
+        out.heads.reserve_exact(order.len());
+        out.starts.reserve_exact(order.len() + 1);
+        out.lits.reserve_exact(order.iter().map(|&r| self.raw_body(r as usize).len()).sum());
         let mut last = None;
-        for r in order {
+        for &r in order {
+            let r = r as usize;
             let same = |o: usize| self.heads[o] == self.heads[r] && self.raw_body(o) == self.raw_body(r);
             if !last.is_some_and(same) {
                 out.push(self.heads[r], self.body(r));
@@ -148,13 +153,21 @@ impl Rules {
                 }
             }
         }
-        self.select((0..self.len()).filter(|&r| needed.contains(&self.heads[r])))
+        let kept: Vec<u32> = (0..self.len() as u32).filter(|&r| needed.contains(&self.heads[r as usize])).collect();
+        drop((by_head, needed));
+        self.select(&kept)
     }
 
     /// The rules in a fixed order, without duplicates: keyword facts first (roles in declaration order, the
     /// order of the players), then by head relation, head and body, comparing terms by
     /// their names.
     pub fn in_order(&self, store: &TermStore) -> Rules {
+        let order = self.order(store);
+        self.select(&order)
+    }
+
+    /// The indices of the rules in the order of `in_order`.
+    fn order(&self, store: &TermStore) -> Vec<u32> {
         const ORDER: [&str; 8] = ["role", "init", "base", "input", "legal", "next", "terminal", "goal"];
         let rank = |t: TermId| {
             let name = store.symbol_name(store.sym(t));
@@ -185,8 +198,7 @@ impl Rules {
         keys.sort_unstable_by(|a, b| {
             (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| body(a.2 as usize).cmp(body(b.2 as usize)))
         });
-        let order = keys.into_iter().map(|k| k.2 as usize);
-        self.select(order)
+        keys.into_iter().map(|k| k.2).collect()
     }
 }
 
