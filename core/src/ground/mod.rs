@@ -34,7 +34,8 @@ use std::collections::BTreeMap;
 pub struct Options {
     /// Compute `base` and `input` even when the description declares them.
     pub recompute_domains: bool,
-    /// Most ground rules; larger programs stop with an error.
+    /// Most ground rules; larger programs stop with an error. Rule instances before pruning
+    /// (those no keyword needs, parts worth unfolding) may reach `INSTANCES_PER_RULE` times it.
     pub max_rules: usize,
     pub limits: Limits,
 }
@@ -44,6 +45,9 @@ impl Default for Options {
         Options { recompute_domains: false, max_rules: 1_000_000, limits: Limits::default() }
     }
 }
+
+/// How many rule instances the grounder may hold before pruning, per rule allowed in the end.
+pub const INSTANCES_PER_RULE: usize = 2;
 
 /// The phases of grounding, reported to a progress callback and timed in the statistics.
 pub const PHASES: [&str; 4] = ["normalise", "domains", "instantiate", "simplify"];
@@ -211,7 +215,8 @@ pub fn ground(
 
     progress(PHASES[1]);
     let mut limits = options.limits;
-    limits.max_facts = limits.max_facts.max(options.max_rules);
+    let max_instances = options.max_rules.saturating_mul(INSTANCES_PER_RULE);
+    limits.max_facts = limits.max_facts.max(max_instances);
     let (relaxed, mut engine) = match domains(&rules, options.recompute_domains, limits)? {
         // Declared domains that miss a fluent `init` or `next` can produce (or a move
         // `legal` allows) would lose rules: compute them instead, and say so.
@@ -232,8 +237,8 @@ pub fn ground(
     let mut out = Rules::default();
     for capture in &relaxed.captures {
         instantiate(capture, &rules[capture.rule], &mut engine, &relaxed.dynamic, &mut out);
-        if out.len() > options.max_rules {
-            return Err(too_many(&out, options.max_rules, engine.store()));
+        if out.len() > max_instances {
+            return Err(too_many(&out, max_instances, engine.store(), "rule instances"));
         }
     }
     for (name, arity) in relax::KEPT_FACTS {
@@ -266,24 +271,29 @@ pub fn ground(
         let key = format!("{name}/{}", store.args(h).len());
         *stats.rules_per_relation.entry(key).or_default() += 1;
     }
+    if rules.len() > options.max_rules {
+        return Err(too_many(&rules, options.max_rules, &store, "rules"));
+    }
     stats.rules = rules.len();
     lap(&mut stats, PHASES[3]);
     Ok(Ground { store, rules, stats, renamed })
 }
 
-fn too_many(out: &Rules, max: usize, store: &TermStore) -> Diagnostic {
-    let mut per: FxHashMap<u32, usize> = FxHashMap::default();
+/// The ground program (or the instances before pruning: `what`) passed `max`; names the
+/// relation with most of them (a part of a rule counts for the rule's relation).
+fn too_many(out: &Rules, max: usize, store: &TermStore, what: &str) -> Diagnostic {
+    let mut per: BTreeMap<&str, usize> = BTreeMap::new();
     for r in 0..out.len() {
-        *per.entry(store.sym(out.head(r))).or_default() += 1;
+        let name = store.symbol_name(store.sym(out.head(r)));
+        *per.entry(name.split('~').next().unwrap_or(name)).or_default() += 1;
     }
-    let (sym, n) = per.into_iter().max_by_key(|&(_, n)| n).unwrap_or_default();
+    let (name, n) = per.into_iter().max_by_key(|&(_, n)| n).unwrap_or_default();
     Diagnostic::error(
         "too-many-ground-rules",
         Span::default(),
         format!(
-            "the ground program would have more than {max} rules ({n} of them for {}): raise the limit \
-             max_rules, or keep playing with the first-order reasoner",
-            store.symbol_name(sym)
+            "the ground program would have more than {max} {what} ({n} of them for {name}): raise the limit \
+             max_rules, or keep playing with the first-order reasoner"
         ),
     )
 }

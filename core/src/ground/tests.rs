@@ -108,9 +108,14 @@ fn growing_domains_stop_with_the_relation_named() {
 fn too_many_rules_is_an_error() {
     let text = std::fs::read_to_string(games_dir().join("breakthrough.kif")).unwrap();
     let p = parse(&text);
-    let err =
-        ground(&p.description, Options { max_rules: 500, ..Options::default() }, &|| 0.0, &mut |_| {}).unwrap_err();
+    let with = |max_rules| ground(&p.description, Options { max_rules, ..Options::default() }, &|| 0.0, &mut |_| {});
+    let err = with(500).unwrap_err();
     assert_eq!(err.code, "too-many-ground-rules");
+    // The limit is on the final program: exactly as many rules pass, one more fails.
+    let n = with(1_000_000).unwrap().stats.rules;
+    assert_eq!(with(n).unwrap().stats.rules, n);
+    let err = with(n - 1).unwrap_err();
+    assert!(err.message.contains(&format!("more than {} rules", n - 1)), "{}", err.message);
 }
 
 #[test]
