@@ -98,7 +98,7 @@ fn split(rule: NRule, dynamic: &Dynamic, parts: &mut Vec<String>, out: &mut Vec<
     let mut taken = vec![false; n];
     for &g in &candidates {
         let members: Vec<usize> = (0..n).filter(|&i| group[i] == g).collect();
-        let lits: Vec<NLit> = members.iter().map(|&i| rule.body[i].clone()).collect();
+        let mut lits: Vec<NLit> = members.iter().map(|&i| rule.body[i].clone()).collect();
         let mut interface: Vec<&str> = Vec::new();
         for &i in &members {
             for v in &lit_vars[i] {
@@ -107,7 +107,6 @@ fn split(rule: NRule, dynamic: &Dynamic, parts: &mut Vec<String>, out: &mut Vec<
                 }
             }
         }
-        let mut lits = lits;
         let number = parts.len() + 1;
         let dom = format!("{head_name}~dom{number}");
         let doms = bind_interface(&mut lits, &interface, &rule.body, &taken, dynamic, &dom);
