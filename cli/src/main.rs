@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gdl_core::ast::Description;
 use gdl_core::diagnostic::{Diagnostic, LineIndex};
 use gdl_core::engine::{Choice, Engine as EngineMachine};
+use gdl_core::explain::{Explainer, Explanation};
 use gdl_core::ground::Options as GroundOptions;
 use gdl_core::machine::StateMachine;
 use gdl_core::parse::{parse, Syntax};
@@ -144,6 +145,29 @@ enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Why an atom holds (the rule instance and the facts it uses) or does not (the first
+    /// failing condition of each rule), in the position reached by a path of moves.
+    Explain {
+        file: PathBuf,
+        /// The atom to explain, e.g. '(legal x (mark 1 1))', 'terminal', '(next (cell 1 1 x))'.
+        #[arg(long)]
+        query: String,
+        /// Joint moves from the initial state: ';' between joint moves, ',' between the moves of
+        /// one (roles with a single legal move may be left out): '(mark 1 1); (mark 2 2)'.
+        #[arg(long, default_value = "")]
+        path: String,
+        /// The position asked about (moves played); default: the end of the path, or its last
+        /// move for relations that depend on moves (next).
+        #[arg(long)]
+        step: Option<usize>,
+        /// How many levels of premises to explain.
+        #[arg(long, default_value_t = 2)]
+        depth: usize,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
     /// Instantiate the game's rules: print the ground program (or its statistics).
     Ground {
         file: PathBuf,
@@ -220,6 +244,9 @@ fn main() -> ExitCode {
         Command::Replay { file, trace, json, engine } => replay_cmd(&file, &trace, json, &engine),
         Command::Bench { file, seconds, seed, max_steps, json, engine } => {
             bench(&file, seconds, seed, max_steps, json, &engine)
+        }
+        Command::Explain { file, query, path, step, depth, json, limits } => {
+            explain(&file, &query, &path, step, depth, json, limits.limits())
         }
         Command::Ground { file, format, stats, recompute_domains, max_rules, limits } => {
             let options = GroundOptions { recompute_domains, max_rules, limits: limits.limits() };
@@ -519,6 +546,54 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
         }
     }
     Ok(())
+}
+
+fn explain(
+    file: &Path,
+    query: &str,
+    path: &str,
+    step: Option<usize>,
+    depth: usize,
+    json: bool,
+    limits: Limits,
+) -> Outcome {
+    let (text, description) = validated(file, json)?;
+    let path = gdl_core::path::parse_path(path).map_err(|e| Failure::Usage(anyhow::anyhow!("--path: {e}")))?;
+    let mut explainer = Explainer::new(&description, &text, limits, &path).map_err(|e| {
+        eprintln!("gdl: {e}");
+        Failure::Invalid
+    })?;
+    let tree = explainer.tree(query, step, depth).map_err(|e| Failure::Usage(anyhow::anyhow!(e)))?;
+    if json {
+        println!("{}", serde_json::to_string(&tree).expect("serialisable"));
+    } else {
+        print_explanation(&tree, 0);
+    }
+    Ok(())
+}
+
+fn print_explanation(e: &Explanation, indent: usize) {
+    let pad = "  ".repeat(indent);
+    let at = if e.step == 0 { "initially".to_string() } else { format!("after move {}", e.step) };
+    println!("{pad}{} [{at}]", e.summary);
+    for d in &e.derivations {
+        let source = if d.line > 0 { format!("rule on line {}", d.line) } else { "by definition".to_string() };
+        println!("{pad}  {source}: {}", d.rule);
+        if d.line > 0 {
+            println!("{pad}    instance: {}", d.instance);
+        }
+        for (i, p) in d.premises.iter().enumerate() {
+            let mark = if p.holds { "✓" } else { "✗" };
+            let fails = if d.failed == Some(i) { "   <- fails" } else { "" };
+            println!("{pad}    {mark} {}{fails}", p.literal);
+            if let Some(detail) = &p.detail {
+                print_explanation(detail, indent + 3);
+            }
+        }
+        if let Some(note) = &d.note {
+            println!("{pad}    ({note})");
+        }
+    }
 }
 
 fn ground_cmd(file: &Path, format: GroundFormat, stats_only: bool, options: GroundOptions) -> Outcome {

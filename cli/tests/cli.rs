@@ -211,3 +211,31 @@ fn runtime_limits_are_reported_not_panics() {
     let out = stdout(&["playout", game.to_str().unwrap(), "--max-steps", "5"]);
     assert!(out.contains("\"terminal\":false"), "{out}");
 }
+
+#[test]
+fn explain_shows_the_failing_literal_and_json_nests_premises() {
+    let game = repo(TTT);
+    let game = game.to_str().unwrap();
+    let out = stdout(&["explain", game, "--path", "(mark 1 1)", "--query", "(legal o (mark 1 1))", "--depth", "0"]);
+    assert!(out.starts_with("(legal o (mark 1 1)) does not hold"), "{out}");
+    assert!(out.contains("✗ (true (cell 1 1 b))   <- fails"), "{out}");
+    let v: Value = serde_json::from_str(&stdout(&[
+        "explain",
+        game,
+        "--path",
+        "(mark 1 1); (mark 2 2)",
+        "--query",
+        "(next (cell 2 2 o))",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!((v["holds"].as_bool(), v["step"].as_u64()), (Some(true), Some(1)));
+    let does = &v["derivations"][0]["premises"][0];
+    assert_eq!(does["literal"], "(does o (mark 2 2))");
+    assert_eq!(does["detail"]["holds"], true);
+    let bad =
+        gdl().args(["explain", game, "--path", "(mark 1 1); (mark 1 1)", "--query", "terminal"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("move 2: (mark 1 1) is not legal for o"));
+    gdl().args(["explain", game, "--query", "(legal ?x"]).assert().code(2);
+}

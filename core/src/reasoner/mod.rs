@@ -512,6 +512,25 @@ impl Reasoner {
         }
     }
 
+    /// Evaluates every relation in `state`, and with `joint` also those depending on
+    /// moves, so that `facts` lists all of them (the explainer reads the whole model).
+    pub fn evaluate_in(&mut self, state: &State, joint: Option<&[TermId]>) -> Result<()> {
+        self.set_state(state);
+        let upto = match joint {
+            Some(j) => {
+                self.set_moves(j);
+                Phase::Move
+            }
+            None => Phase::State,
+        };
+        let plan: Vec<usize> = (0..self.comps.len()).filter(|&c| self.comps[c].phase <= upto).collect();
+        let res = self.evaluate(&plan);
+        if res.is_err() {
+            self.reset(Phase::State);
+        }
+        res
+    }
+
     /// The term store, to intern new terms built from the facts.
     pub fn store_mut(&mut self) -> &mut TermStore {
         &mut self.store
