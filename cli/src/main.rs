@@ -4,6 +4,7 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
+use gdl_core::analyze::{Declared, Options as AnalyzeOptions, Outcome as AnalyzeOutcome};
 use gdl_core::ast::Description;
 use gdl_core::diagnostic::{Diagnostic, LineIndex};
 use gdl_core::engine::{Choice, Engine as EngineMachine};
@@ -168,6 +169,48 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
+    /// The goal value each role can guarantee with each legal move (minimax), nodes per second.
+    Solve {
+        file: PathBuf,
+        /// Joint moves to the position to solve (see `explain --path`).
+        #[arg(long, default_value = "")]
+        path: String,
+        /// Most states expanded.
+        #[arg(long, default_value_t = 10_000_000)]
+        budget: u64,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Lines of play of each length up to --depth from the initial state, checked against the
+    /// first-order reasoner when another engine computes them.
+    Perft {
+        file: PathBuf,
+        #[arg(long)]
+        depth: usize,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Game requirements: termination, playability, goals, weak and strong winnability, declared
+    /// base/input; exact when the states fit --max-states, else random playouts ("not proven").
+    Analyze {
+        file: PathBuf,
+        #[arg(long, default_value_t = AnalyzeOptions::default().max_states)]
+        max_states: usize,
+        #[arg(long, default_value_t = AnalyzeOptions::default().playouts)]
+        playouts: usize,
+        #[arg(long, default_value_t = AnalyzeOptions::default().max_steps)]
+        max_steps: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
     /// Instantiate the game's rules: print the ground program (or its statistics).
     Ground {
         file: PathBuf,
@@ -244,6 +287,12 @@ fn main() -> ExitCode {
         Command::Replay { file, trace, json, engine } => replay_cmd(&file, &trace, json, &engine),
         Command::Bench { file, seconds, seed, max_steps, json, engine } => {
             bench(&file, seconds, seed, max_steps, json, &engine)
+        }
+        Command::Solve { file, path, budget, json, engine } => solve_cmd(&file, &path, budget, json, &engine),
+        Command::Perft { file, depth, json, engine } => perft_cmd(&file, depth, json, &engine),
+        Command::Analyze { file, max_states, playouts, max_steps, seed, json, engine } => {
+            let options = AnalyzeOptions { max_states, playouts, max_steps, seed };
+            analyze_cmd(&file, options, json, &engine)
         }
         Command::Explain { file, query, path, step, depth, json, limits } => {
             explain(&file, &query, &path, step, depth, json, limits.limits())
@@ -593,6 +642,123 @@ fn print_explanation(e: &Explanation, indent: usize) {
         if let Some(note) = &d.note {
             println!("{pad}    ({note})");
         }
+    }
+}
+
+fn read_path(path: &str) -> Result<Vec<Vec<String>>, Failure> {
+    gdl_core::path::parse_path(path).map_err(|e| Failure::Usage(anyhow::anyhow!("--path: {e}")))
+}
+
+fn solve_cmd(file: &Path, path: &str, budget: u64, json: bool, engine: &EngineArgs) -> Outcome {
+    let path = read_path(path)?;
+    let mut m = load_engine(file, engine, json)?;
+    let (states, _) = gdl_core::path::play(&mut m, &path).map_err(runtime)?;
+    let start = Instant::now();
+    let solution = gdl_core::solve::solve(&mut m, states.last().expect("initial state"), budget).map_err(runtime)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let rate = solution.nodes as f64 / seconds.max(1e-9);
+    if json {
+        let mut v = serde_json::to_value(&solution).expect("serialisable");
+        v["seconds"] = json!(seconds);
+        v["nodes_per_sec"] = json!(rate);
+        v["engine"] = json!(m.engine_name());
+        println!("{v}");
+        return Ok(());
+    }
+    for r in &solution.roles {
+        println!("{}", r.summary);
+        for mv in &r.moves {
+            let value = mv.value.map_or("?".to_string(), |v| v.to_string());
+            println!("  {value:>3}  {}", mv.text);
+        }
+    }
+    if let Some(why) = &solution.stopped {
+        println!("stopped: {why}");
+    }
+    println!("{} states expanded in {seconds:.3} s ({rate:.0} nodes/s, engine {})", solution.nodes, m.engine_name());
+    Ok(())
+}
+
+fn perft_cmd(file: &Path, depth: usize, json: bool, engine: &EngineArgs) -> Outcome {
+    let mut m = load_engine(file, engine, json)?;
+    let start = Instant::now();
+    let counts = gdl_core::solve::perft(&mut m, depth).map_err(runtime)?;
+    let seconds = start.elapsed().as_secs_f64();
+    // The first-order reasoner is the reference: other engines are checked against it.
+    let reference = match engine.engine {
+        Engine::Reasoner => None,
+        _ => {
+            let first_order = EngineArgs { engine: Engine::Reasoner, limits: LimitArgs { ..engine.limits } };
+            let mut r = load_engine(file, &first_order, json)?;
+            Some(gdl_core::solve::perft(&mut r, depth).map_err(runtime)?)
+        }
+    };
+    let agrees = reference.as_ref().is_none_or(|r| *r == counts);
+    let total: u64 = counts.nodes.iter().sum();
+    if json {
+        println!(
+            "{}",
+            json!({"engine": m.engine_name(), "depth": depth, "nodes": counts.nodes, "terminal": counts.terminal,
+                   "seconds": seconds, "nodes_per_sec": total as f64 / seconds.max(1e-9),
+                   "checked_against_reasoner": reference.is_some(), "agrees": agrees})
+        );
+    } else {
+        println!("depth  positions  terminal");
+        for (k, (n, t)) in counts.nodes.iter().zip(&counts.terminal).enumerate() {
+            println!("{k:>5}  {n:>9}  {t:>8}");
+        }
+        println!("{total} positions in {seconds:.3} s, engine {}", m.engine_name());
+        match &reference {
+            Some(_) if agrees => println!("the first-order reasoner counts the same"),
+            Some(r) => println!("DIFFERENT from the first-order reasoner: {:?} / {:?}", r.nodes, r.terminal),
+            None => {}
+        }
+    }
+    if agrees {
+        Ok(())
+    } else {
+        Err(Failure::Invalid)
+    }
+}
+
+fn analyze_cmd(file: &Path, options: AnalyzeOptions, json: bool, engine: &EngineArgs) -> Outcome {
+    let mut m = load_engine(file, engine, json)?;
+    let (_, description) = validated(file, true)?;
+    let declared = Declared::of(&description, engine.limits.limits());
+    let report = gdl_core::analyze::analyze(&mut m, &declared, options).map_err(runtime)?;
+    if json {
+        println!("{}", serde_json::to_string(&report).expect("serialisable"));
+    } else {
+        let how = match report.method {
+            "exhaustive" => format!("exhaustive search of all {} reachable states", report.states),
+            _ => format!(
+                "NOT PROVEN: more than {} states, so {} random playouts ({} states visited)",
+                options.max_states, report.playouts, report.states
+            ),
+        };
+        println!("{}: {how}", file.display());
+        for c in &report.checks {
+            let who = c.role.as_ref().map_or(String::new(), |r| format!(" ({r})"));
+            let optional = if c.required { "" } else { " [information]" };
+            println!("{:<11} {}{who}{optional}: {}", outcome_label(c.outcome), c.name, c.detail);
+            if let Some(w) = &c.witness {
+                println!("            path: {}", gdl_core::path::format_path(w));
+            }
+        }
+        println!("well-formed: {}", outcome_label(report.well_formed));
+    }
+    if report.checks.iter().any(|c| c.required && c.outcome == AnalyzeOutcome::Fails) {
+        Err(Failure::Invalid)
+    } else {
+        Ok(())
+    }
+}
+
+fn outcome_label(o: AnalyzeOutcome) -> &'static str {
+    match o {
+        AnalyzeOutcome::Holds => "HOLDS",
+        AnalyzeOutcome::Fails => "FAILS",
+        AnalyzeOutcome::NotProven => "NOT PROVEN",
     }
 }
 

@@ -239,3 +239,64 @@ fn explain_shows_the_failing_literal_and_json_nests_premises() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("move 2: (mark 1 1) is not legal for o"));
     gdl().args(["explain", game, "--query", "(legal ?x"]).assert().code(2);
 }
+
+#[test]
+fn solve_says_who_wins_with_what() {
+    let game = repo(TTT);
+    let out = stdout(&["solve", game.to_str().unwrap(), "--path", "(mark 2 2); (mark 1 2)"]);
+    assert!(out.starts_with("x wins with (mark 1 1) or (mark 1 3) or (mark 2 1)"), "{out}");
+    assert!(out.contains("   50  (mark 3 2)"), "{out}");
+    let v: Value =
+        serde_json::from_str(&stdout(&["solve", game.to_str().unwrap(), "--budget", "50", "--json"])).unwrap();
+    assert_eq!(v["complete"], false);
+    assert!(v["nodes_per_sec"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn perft_counts_and_checks_other_engines_against_the_reasoner() {
+    let game = repo(TTT);
+    let v: Value = serde_json::from_str(&stdout(&[
+        "perft",
+        game.to_str().unwrap(),
+        "--depth",
+        "5",
+        "--engine",
+        "ground",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(v["nodes"], serde_json::json!([1, 9, 72, 504, 3024, 15120]));
+    assert_eq!(v["terminal"][5], 1440);
+    assert_eq!((v["checked_against_reasoner"].as_bool(), v["agrees"].as_bool()), (Some(true), Some(true)));
+}
+
+#[test]
+fn analyze_proves_or_labels_and_fails_with_witnesses() {
+    let out = stdout(&["analyze", repo(TTT).to_str().unwrap()]);
+    assert!(out.contains("exhaustive search of all 5478 reachable states"), "{out}");
+    assert!(out.contains("well-formed: HOLDS"), "{out}");
+    let out = stdout(&[
+        "analyze",
+        repo("games/connectfour.kif").to_str().unwrap(),
+        "--max-states",
+        "500",
+        "--playouts",
+        "20",
+    ]);
+    assert!(out.contains("NOT PROVEN: more than 500 states, so 20 random playouts"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let looping = dir.path().join("loop.kif");
+    std::fs::write(
+        &looping,
+        "(role p) (init (at 1)) (<= (legal p (go 2)) (true (at 1))) (<= (legal p (go 1)) (true (at 2)))\n\
+         (<= (next (at ?x)) (does p (go ?x))) (<= terminal (true (at 3))) (goal p 100)",
+    )
+    .unwrap();
+    let out = gdl().args(["analyze", looping.to_str().unwrap(), "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &v["checks"][0];
+    assert_eq!((t["name"].as_str(), t["outcome"].as_str()), (Some("termination"), Some("fails")));
+    assert_eq!(t["witness"], serde_json::json!([["(go 2)"], ["(go 1)"]]));
+    assert_eq!(v["well_formed"], "fails");
+}

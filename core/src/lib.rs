@@ -4,6 +4,7 @@
 //! Pipeline: [`parse`] → [`validate`] → [`program`] (normalised rules) → [`reasoner`]
 //! (a [`machine::StateMachine`]) → [`trace`] (playouts, traces, replay).
 
+pub mod analyze;
 pub mod ast;
 pub mod deps;
 pub mod diagnostic;
@@ -19,6 +20,7 @@ pub mod program;
 pub mod propnet;
 pub mod reasoner;
 pub mod rng;
+pub mod solve;
 pub mod specialise;
 pub mod term;
 pub mod trace;

@@ -21,6 +21,11 @@ pub fn parse_path(text: &str) -> std::result::Result<Vec<Vec<String>>, String> {
     Ok(path)
 }
 
+/// A path in the form `parse_path` reads.
+pub fn format_path(path: &[Vec<String>]) -> String {
+    path.iter().map(|joint| joint.join(", ")).collect::<Vec<_>>().join("; ")
+}
+
 /// Canonical text of one move written as a GDL term.
 fn canonical(text: &str) -> std::result::Result<String, String> {
     let parsed = crate::parse::parse(text);
@@ -97,6 +102,8 @@ mod tests {
             [vec!["(mark 1 1)", "noop"], vec!["(mark 2 2)"]]
         );
         assert!(parse_path("(mark 1 1);;").unwrap_err().contains("move 2 of the path is empty"));
+        let p = parse_path("(mark 1 1), noop; noop, (mark 2 2)").unwrap();
+        assert_eq!(parse_path(&format_path(&p)).unwrap(), p);
         assert!(parse_path("(mark 1").unwrap_err().contains("is not a move"));
         let text = include_str!("../../games/tictactoe.kif");
         let mut m = crate::load(text, Default::default()).unwrap().reasoner;

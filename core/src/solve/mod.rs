@@ -1,0 +1,236 @@
+//! Solving small games: the goal value each role can guarantee with each of its legal moves,
+//! by exhaustive minimax with a transposition table and a node budget; and depth-limited
+//! node counts (`perft`). Generic over `StateMachine`, so faster engines speed it up.
+//!
+//! The value of a state for role r is the *guaranteed* (paranoid) value: r's goal in a
+//! terminal state, otherwise the best over r's moves of the worst over the other roles'
+//! joint moves. In turn-taking two-player games this is the usual minimax value; with
+//! simultaneous moves it is what r can secure whatever the others do. Searches cut off
+//! when a role reaches 100 or is held to 0, which keeps every value exact.
+//!
+//! Invariant: a value is reported only when the search finished; the budget or a state
+//! repeated along a line of play (the game could go on forever) stop it without a value.
+
+mod perft;
+
+pub use perft::{perft, Perft};
+
+use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+use std::hash::Hash;
+
+/// Best and worst goal values in GDL.
+const WIN: i64 = 100;
+const LOSS: i64 = 0;
+
+/// Every joint move: one legal move per role, the last role varying fastest.
+pub fn every_joint<T: Copy>(legal: &[Vec<T>]) -> Vec<Vec<T>> {
+    let mut out = vec![Vec::new()];
+    for moves in legal {
+        out = out.iter().flat_map(|pre| moves.iter().map(move |&m| [pre.as_slice(), &[m]].concat())).collect();
+    }
+    out
+}
+
+/// A role's goal value as a number: its largest integer value, 0 when it has none.
+pub fn goal_number(values: &[GoalValue]) -> i64 {
+    values.iter().filter_map(|v| if let GoalValue::Int(i) = v { Some(*i) } else { None }).max().unwrap_or(0)
+}
+
+/// A goal value as text: `100`, or the raw text of an ill-formed one.
+pub fn goal_text(v: &GoalValue) -> String {
+    match v {
+        GoalValue::Int(i) => i.to_string(),
+        GoalValue::Text(t) => t.clone(),
+    }
+}
+
+/// The value one move of a role guarantees.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct MoveValue {
+    #[serde(rename = "move")]
+    pub text: String,
+    /// None: not found within the budget.
+    pub value: Option<i64>,
+}
+
+/// A role's moves with their values, best first.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoleValues {
+    pub role: String,
+    pub moves: Vec<MoveValue>,
+    /// What the role can guarantee here (the best move value), when every move was solved.
+    pub value: Option<i64>,
+    /// In words: "x wins with (mark 2 2)".
+    pub summary: String,
+}
+
+/// What a solve found: the moves' values of each role that has a choice.
+#[derive(Clone, Debug, Serialize)]
+pub struct Solution {
+    pub roles: Vec<RoleValues>,
+    /// States expanded (transposition table hits are not counted).
+    pub nodes: u64,
+    /// Whether every move of every role was solved.
+    pub complete: bool,
+    /// Why the search stopped early, if it did.
+    pub stopped: Option<String>,
+}
+
+/// Why a search stopped without a value.
+enum Stop {
+    Budget,
+    Cycle,
+    Engine(RuntimeError),
+}
+
+impl From<RuntimeError> for Stop {
+    fn from(e: RuntimeError) -> Self {
+        Stop::Engine(e)
+    }
+}
+
+/// Minimax for one role, with a table of solved states shared by all its searches.
+struct RoleSearch<'a, M: StateMachine> {
+    m: &'a mut M,
+    role: usize,
+    table: FxHashMap<M::State, i64>,
+    line: FxHashSet<M::State>,
+    nodes: &'a mut u64,
+    budget: u64,
+}
+
+impl<M: StateMachine> RoleSearch<'_, M>
+where
+    M::State: Hash,
+{
+    fn value(&mut self, s: &M::State) -> std::result::Result<i64, Stop> {
+        if let Some(&v) = self.table.get(s) {
+            return Ok(v);
+        }
+        *self.nodes += 1;
+        if *self.nodes > self.budget {
+            return Err(Stop::Budget);
+        }
+        let v = if self.m.is_terminal(s)? {
+            goal_number(&self.m.goals(s)?[self.role])
+        } else {
+            if !self.line.insert(s.clone()) {
+                return Err(Stop::Cycle);
+            }
+            let legal = self.legal(s)?;
+            let mut best = i64::MIN;
+            for &mine in &legal[self.role] {
+                best = best.max(self.worst(s, &legal, mine)?);
+                if best >= WIN {
+                    break;
+                }
+            }
+            self.line.remove(s);
+            best
+        };
+        self.table.insert(s.clone(), v);
+        Ok(v)
+    }
+
+    fn legal(&mut self, s: &M::State) -> Result<Vec<Vec<M::Move>>> {
+        (0..self.m.roles().len()).map(|r| self.m.legal_moves(s, r)).collect()
+    }
+
+    /// The worst value for the role over the others' replies to its move `mine`.
+    fn worst(&mut self, s: &M::State, legal: &[Vec<M::Move>], mine: M::Move) -> std::result::Result<i64, Stop> {
+        let mut fixed = legal.to_vec();
+        fixed[self.role] = vec![mine];
+        let mut worst = i64::MAX;
+        for joint in every_joint(&fixed) {
+            let next = self.m.next_state(s, &joint)?;
+            worst = worst.min(self.value(&next)?);
+            if worst <= LOSS {
+                break;
+            }
+        }
+        Ok(worst)
+    }
+}
+
+/// The values of the legal moves of each role that has a choice in `state` (every role if
+/// none has), within `budget` expanded states in all.
+pub fn solve<M: StateMachine>(m: &mut M, state: &M::State, budget: u64) -> Result<Solution>
+where
+    M::State: Hash,
+{
+    if m.is_terminal(state)? {
+        return Err(RuntimeError::new("the game is over here: there is nothing left to solve"));
+    }
+    let legal: Vec<Vec<M::Move>> = (0..m.roles().len()).map(|r| m.legal_moves(state, r)).collect::<Result<_>>()?;
+    if let Some(r) = legal.iter().position(Vec::is_empty) {
+        return Err(RuntimeError::new(format!("{} has no legal move here", m.roles()[r])));
+    }
+    let mut choosers: Vec<usize> = (0..legal.len()).filter(|&r| legal[r].len() > 1).collect();
+    if choosers.is_empty() {
+        choosers = (0..legal.len()).collect();
+    }
+    let mut nodes = 0;
+    let mut stopped = None;
+    let mut roles = Vec::new();
+    for r in choosers {
+        let mut search = RoleSearch {
+            m: &mut *m,
+            role: r,
+            table: FxHashMap::default(),
+            line: FxHashSet::default(),
+            nodes: &mut nodes,
+            budget,
+        };
+        search.line.insert(state.clone());
+        let mut moves = Vec::new();
+        for &mine in &legal[r] {
+            let value = if stopped.is_some() {
+                None
+            } else {
+                match search.worst(state, &legal, mine) {
+                    Ok(v) => Some(v),
+                    Err(Stop::Budget) => {
+                        stopped = Some(format!("the node budget ({budget}) ran out"));
+                        None
+                    }
+                    Err(Stop::Cycle) => {
+                        stopped = Some("a line of play returns to an earlier state, so the game may not end".into());
+                        None
+                    }
+                    Err(Stop::Engine(e)) => return Err(e),
+                }
+            };
+            moves.push(MoveValue { text: search.m.move_text(mine), value });
+        }
+        moves.sort_by_key(|mv| std::cmp::Reverse(mv.value));
+        let value = moves.iter().all(|mv| mv.value.is_some()).then(|| moves[0].value.expect("solved"));
+        let role = search.m.roles()[r].clone();
+        let summary = summary(&role, &moves, value);
+        roles.push(RoleValues { role, moves, value, summary });
+    }
+    let complete = stopped.is_none();
+    Ok(Solution { roles, nodes, complete, stopped })
+}
+
+/// "x wins with (mark 2 2)", "x can secure 50 with ...", "x loses whatever it plays".
+fn summary(role: &str, moves: &[MoveValue], value: Option<i64>) -> String {
+    let Some(v) = value else {
+        return format!("{role}: not solved within the budget");
+    };
+    let best: Vec<&str> = moves.iter().filter(|mv| mv.value == Some(v)).map(|mv| mv.text.as_str()).collect();
+    let with = if best.len() == moves.len() && moves.len() > 1 {
+        "whatever it plays".to_string()
+    } else {
+        format!("with {}", best.join(" or "))
+    };
+    match v {
+        WIN => format!("{role} wins {with}"),
+        LOSS => format!("{role} loses {with}, against best play"),
+        _ => format!("{role} can secure {v} {with}"),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,90 @@
+use super::*;
+use crate::path::{parse_path, play};
+
+fn game(name: &str) -> crate::reasoner::Reasoner {
+    let text = std::fs::read_to_string(format!("{}/../games/{name}.kif", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    crate::load(&text, Default::default()).unwrap().reasoner
+}
+
+fn solve_after(name: &str, path: &str) -> Solution {
+    let mut m = game(name);
+    let (states, _) = play(&mut m, &parse_path(path).unwrap()).unwrap();
+    solve(&mut m, states.last().unwrap(), 10_000_000).unwrap()
+}
+
+#[test]
+fn tictactoe_is_a_draw_and_a_blunder_loses() {
+    let s = solve_after("tictactoe", "");
+    assert!(s.complete);
+    assert_eq!(s.roles.len(), 1);
+    let x = &s.roles[0];
+    assert_eq!((x.role.as_str(), x.value), ("x", Some(50)));
+    assert!(x.moves.iter().all(|mv| mv.value == Some(50)));
+    assert_eq!(x.summary, "x can secure 50 whatever it plays");
+    // o answers the centre on an edge: x wins, with exactly these moves (checked by an
+    // independent minimax over tic-tac-toe boards).
+    let s = solve_after("tictactoe", "(mark 2 2); (mark 1 2)");
+    let x = &s.roles[0];
+    let wins: Vec<&str> = x.moves.iter().filter(|mv| mv.value == Some(100)).map(|mv| mv.text.as_str()).collect();
+    assert_eq!(wins, ["(mark 1 1)", "(mark 1 3)", "(mark 2 1)", "(mark 2 3)", "(mark 3 1)", "(mark 3 3)"]);
+    assert!(x.summary.starts_with("x wins with (mark 1 1) or"), "{}", x.summary);
+}
+
+#[test]
+fn nim_first_player_wins_by_making_the_xor_zero() {
+    // Heaps 3, 4, 5: 3 ^ 4 ^ 5 = 2, and only taking 2 from heap a leaves 1 ^ 4 ^ 5 = 0.
+    let s = solve_after("nim", "");
+    let first = &s.roles[0];
+    assert_eq!(first.value, Some(100));
+    assert_eq!(first.summary, "first wins with (take a 2)");
+    assert!(first.moves[1..].iter().all(|mv| mv.value == Some(0)));
+}
+
+#[test]
+fn simultaneous_moves_secure_the_worst_case_and_budgets_stop_searches() {
+    let s = solve_after("rps", "");
+    assert!(s.roles.iter().all(|r| r.value.is_some()));
+    let s = {
+        let mut m = game("tictactoe");
+        let init = m.initial_state();
+        solve(&mut m, &init, 100).unwrap()
+    };
+    assert!(!s.complete && s.stopped.as_deref() == Some("the node budget (100) ran out"));
+    assert!(s.roles[0].moves.iter().all(|mv| mv.value.is_none()));
+    assert_eq!(s.roles[0].summary, "x: not solved within the budget");
+}
+
+#[test]
+fn a_game_that_can_repeat_a_state_is_not_solved() {
+    let text = "(role p) (init (at 1)) (<= (legal p (go 1)) (true (at 2))) (<= (legal p (go 2)) (true (at 1)))\n\
+                (<= (legal p stop) (true (at 1))) (<= (next (at ?x)) (does p (go ?x))) (<= (next done) (does p stop))\n\
+                (<= terminal (true done)) (goal p 100)";
+    let mut m = crate::load(text, Default::default()).unwrap().reasoner;
+    let init = m.initial_state();
+    let s = solve(&mut m, &init, 1000).unwrap();
+    assert!(s.stopped.unwrap().contains("returns to an earlier state"));
+}
+
+#[test]
+fn perft_counts_tictactoe_lines_and_engines_agree() {
+    let mut m = game("tictactoe");
+    let p = perft(&mut m, 6).unwrap();
+    assert_eq!(p.nodes, [1, 9, 72, 504, 3024, 15120, 54720]);
+    assert_eq!(p.terminal, [0, 0, 0, 0, 0, 1440, 5328]);
+    for name in ["connectfour", "breakthrough", "rps", "nim"] {
+        let text = std::fs::read_to_string(format!("{}/../games/{name}.kif", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let l = crate::load(&text, Default::default()).unwrap();
+        let mut ground = crate::ground::ground(&l.description, Default::default(), &|| 0.0, &mut |_| {})
+            .unwrap()
+            .reasoner(Default::default())
+            .unwrap();
+        let mut first_order = l.reasoner;
+        assert_eq!(perft(&mut ground, 3).unwrap(), perft(&mut first_order, 3).unwrap(), "{name}");
+    }
+}
+
+#[test]
+fn joints_vary_the_last_role_fastest() {
+    assert_eq!(every_joint(&[vec![1, 2], vec![3], vec![4, 5]]), [[1, 3, 4], [1, 3, 5], [2, 3, 4], [2, 3, 5]]);
+    assert_eq!(every_joint::<u8>(&[vec![1], vec![]]), Vec::<Vec<u8>>::new());
+}
