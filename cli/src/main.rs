@@ -623,7 +623,11 @@ fn explain(
 
 fn print_explanation(e: &Explanation, indent: usize) {
     let pad = "  ".repeat(indent);
-    let at = if e.step == 0 { "initially".to_string() } else { format!("after move {}", e.step) };
+    let at = match (e.in_move, e.step) {
+        (true, k) => format!("in move {}", k + 1),
+        (false, 0) => "initially".to_string(),
+        (false, k) => format!("after move {k}"),
+    };
     println!("{pad}{} [{at}]", e.summary);
     for d in &e.derivations {
         let source = if d.line > 0 { format!("rule on line {}", d.line) } else { "by definition".to_string() };

@@ -3,6 +3,8 @@
 
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web/serve.mjs';
 
@@ -43,4 +45,24 @@ export async function openPage(browser, url, { viewport = { width: 1440, height:
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
   return { context, page, errors };
+}
+
+/** Starts the server and the browser before a test file's tests and stops them after;
+ * the returned object gets `url` and `browser`. */
+export function useBrowser() {
+  const env = {};
+  before(async () => Object.assign(env, await launch()));
+  after(async () => env.close?.());
+  return env;
+}
+
+export const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+
+export const cell = (page, x, y) => page.locator(`#board button.cell[data-x="${x}"][data-y="${y}"]`);
+
+/** Replaces the editor's text as a person pasting would. */
+export async function setRules(page, text) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(text);
 }

@@ -3,28 +3,10 @@
 // panes. Run by scripts/test (`node --test tests/browser/`); screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { ARTIFACTS, launch, openPage } from './lib.mjs';
+import { test } from 'node:test';
+import { cell, openPage, setRules, shot, useBrowser } from './lib.mjs';
 
-let env;
-before(async () => {
-  env = await launch();
-});
-after(async () => {
-  await env?.close();
-});
-
-const shot = (page, name) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
-
-const cell = (page, x, y) => page.locator(`#board button.cell[data-x="${x}"][data-y="${y}"]`);
-
-/** Replaces the editor's text as a person pasting would. */
-async function setRules(page, text) {
-  await page.locator('.cm-content').click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(text);
-}
+const env = useBrowser();
 
 async function statusText(page) {
   return (await page.locator('#status').textContent()).trim();

@@ -6,6 +6,7 @@
 //! come from core).
 //! Build: `wasm-pack build wasm --target web` (see `scripts/setup.sh`, `build_web`).
 
+pub mod analyses;
 pub mod engines;
 pub mod session;
 pub mod text;
@@ -103,6 +104,37 @@ impl Session {
         let moves: Vec<Vec<String>> = serde_wasm_bindgen::from_value(moves)
             .map_err(|e| js_err(format!("moves must be an array of arrays of strings: {e}")))?;
         self.inner.replay(&moves).map_err(js_err)
+    }
+
+    /// Why `atom` (e.g. `(legal x (mark 1 1))`) holds or not, along the moves played:
+    /// `{atom, step, holds, summary, derivations: [{rule, line, instance, premises, failed,
+    /// note}]}`; each premise `{literal, holds, atom, step, atom_holds}` can be explained in
+    /// turn. `step` defaults to the current position (its last move for `next`).
+    pub fn explain(&mut self, atom: &str, step: Option<u32>) -> Result<JsValue, JsError> {
+        let e = self.inner.explain(atom, step.map(|s| s as usize)).map_err(js_err)?;
+        to_js(&e)
+    }
+
+    /// The goal value each legal move guarantees in the current position, searching at most
+    /// `budget` positions: `{roles: [{role, moves: [{move, value}], value, summary}], nodes,
+    /// complete, stopped}`.
+    pub fn solve(&mut self, budget: f64) -> Result<JsValue, JsError> {
+        let solution = self.inner.solve(budget as u64).map_err(js_err)?;
+        to_js(&solution)
+    }
+
+    /// The game's requirements: exhaustive when its states fit `max_states`, otherwise
+    /// `playouts` random playouts of at most `max_steps` moves: `{method, states, playouts,
+    /// checks: [{name, role, outcome, required, detail, witness}], well_formed}`.
+    pub fn analyze(&mut self, max_states: u32, playouts: u32, max_steps: u32, seed: f64) -> Result<JsValue, JsError> {
+        let options = gdl_core::analyze::Options {
+            max_states: max_states as usize,
+            playouts: playouts as usize,
+            max_steps: max_steps as usize,
+            seed: seed as u64,
+        };
+        let report = self.inner.analyze(options).map_err(js_err)?;
+        to_js(&report)
     }
 
     /// Seeds the playouts' random generator (an integer below 2^53).

@@ -65,14 +65,15 @@ pub struct Batch {
     pub goals: Vec<Vec<(String, u32)>>,
 }
 
-struct Game {
-    m: Reasoner,
-    /// What it was loaded from, for `domain` and other engines.
-    description: Description,
+pub(crate) struct Game {
+    pub(crate) m: Reasoner,
+    /// What it was loaded from, for `domain`, other engines and explanations.
+    pub(crate) description: Description,
+    pub(crate) text: String,
     domain: Option<Vec<String>>,
-    states: Vec<State>,
-    joints: Vec<Vec<String>>,
-    cursor: usize,
+    pub(crate) states: Vec<State>,
+    pub(crate) joints: Vec<Vec<String>>,
+    pub(crate) cursor: usize,
 }
 
 /// A game session: at most one loaded game and its history.
@@ -176,6 +177,7 @@ impl Session {
             states: vec![m.initial_state()],
             m,
             description,
+            text: text.to_string(),
             domain: None,
             joints: Vec::new(),
             cursor: 0,
@@ -184,7 +186,11 @@ impl Session {
         LoadResult { ok: self.game.is_some(), syntax, errors, warnings: diagnostics.len() - errors, diagnostics, roles }
     }
 
-    fn game(&mut self) -> Result<&mut Game> {
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    pub(crate) fn game(&mut self) -> Result<&mut Game> {
         self.game.as_mut().ok_or_else(|| "no game is loaded: the rules have errors".to_string())
     }
 

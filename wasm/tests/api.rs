@@ -162,3 +162,30 @@ fn ground_reports_phases_and_another_engine_plays() {
     assert_eq!(get(&s.view().unwrap(), "engine").as_string().unwrap(), "ground");
     assert!(message(s.set_engine("propositional").unwrap_err()).contains("not available yet"));
 }
+
+#[wasm_bindgen_test]
+fn explain_solve_and_analyze_return_plain_objects() {
+    let mut s = Session::new();
+    s.load(TICTACTOE).unwrap();
+    s.play(joint(&["(mark 2 2)", "noop"])).unwrap();
+    let e = s.explain("(legal o (mark 2 2))", None).unwrap();
+    assert_eq!(get(&e, "holds"), JsValue::FALSE);
+    let d = get(&e, "derivations").dyn_into::<Array>().unwrap().get(0);
+    assert_eq!(num(&d, "failed"), 1.0);
+    let p = get(&d, "premises").dyn_into::<Array>().unwrap().get(1);
+    assert_eq!(get(&p, "atom").as_string().unwrap(), "(true (cell 2 2 b))");
+    let f = s.explain("(true (cell 2 2 x))", Some(1)).unwrap();
+    assert_eq!(get(&f, "holds"), JsValue::TRUE);
+    assert!(message(s.explain("(legal o", None).unwrap_err()).contains("cannot read the query"));
+
+    s.play(joint(&["noop", "(mark 1 2)"])).unwrap();
+    let sol = s.solve(1_000_000.0).unwrap();
+    let x = get(&sol, "roles").dyn_into::<Array>().unwrap().get(0);
+    assert!(get(&x, "summary").as_string().unwrap().starts_with("x wins with (mark 1 1)"));
+    assert_eq!(num(&x, "value"), 100.0);
+
+    let r = s.analyze(100_000, 10, 100, 1.0).unwrap();
+    assert_eq!(get(&r, "method").as_string().unwrap(), "exhaustive");
+    assert_eq!(get(&r, "well_formed").as_string().unwrap(), "holds");
+    assert_eq!(num(&r, "states"), 5478.0);
+}

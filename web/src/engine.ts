@@ -60,6 +60,43 @@ export interface GroundView {
   declaredInput: boolean;
 }
 
+/** Why an atom holds or not (gdl-core `explain`). */
+export interface Explanation {
+  atom: string;
+  step: number;
+  in_move: boolean;
+  holds: boolean;
+  summary: string;
+  derivations: { rule: string; line: number; instance: string; premises: Premise[]; failed: number | null; note: string | null }[];
+}
+
+export interface Premise {
+  literal: string;
+  holds: boolean;
+  atom: string | null;
+  step: number;
+  atom_holds: boolean;
+}
+
+/** What each move guarantees (gdl-core `solve`). */
+export interface Solution {
+  roles: { role: string; moves: { move: string; value: number | null }[]; value: number | null; summary: string }[];
+  nodes: number;
+  complete: boolean;
+  stopped: string | null;
+}
+
+export type Outcome = 'holds' | 'fails' | 'not-proven';
+
+/** The game's requirements (gdl-core `analyze`). */
+export interface AnalysisReport {
+  method: 'exhaustive' | 'simulation';
+  states: number;
+  playouts: number;
+  checks: { name: string; role: string | null; outcome: Outcome; required: boolean; detail: string; witness: string[][] | null }[];
+  well_formed: Outcome;
+}
+
 /** Typed views of the wasm functions (wasm-bindgen returns `any` for serialized values). */
 export const api = {
   load: (s: Session, text: string) => s.load(text) as LoadResult,
@@ -69,6 +106,9 @@ export const api = {
   redo: (s: Session) => s.redo() as View,
   goTo: (s: Session, step: number) => s.goTo(step) as View,
   playouts: (s: Session, count: number, maxSteps: number) => s.playouts(count, maxSteps) as Batch,
+  explain: (s: Session, atom: string, step?: number) => s.explain(atom, step) as Explanation,
+  solve: (s: Session, budget: number) => s.solve(budget) as Solution,
+  analyze: (s: Session, maxStates: number, playouts: number, maxSteps: number, seed: number) => s.analyze(maxStates, playouts, maxSteps, seed) as AnalysisReport,
   ruleGraph: (text: string) => ruleGraph(text) as RuleGraph,
   capabilities: () => capabilities() as Capabilities,
   ground: (text: string, syntax: string, progress?: (phase: string) => void) => ground(text, syntax, progress) as GroundView,

@@ -11,14 +11,18 @@ import { byId, h } from './dom';
 import { createEditor, type Editor } from './editor';
 import { Session, api, errorMessage, formatText, startEngine, type Capabilities, type LoadResult, type View } from './engine';
 import { DEFAULT_EXAMPLE, example, examples } from './examples';
+import { AnalysisPane } from './analysis';
 import { GroundPane } from './ground';
 import { PlayPane } from './play';
 import { PlayoutsPane } from './playouts';
 import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
 import { loadSaved, save } from './storage';
+import { runTask, type Running } from './tasks';
 
 const LINT_DELAY_MS = 150;
 const SAVE_DELAY_MS = 300;
+/** Most positions the "Best moves" solver searches. */
+const SOLVE_BUDGET = 2_000_000;
 
 /** Figures read by the browser tests and the benchmark. */
 const metrics = { readyMs: 0, lastUpdateMs: 0, loads: 0, text: () => '' };
@@ -53,6 +57,8 @@ class App {
   private saveTimer = 0;
   private tab = 'play';
   private graphStale = true;
+  private solver: Running | null = null;
+  private selectTab: (id: string) => void = () => {};
 
   constructor(
     module: WebAssembly.Module,
@@ -71,10 +77,25 @@ class App {
         this.orientation = o;
         this.scheduleSave();
       },
+      explain: (atom, step) => {
+        try {
+          return api.explain(this.session, atom, step);
+        } catch (e) {
+          return errorMessage(e);
+        }
+      },
+      reveal: (line) => this.revealLine(line),
+      solve: () => this.solve(module),
+      cancelSolve: () => {
+        this.solver?.cancel();
+        this.solver = null;
+        this.play.solving(false);
+      },
     });
     this.play.setOrientation(this.orientation, false);
     this.ground = new GroundPane(module);
     new PlayoutsPane(module, caps, () => (this.loaded?.ok ? { text: this.loadedText, roles: this.loaded.roles } : null));
+    new AnalysisPane(module, () => (this.loaded?.ok ? this.loadedText : null), (moves) => this.openPath(moves));
     this.editor = createEditor(byId('editor'), start.rules, () => this.onEdit());
     metrics.text = () => this.editor.text();
     this.setScale(scale);
@@ -135,6 +156,40 @@ class App {
       toast(errorMessage(e));
     }
     metrics.lastUpdateMs = performance.now() - t0;
+  }
+
+  /** Solves the position shown, in a worker; the answer is dropped if the position changed. */
+  private solve(module: WebAssembly.Module): void {
+    if (!this.loaded?.ok) return;
+    this.solver?.cancel();
+    const step = this.kept.step;
+    const moves = this.kept.moves.slice(0, step);
+    const key = JSON.stringify(moves);
+    this.play.solving(true);
+    this.solver = runTask({ module, rules: this.loadedText, moves, task: { kind: 'solve', budget: SOLVE_BUDGET } }, (reply) => {
+      this.solver = null;
+      if (JSON.stringify(this.kept.moves.slice(0, this.kept.step)) !== key) return this.play.solving(false);
+      if (reply.type === 'solved') this.play.showSolution(reply.solution, step);
+      else if (reply.type === 'error') this.play.showSolution(`The position could not be solved: ${reply.message}`, step);
+    });
+  }
+
+  /** Plays a witness path from the analysis pane and shows it in the play pane. */
+  private openPath(moves: string[][]): void {
+    if (!this.loaded?.ok) return;
+    const played = this.session.replay(moves);
+    this.show(api.goTo(this.session, played));
+    this.selectTab('play');
+    if (played < moves.length) toast(`Only ${played} of the ${moves.length} moves are legal with the current rules.`);
+  }
+
+  /** Selects line `line` of the rules in the editor. */
+  private revealLine(line: number): void {
+    const text = this.editor.text();
+    let from = 0;
+    for (let i = 1; i < line && from >= 0; i++) from = text.indexOf('\n', from) + 1;
+    const end = text.indexOf('\n', from);
+    this.editor.reveal(from, end < 0 ? text.length : end);
   }
 
   private renderProblems(res: LoadResult): void {
@@ -223,6 +278,10 @@ class App {
       }
       this.tab = tab.id.replace('tab-', '');
       this.refreshTab();
+    };
+    this.selectTab = (id) => {
+      const tab = tabs.find((t) => t.id === `tab-${id}`);
+      if (tab) select(tab);
     };
     tabs.forEach((t, i) => {
       t.tabIndex = t.getAttribute('aria-selected') === 'true' ? 0 : -1;

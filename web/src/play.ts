@@ -1,10 +1,12 @@
 // The play pane: the current state's fluents, an automatic board when the state has a grid,
 // legal moves per role as buttons (one person plays every role), random move, undo/redo,
-// the move list, and the outcome of a terminal state.
+// the move list, and the outcome of a terminal state. Teaching aids: a click on a fluent (or a
+// question typed in the Why box) explains it; "Best moves" solves the position in a worker.
 
 import { BLANKS, detectGrid, layout, mapMoves, type Grid, type MoveMap, type Orientation } from './board';
 import { byId, h } from './dom';
-import type { GoalValue, View } from './engine';
+import type { Explanation, GoalValue, Solution, View } from './engine';
+import { explanationView } from './explain';
 
 export interface PlayActions {
   play(joint: string[]): void;
@@ -12,6 +14,13 @@ export interface PlayActions {
   redo(): void;
   goTo(step: number): void;
   orient(o: Orientation): void;
+  /** The explanation of an atom (`step`: the position; default: the current one), or an error. */
+  explain(atom: string, step?: number): Explanation | string;
+  /** Shows line `line` of the rules in the editor. */
+  reveal(line: number): void;
+  /** Solves the current position (answers through `showSolution`). */
+  solve(): void;
+  cancelSolve(): void;
 }
 
 /** Piece names drawn as discs of that colour. */
@@ -51,6 +60,8 @@ export class PlayPane {
   private chosen: (string | null)[] = [];
   private selected: string | null = null;
   private orientation: Orientation = { swap: false, flip: false };
+  /** The solved values of the position shown, if asked for. */
+  private solution: Solution | null = null;
 
   constructor(private actions: PlayActions) {
     byId('undo').addEventListener('click', () => actions.undo());
@@ -59,6 +70,48 @@ export class PlayPane {
     byId('random').addEventListener('click', () => this.random());
     byId('board-swap').addEventListener('click', () => this.setOrientation({ ...this.orientation, swap: !this.orientation.swap }));
     byId('board-flip').addEventListener('click', () => this.setOrientation({ ...this.orientation, flip: !this.orientation.flip }));
+    byId('why-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const q = byId<HTMLInputElement>('why-query').value.trim();
+      if (q) this.why(q);
+    });
+    byId('solve').addEventListener('click', () => actions.solve());
+    byId('solve-cancel').addEventListener('click', () => actions.cancelSolve());
+  }
+
+  /** Shows why `atom` holds or not at `step` (default: the current position). */
+  why(atom: string, step?: number): void {
+    byId<HTMLInputElement>('why-query').value = atom;
+    const x = this.actions.explain(atom, step);
+    const reveal = (line: number) => this.actions.reveal(line);
+    const explain = (a: string, s: number) => this.actions.explain(a, s);
+    byId('why').replaceChildren(typeof x === 'string' ? h('p', { class: 'warn', role: 'alert' }, x) : explanationView(x, { explain, reveal }));
+    byId('why').scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The solver is running (true) or stopped without an answer (false). */
+  solving(on: boolean): void {
+    byId<HTMLButtonElement>('solve').disabled = on;
+    byId('solve-cancel').hidden = !on;
+    if (on) byId('solution').replaceChildren(h('p', { class: 'muted' }, 'Solving this position…'));
+    else if (!this.solution) byId('solution').replaceChildren();
+  }
+
+  /** The solver's answer (or its error) for the position after `step` moves. */
+  showSolution(result: Solution | string, step: number): void {
+    this.solving(false);
+    if (!this.view || this.view.step !== step) return;
+    const box = byId('solution');
+    if (typeof result === 'string') {
+      box.replaceChildren(h('p', { class: 'warn' }, result));
+      return;
+    }
+    this.solution = result;
+    box.replaceChildren(
+      ...result.roles.map((r) => h('p', { class: 'solution-line', 'data-role': r.role }, h('strong', {}, r.summary))),
+      h('p', { class: 'muted' }, `Guaranteed goal values whatever the others do; ${result.nodes.toLocaleString('en')} positions searched${result.stopped ? `, then stopped: ${result.stopped}` : ''}.`),
+    );
+    this.renderMoves(this.view);
   }
 
   setOrientation(o: Orientation, notify = true): void {
@@ -81,6 +134,8 @@ export class PlayPane {
     this.view = null;
     byId('outcome').hidden = true;
     byId('play-area').hidden = true;
+    byId('why').replaceChildren();
+    byId('solution').replaceChildren();
   }
 
   render(view: View): void {
@@ -88,6 +143,9 @@ export class PlayPane {
     if (!sameState) {
       this.chosen = view.roles.map(() => null);
       this.selected = null;
+      this.solution = null;
+      byId('solution').replaceChildren();
+      byId('why').replaceChildren();
     }
     this.view = view;
     byId('play-message').hidden = true;
@@ -104,7 +162,10 @@ export class PlayPane {
     byId<HTMLButtonElement>('random').disabled = view.terminal;
     byId('engine-name').textContent = view.engine;
     byId('step').textContent = `after ${view.step} move${view.step === 1 ? '' : 's'}`;
-    byId('fluents').replaceChildren(...view.state.map((f) => h('li', {}, f)));
+    byId<HTMLButtonElement>('solve').disabled = view.terminal;
+    byId('fluents').replaceChildren(
+      ...view.state.map((f) => h('li', {}, h('button', { type: 'button', class: 'link', title: `Why is ${f} in the state?`, onclick: () => this.why(`(true ${f})`, view.step) }, f))),
+    );
   }
 
   private renderOutcome(view: View): void {
@@ -116,6 +177,7 @@ export class PlayPane {
       el.replaceChildren(
         h('strong', { class: 'verdict' }, `Game over: ${verdict(view.roles, goals)}`),
         h('span', { class: 'goals' }, ...view.roles.map((r, i) => h('span', { class: 'goal', 'data-role': r }, `${r}: ${goalText(goals[i] ?? [])}`))),
+        h('button', { type: 'button', class: 'small', id: 'why-terminal', onclick: () => this.why('terminal') }, 'Why over?'),
       );
       return;
     }
@@ -125,6 +187,7 @@ export class PlayPane {
     const waiting = toMove.filter((r) => !chosen.includes(r));
     el.replaceChildren(
       h('span', {}, `Step ${view.step + 1}: `, h('strong', {}, toMove.length ? `${toMove.join(' and ')} to move` : 'no moves')),
+      h('button', { type: 'button', class: 'small', id: 'why-terminal', onclick: () => this.why('terminal') }, 'Why not over?'),
       chosen.length > 0 && waiting.length > 0 ? h('span', { class: 'muted', id: 'waiting' }, `${chosen.join(' and ')} chose; now ${waiting.join(' and ')}`) : '',
     );
   }
@@ -231,8 +294,15 @@ export class PlayPane {
           // Nothing to choose (noop while the other role moves): one quiet line.
           return h('div', { class: 'role-moves only', 'data-role': role }, h('h3', {}, `${role}: `, h('code', {}, ms[0]), h('span', { class: 'muted' }, ' (its only legal move)')));
         }
+        const values = new Map((this.solution?.roles.find((x) => x.role === role)?.moves ?? []).map((mv) => [mv.move, mv.value]));
+        const badge = (m: string) => {
+          const v = values.get(m);
+          if (v === undefined) return '';
+          const cls = v === 100 ? 'win' : v === 0 ? 'loss' : '';
+          return h('span', { class: `value ${cls}`, title: `${role} can guarantee ${v ?? '?'} with this move` }, v === null ? '?' : String(v));
+        };
         const button = (m: string) =>
-          h('button', { type: 'button', class: `move${this.chosen[r] === m ? ' chosen' : ''}`, 'aria-pressed': this.chosen[r] === m ? 'true' : 'false', onclick: () => this.choose(r, m) }, m);
+          h('button', { type: 'button', class: `move${this.chosen[r] === m ? ' chosen' : ''}`, 'aria-pressed': this.chosen[r] === m ? 'true' : 'false', onclick: () => this.choose(r, m) }, m, badge(m));
         const buttons = h('div', { class: 'buttons' });
         // Games with thousands of moves: draw some, and a filter to find the others.
         const draw = (q: string) => {

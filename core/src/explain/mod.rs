@@ -33,6 +33,8 @@ pub struct Explanation {
     pub atom: String,
     /// The position: the state after this many joint moves.
     pub step: usize,
+    /// Whether the atom depends on the move played from that position (`next`, `does`, ...).
+    pub in_move: bool,
     pub holds: bool,
     /// One sentence in plain words.
     pub summary: String,
@@ -245,7 +247,14 @@ impl Explainer {
                 Some(_) => format!("{text} does not hold: no rule has {name} in its head"),
                 None => format!("{text} does not hold: the rules never mention {name}/{}", args.len()),
             };
-            return Ok(Explanation { atom: text, step, holds: false, summary, derivations: Vec::new() });
+            return Ok(Explanation {
+                atom: text,
+                step,
+                in_move: false,
+                holds: false,
+                summary,
+                derivations: Vec::new(),
+            });
         }
         let ranks = if holds { self.ranks_for(step, name, args.len())? } else { None };
         let limit = ranks.as_ref().map(|r| r.1.get(atom).copied().unwrap_or(u32::MAX));
@@ -265,7 +274,8 @@ impl Explainer {
             (false, _) if derivations.is_empty() => format!("{text} does not hold: no rule's head matches it"),
             (false, _) => format!("{text} does not hold: each rule that could derive it fails"),
         };
-        Ok(Explanation { atom: text, step, holds, summary, derivations })
+        let in_move = rel.is_some_and(|r| self.on_moves[r]);
+        Ok(Explanation { atom: text, step, in_move, holds, summary, derivations })
     }
 
     /// One derivation by rule `i` of the atom with arguments `args`: an instance whose
@@ -360,7 +370,7 @@ impl Explainer {
             failed: (!holds).then_some(0),
             note: None,
         };
-        Explanation { atom: text, step, holds, summary, derivations: vec![derivation] }
+        Explanation { atom: text, step, in_move: false, holds, summary, derivations: vec![derivation] }
     }
 
     fn explain_move(&self, step: usize, role: TermId, m: TermId, text: String) -> Explanation {
@@ -374,7 +384,7 @@ impl Explainer {
                 (played == m, format!("{text} {verb}: {who} played {} in move {}", store.text(played), step + 1))
             }
         };
-        Explanation { atom: text, step, holds, summary, derivations: Vec::new() }
+        Explanation { atom: text, step, in_move: true, holds, summary, derivations: Vec::new() }
     }
 
     /// The derivation ranks of the component of `name/arity` at `step`, if it is recursive:

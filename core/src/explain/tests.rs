@@ -62,11 +62,12 @@ fn next_defaults_to_the_last_move_and_trees_expand_levels() {
     let mut e = explainer(TICTACTOE, &[["(mark 2 2)", "noop"], ["noop", "(mark 1 1)"]]);
     let t = e.tree("(next (cell 1 1 o))", None, 2).unwrap();
     assert_eq!(t.step, 1);
-    assert!(t.holds);
+    assert!(t.holds && t.in_move);
     let p = &t.derivations[0].premises[0];
     assert_eq!(p.literal, "(does o (mark 1 1))");
     assert!(p.detail.as_ref().unwrap().holds);
     let t = e.tree("(true (cell 2 2 x))", None, 3).unwrap();
+    assert!(!t.in_move);
     let next = t.derivations[0].premises[0].detail.as_ref().unwrap();
     // Kept from the previous state, which itself got it from x's move.
     assert_eq!(next.derivations[0].line, 54);
