@@ -692,8 +692,11 @@ fn perft_cmd(file: &Path, depth: usize, json: bool, engine: &EngineArgs) -> Outc
     let reference = match engine.engine {
         Engine::Reasoner => None,
         _ => {
-            let first_order = EngineArgs { engine: Engine::Reasoner, limits: LimitArgs { ..engine.limits } };
-            let mut r = load_engine(file, &first_order, json)?;
+            let (text, description) = validated(file, true)?;
+            let mut r = gdl_core::reasoner::Reasoner::new(&description, engine.limits.limits()).map_err(|d| {
+                report(file, &text, &[d], json);
+                Failure::Invalid
+            })?;
             Some(gdl_core::solve::perft(&mut r, depth).map_err(runtime)?)
         }
     };

@@ -2,20 +2,18 @@
 //! nim from the start, and perft positions per second, per engine.
 //! Run: `cargo bench -p gdl-core --bench solver`.
 
+use gdl_core::engine::{build, Choice, Engine};
 use gdl_core::machine::StateMachine;
-use gdl_core::reasoner::Reasoner;
 use gdl_core::solve::{perft, solve};
 use std::time::Instant;
 
-fn engines(name: &str) -> Vec<Reasoner> {
+fn engines(name: &str) -> Vec<Engine> {
     let text = std::fs::read_to_string(format!("{}/../games/{name}.kif", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let l = gdl_core::load(&text, Default::default()).unwrap();
-    let ground = gdl_core::ground::ground(&l.description, Default::default(), &|| 0.0, &mut |_| {})
-        .unwrap()
-        .reasoner(Default::default())
-        .unwrap()
-        .named("ground");
-    vec![l.reasoner, ground]
+    let desc = gdl_core::validated(&text).unwrap().description;
+    [Choice::Reasoner, Choice::Ground, Choice::Propnet]
+        .into_iter()
+        .map(|c| build(c, &desc, Default::default(), Default::default(), &|| 0.0).unwrap().engine)
+        .collect()
 }
 
 fn main() {
@@ -25,8 +23,7 @@ fn main() {
             let s = m.initial_state();
             let start = Instant::now();
             let solution = solve(&mut m, &s, u64::MAX).unwrap();
-            let t = start.elapsed().as_secs_f64();
-            let rate = solution.nodes as f64 / t;
+            let rate = solution.nodes as f64 / start.elapsed().as_secs_f64();
             println!("{game:<12} {:<9} {:>10} {:>9} {rate:>12.0}", m.engine_name(), "solve", solution.nodes);
             let start = Instant::now();
             let p = perft(&mut m, 6).unwrap();

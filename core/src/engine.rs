@@ -42,7 +42,7 @@ pub enum Engine {
     Propnet(Box<Propnet>),
 }
 
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub enum State {
     Reasoner(reasoner::State),
     Propnet(propnet::State),

@@ -1,4 +1,5 @@
 use super::*;
+use crate::engine::{build, Choice};
 use crate::path::{parse_path, play};
 
 fn game(name: &str) -> crate::reasoner::Reasoner {
@@ -66,20 +67,20 @@ fn a_game_that_can_repeat_a_state_is_not_solved() {
 }
 
 #[test]
-fn perft_counts_tictactoe_lines_and_engines_agree() {
+fn perft_counts_tictactoe_lines_and_ground_and_propnet_agree_with_the_reasoner() {
     let mut m = game("tictactoe");
     let p = perft(&mut m, 6).unwrap();
     assert_eq!(p.nodes, [1, 9, 72, 504, 3024, 15120, 54720]);
     assert_eq!(p.terminal, [0, 0, 0, 0, 0, 1440, 5328]);
     for name in ["connectfour", "breakthrough", "rps", "nim"] {
         let text = std::fs::read_to_string(format!("{}/../games/{name}.kif", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        let l = crate::load(&text, Default::default()).unwrap();
-        let mut ground = crate::ground::ground(&l.description, Default::default(), &|| 0.0, &mut |_| {})
-            .unwrap()
-            .reasoner(Default::default())
-            .unwrap();
-        let mut first_order = l.reasoner;
-        assert_eq!(perft(&mut ground, 3).unwrap(), perft(&mut first_order, 3).unwrap(), "{name}");
+        let desc = crate::validated(&text).unwrap().description;
+        let mut first_order = crate::reasoner::Reasoner::new(&desc, Default::default()).unwrap();
+        let expected = perft(&mut first_order, 3).unwrap();
+        for choice in [Choice::Ground, Choice::Propnet] {
+            let mut m = build(choice, &desc, Default::default(), Default::default(), &|| 0.0).unwrap().engine;
+            assert_eq!(perft(&mut m, 3).unwrap(), expected, "{name} {}", m.engine_name());
+        }
     }
 }
 
