@@ -117,7 +117,7 @@ async function pageRate(browser, url) {
 }
 
 /** The same wasm in node, with the page worker's batching. */
-function nodeRate(engine = 'reasoner') {
+function nodeRate(engine = 'auto') {
   initSync({ module: readFileSync(join(ROOT, 'web/pkg/gdl_wasm_bg.wasm')) });
   const s = new Session();
   if (!s.load(readFileSync(GAME, 'utf8')).ok) throw new Error('tic-tac-toe does not load');
@@ -135,7 +135,7 @@ function nodeRate(engine = 'reasoner') {
 }
 
 /** `gdl bench` of the same engine, natively (built first; up to date if cargo says so). */
-function nativeRate(engine = 'reasoner') {
+function nativeRate(engine = 'auto') {
   const gdl = join(ROOT, 'target/release/gdl');
   execFileSync('cargo', ['build', '--release', '--quiet', '-p', 'gdl-cli'], { cwd: ROOT, stdio: 'inherit' });
   const out = execFileSync(gdl, ['bench', GAME, '--seconds', String(SECONDS), '--engine', engine, '--json'], { encoding: 'utf8' });
@@ -151,8 +151,10 @@ try {
   const page = await pageRate(env.browser, env.url);
   const node = nodeRate();
   const nodeGround = nodeRate('ground');
+  const nodeReasoner = nodeRate('reasoner');
   const native = nativeRate();
   const nativeGround = nativeRate('ground');
+  const nativeReasoner = nativeRate('reasoner');
   const result = {
     date: new Date().toISOString(),
     chromium: env.browser.version(),
@@ -160,7 +162,7 @@ try {
     transfer: net,
     readyMs: { runs: ready, median: median(ready) },
     clickMs: { toPaint: clicks.toPaint, handler: clicks.handler, toPaintMedian: median(clicks.toPaint), toPaintMax: Math.max(...clicks.toPaint), handlerMedian: median(clicks.handler), handlerMax: Math.max(...clicks.handler) },
-    playoutsPerSec: { page, node, native, nodeGround, nativeGround, pageOverNode: page / node },
+    playoutsPerSec: { page, node, native, nodeGround, nativeGround, nodeReasoner, nativeReasoner, pageOverNode: page / node, nodeOverNative: node / native },
   };
   writeFileSync(join(ARTIFACTS, 'bench.json'), JSON.stringify(result, null, 2));
   const ok = (b) => (b ? 'ok' : 'MISSED');
@@ -170,6 +172,8 @@ try {
   console.log(`page ready, tic-tac-toe (median of ${RUNS})  ${result.readyMs.median.toFixed(0)} ms   runs ${ready.map((t) => t.toFixed(0)).join(' ')} (target < 1500: ${ok(result.readyMs.median < 1500)})`);
   console.log(`click -> next frame (median / max)     ${result.clickMs.toPaintMedian.toFixed(1)} / ${result.clickMs.toPaintMax.toFixed(1)} ms; engine+render ${result.clickMs.handlerMedian.toFixed(1)} / ${result.clickMs.handlerMax.toFixed(1)} ms (target < 50: ${ok(result.clickMs.toPaintMax < 50)})`);
   console.log(`tic-tac-toe playouts/s                 page ${page.toFixed(0)}, node/wasm ${node.toFixed(0)}, native ${native.toFixed(0)}; page/node ${(page / node).toFixed(2)} (target >= 0.5: ${ok(page / node >= 0.5)})`);
+  console.log(`  (engine auto: the propositional network) node/wasm over native ${(node / native).toFixed(2)} (target >= 0.7: ${ok(node / native >= 0.7)})`);
+  console.log(`  reasoner                             node/wasm ${nodeReasoner.toFixed(0)}, native ${nativeReasoner.toFixed(0)}`);
   console.log(`  ground engine                        node/wasm ${nodeGround.toFixed(0)}, native ${nativeGround.toFixed(0)}`);
 } finally {
   await env.close();

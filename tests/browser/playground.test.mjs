@@ -156,8 +156,10 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
   await page.locator('#po-results .phase.cancelled').waitFor({ timeout: 5_000 });
   assert.equal(await page.locator('#po-run').isEnabled(), true);
 
-  // The engine menu: the ground program plays the same game; the coming engine is listed, disabled.
-  assert.equal(await page.locator('#po-engine option[value="propositional"]').isDisabled(), true);
+  // The engine menu: auto (the default) ran the propositional network and says so; the ground
+  // program plays the same game.
+  assert.equal(await page.locator('#po-engine').inputValue(), 'auto');
+  assert.match(await page.locator('#po-results .phase').textContent(), /engine propnet \(/);
   await page.locator('#po-engine').selectOption('ground');
   await page.locator('input[name="mode"][value="count"]').check();
   await page.locator('#po-count').fill('200');

@@ -1,25 +1,22 @@
 //! The engines the page can play with and the grounded view, in one place.
 //!
-//! SLOT: this file is the single place that knows which engines exist. `propositional`
-//! (the fast engine coming to gdl-core) is listed as "not available yet"; when core has
-//! it, `build` constructs it and `capabilities` marks it available — the page's engine
-//! menus follow without other changes.
+//! This file is the single place that knows which engines the page offers: `auto` (the
+//! propositional network when the game grounds within limits, else the reasoner), `propnet`,
+//! `reasoner` and `ground`, all built by `gdl_core::engine::build`; the page's engine menus
+//! follow `capabilities` without other changes.
 
 use gdl_core::ast::Description;
 use gdl_core::diagnostic::LineIndex;
+use gdl_core::engine::{Choice, Chosen};
 use gdl_core::ground::{ground, Options, PHASES};
 use gdl_core::parse::Syntax;
-use gdl_core::reasoner::{Limits, Reasoner};
+use gdl_core::reasoner::Limits;
 use serde::Serialize;
-
-/// Shown by the page wherever a pending engine would be.
-pub const NOT_YET: &str = "not available yet: the fast propositional engine is coming to gdl-core";
 
 /// An engine the page can run games with.
 #[derive(Debug, Serialize)]
 pub struct Engine {
     pub name: &'static str,
-    pub available: bool,
     pub note: &'static str,
 }
 
@@ -27,34 +24,31 @@ pub struct Engine {
 #[serde(rename_all = "camelCase")]
 pub struct Capabilities {
     pub ground: bool,
+    /// The first is the default.
     pub engines: Vec<Engine>,
-    pub not_yet: &'static str,
 }
 
 pub fn capabilities() -> Capabilities {
     Capabilities {
         ground: true,
         engines: vec![
-            Engine { name: "reasoner", available: true, note: "first-order reasoner, bottom-up" },
-            Engine { name: "ground", available: true, note: "the same reasoner on the ground program" },
-            Engine { name: "propositional", available: false, note: NOT_YET },
+            Engine {
+                name: "auto",
+                note: "the propositional network when the game grounds within limits, else the reasoner",
+            },
+            Engine { name: "propnet", note: "propositional network compiled from the ground program" },
+            Engine { name: "reasoner", note: "first-order reasoner, bottom-up" },
+            Engine { name: "ground", note: "the reasoner on the ground program" },
         ],
-        not_yet: NOT_YET,
     }
 }
 
-/// The engine `name` for a valid description.
-pub fn build(name: &str, desc: &Description, limits: Limits) -> Result<Reasoner, String> {
-    match name {
-        "reasoner" => Reasoner::new(desc, limits).map_err(|d| d.message),
-        "ground" => {
-            let options = Options { limits, ..Options::default() };
-            let g = ground(desc, options, &|| 0.0, &mut |_| {}).map_err(|d| d.message)?;
-            g.reasoner(limits).map_err(|d| d.message)
-        }
-        "propositional" => Err(format!("the propositional engine is {NOT_YET}")),
-        _ => Err(format!("unknown engine {name:?}: use reasoner or ground")),
-    }
+/// The engine `name` for a valid description, with a note saying which engine runs and why;
+/// `now` gives milliseconds.
+pub fn build(name: &str, desc: &Description, limits: Limits, now: &dyn Fn() -> f64) -> Result<Chosen, String> {
+    let choice =
+        Choice::from_name(name).ok_or_else(|| format!("unknown engine {name:?}: use {}", Choice::NAMES.join(", ")))?;
+    gdl_core::engine::build(choice, desc, limits, Default::default(), now).map_err(|d| d.message)
 }
 
 /// A ground program as the grounded-rules pane shows it.
@@ -147,13 +141,14 @@ mod tests {
     fn engines_are_built_by_name() {
         let desc = gdl_core::parse::parse(TICTACTOE).description;
         let limits = Limits::default();
-        assert_eq!(build("reasoner", &desc, limits).unwrap().engine_name(), "reasoner");
-        assert_eq!(build("ground", &desc, limits).unwrap().engine_name(), "ground");
-        let error = |name| build(name, &desc, limits).err().expect("an error");
-        assert!(error("propositional").contains("not available yet"));
-        assert!(error("magic").contains("unknown engine"));
-        let caps = capabilities();
-        let available: Vec<bool> = caps.engines.iter().map(|e| e.available).collect();
-        assert_eq!(available, [true, true, false]);
+        let name = |n| build(n, &desc, limits, &|| 0.0).unwrap().engine.engine_name();
+        assert_eq!(
+            [name("auto"), name("propnet"), name("reasoner"), name("ground")],
+            ["propnet", "propnet", "reasoner", "ground"]
+        );
+        assert!(build("auto", &desc, limits, &|| 0.0).unwrap().note.starts_with("propnet ("));
+        assert!(build("magic", &desc, limits, &|| 0.0).err().unwrap().contains("unknown engine"));
+        let names: Vec<&str> = capabilities().engines.iter().map(|e| e.name).collect();
+        assert_eq!(names, Choice::NAMES);
     }
 }

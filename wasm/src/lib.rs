@@ -2,8 +2,7 @@
 //!
 //! `session.rs` holds the game session in plain Rust; this file only converts values to
 //! JavaScript (plain objects through serde-wasm-bindgen) and every error into a JS `Error`
-//! with its message. `engines.rs` is the one place that lists engines (and the one still to
-//! come from core).
+//! with its message. `engines.rs` is the one place that lists engines.
 //! Build: `wasm-pack build wasm --target web` (see `scripts/setup.sh`, `build_web`).
 
 pub mod analyses;
@@ -57,7 +56,7 @@ impl Session {
         to_js(&self.inner.load(text))
     }
 
-    /// The current position: `{roles, step, state, terminal, goals, legal, history, engine}`.
+    /// The current position: `{roles, step, state, terminal, goals, legal, history, engine, engineNote}`.
     pub fn view(&mut self) -> Result<JsValue, JsError> {
         let view = self.inner.view().map_err(js_err)?;
         to_js(&view)
@@ -68,11 +67,11 @@ impl Session {
         self.inner.domain().map_err(js_err)
     }
 
-    /// Plays the game with another engine (`reasoner`, `ground`; see `capabilities()`),
-    /// from the initial state.
+    /// Plays the game with another engine (`auto`, `propnet`, `reasoner`, `ground`; see
+    /// `capabilities()`), from the initial state; returns which engine runs and why.
     #[wasm_bindgen(js_name = setEngine)]
-    pub fn set_engine(&mut self, name: &str) -> Result<(), JsError> {
-        self.inner.set_engine(name).map_err(js_err)
+    pub fn set_engine(&mut self, name: &str) -> Result<String, JsError> {
+        self.inner.set_engine(name, &performance_now).map_err(js_err)
     }
 
     /// Plays a joint move (one move text per role, in role order); returns the new view.
@@ -165,7 +164,7 @@ pub fn rule_graph(text: &str) -> Result<JsValue, JsError> {
     to_js(&graph)
 }
 
-/// What this build can do: `{ground, engines: [{name, available, note}], notYet}`.
+/// What this build can do: `{ground, engines: [{name, note}]}` (the first engine is the default).
 #[wasm_bindgen]
 pub fn capabilities() -> Result<JsValue, JsError> {
     to_js(&engines::capabilities())

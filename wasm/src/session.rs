@@ -11,9 +11,10 @@ use crate::text::{editor_diagnostics, EditorDiagnostic};
 use gdl_core::ast::Description;
 use gdl_core::deps::{DepGraph, RuleGraph};
 use gdl_core::diagnostic::LineIndex;
+use gdl_core::engine::{Engine, State};
 use gdl_core::machine::{GoalValue, StateMachine};
 use gdl_core::parse::{detect_syntax, parse, Parsed, Syntax};
-use gdl_core::reasoner::{Limits, Reasoner, State};
+use gdl_core::reasoner::{Limits, Reasoner};
 use gdl_core::rng::Rng;
 use gdl_core::trace::fast_playout;
 use serde::Serialize;
@@ -47,6 +48,8 @@ pub struct View {
     /// Every joint move of the history, including those after `step` that redo replays.
     pub history: Vec<Vec<String>>,
     pub engine: &'static str,
+    /// Which engine runs and why (e.g. why `auto` kept the reasoner).
+    pub engine_note: String,
 }
 
 /// The totals of one batch of random playouts from the initial state.
@@ -66,7 +69,8 @@ pub struct Batch {
 }
 
 pub(crate) struct Game {
-    pub(crate) m: Reasoner,
+    pub(crate) m: Engine,
+    pub(crate) note: String,
     /// What it was loaded from, for `domain`, other engines and explanations.
     pub(crate) description: Description,
     pub(crate) text: String,
@@ -168,7 +172,7 @@ impl Session {
     pub fn load(&mut self, text: &str) -> LoadResult {
         let syntax = syntax_name(detect_syntax(text));
         let (diags, loaded) = match gdl_core::load(text, self.limits) {
-            Ok(l) => (l.warnings, Some((l.reasoner, l.description))),
+            Ok(l) => (l.warnings, Some((Engine::Reasoner(Box::new(l.reasoner)), l.description))),
             Err(d) => (d, None),
         };
         let errors = diags.iter().filter(|d| d.is_error()).count();
@@ -176,6 +180,7 @@ impl Session {
         self.game = loaded.map(|(m, description)| Game {
             states: vec![m.initial_state()],
             m,
+            note: "reasoner".into(),
             description,
             text: text.to_string(),
             domain: None,
@@ -197,6 +202,7 @@ impl Session {
     pub fn view(&mut self) -> Result<View> {
         let g = self.game()?;
         let state = g.states[g.cursor].clone();
+        let note = g.note.clone();
         let m = &mut g.m;
         let terminal = m.is_terminal(&state).map_err(|e| e.message)?;
         let (goals, legal) = if terminal {
@@ -218,6 +224,7 @@ impl Session {
             legal,
             history: g.joints.clone(),
             engine: m.engine_name(),
+            engine_note: note,
         })
     }
 
@@ -229,15 +236,18 @@ impl Session {
         Ok(g.domain.get_or_insert_with(|| base_facts(&g.description, limits)).clone())
     }
 
-    /// Plays the loaded game with engine `name` (see `engines.rs`), from its initial state.
-    pub fn set_engine(&mut self, name: &str) -> Result<()> {
+    /// Plays the loaded game with engine `name` (see `engines.rs`), from its initial state;
+    /// returns which engine runs and why. `now` gives milliseconds.
+    pub fn set_engine(&mut self, name: &str, now: &dyn Fn() -> f64) -> Result<String> {
         let limits = self.limits;
         let g = self.game()?;
-        g.m = engines::build(name, &g.description, limits)?;
+        let chosen = engines::build(name, &g.description, limits, now)?;
+        g.m = chosen.engine;
+        g.note = chosen.note;
         g.states = vec![g.m.initial_state()];
         g.joints.clear();
         g.cursor = 0;
-        Ok(())
+        Ok(g.note.clone())
     }
 
     /// Plays one joint move (a move text per role, in role order) from the current position.
@@ -478,16 +488,22 @@ mod tests {
     #[test]
     fn another_engine_plays_the_same_game() {
         let mut s = loaded();
-        s.set_engine("ground").unwrap();
+        s.set_engine("ground", &|| 0.0).unwrap();
         let v = s.view().unwrap();
         assert_eq!((v.engine, v.legal[0].len()), ("ground", 9));
         s.seed(7);
         let ground = s.playouts(30, 1000).unwrap();
-        s.set_engine("reasoner").unwrap();
+        let note = s.set_engine("auto", &|| 0.0).unwrap();
+        assert!(note.starts_with("propnet ("), "{note}");
+        assert_eq!(s.view().unwrap().engine_note, note);
+        s.seed(7);
+        let propnet = s.playouts(30, 1000).unwrap();
+        s.set_engine("reasoner", &|| 0.0).unwrap();
         s.seed(7);
         let first_order = s.playouts(30, 1000).unwrap();
-        assert_eq!((ground.total_length, ground.goals), (first_order.total_length, first_order.goals));
-        assert!(s.set_engine("propositional").unwrap_err().contains("not available yet"));
+        assert_eq!((ground.total_length, &ground.goals), (first_order.total_length, &first_order.goals));
+        assert_eq!((propnet.total_length, propnet.goals), (first_order.total_length, first_order.goals));
+        assert!(s.set_engine("propositional", &|| 0.0).unwrap_err().contains("unknown engine"));
     }
 
     #[test]

@@ -140,9 +140,8 @@ fn formatting_graph_and_capabilities() {
     let caps = capabilities().unwrap();
     assert_eq!(get(&caps, "ground"), JsValue::TRUE);
     let engines = get(&caps, "engines").dyn_into::<Array>().unwrap();
-    let pending: Vec<JsValue> = engines.iter().filter(|e| get(e, "available") == JsValue::FALSE).collect();
-    assert_eq!(pending.len(), 1);
-    assert!(get(&caps, "notYet").as_string().unwrap().contains("not available yet"));
+    let names: Vec<String> = engines.iter().map(|e| get(&e, "name").as_string().unwrap()).collect();
+    assert_eq!(names, ["auto", "propnet", "reasoner", "ground"]);
 }
 
 #[wasm_bindgen_test]
@@ -160,7 +159,11 @@ fn ground_reports_phases_and_another_engine_plays() {
     s.load(TICTACTOE).unwrap();
     s.set_engine("ground").unwrap();
     assert_eq!(get(&s.view().unwrap(), "engine").as_string().unwrap(), "ground");
-    assert!(message(s.set_engine("propositional").unwrap_err()).contains("not available yet"));
+    let note = s.set_engine("auto").unwrap();
+    assert!(note.starts_with("propnet ("), "{note}");
+    assert_eq!(get(&s.view().unwrap(), "engine").as_string().unwrap(), "propnet");
+    assert_eq!(get(&s.view().unwrap(), "engineNote").as_string().unwrap(), note);
+    assert!(message(s.set_engine("propositional").unwrap_err()).contains("unknown engine"));
 }
 
 #[wasm_bindgen_test]

@@ -27,6 +27,8 @@ export interface View {
   legal: string[][];
   history: string[][];
   engine: string;
+  /** Which engine runs and why. */
+  engineNote: string;
 }
 
 export interface Batch {
@@ -45,8 +47,8 @@ export interface RuleGraph {
 
 export interface Capabilities {
   ground: boolean;
-  engines: { name: string; available: boolean; note: string }[];
-  notYet: string;
+  /** The first is the default. */
+  engines: { name: string; note: string }[];
 }
 
 export interface GroundView {

@@ -25,6 +25,7 @@ export interface Totals extends Batch {
 }
 
 export type FromWorker =
+  | { type: 'engine'; note: string }
   | { type: 'progress'; totals: Totals }
   | { type: 'done'; totals: Totals; cancelled: boolean }
   | { type: 'error'; message: string; totals: Totals | null };

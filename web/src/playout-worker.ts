@@ -29,7 +29,7 @@ async function run(req: RunRequest): Promise<void> {
   try {
     const loaded = api.load(session, req.rules);
     if (!loaded.ok) throw new Error('the rules have errors: fix them first');
-    if (req.engine !== 'reasoner') session.setEngine(req.engine);
+    post({ type: 'engine', note: req.engine === 'reasoner' ? 'reasoner' : session.setEngine(req.engine) });
     session.seed(req.seed);
     totals = emptyTotals(loaded.roles.length);
     const start = performance.now();

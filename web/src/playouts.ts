@@ -9,7 +9,9 @@ export class PlayoutsPane {
   private worker: Worker | null = null;
   private roles: string[] = [];
   private running = false;
-  private engine = 'reasoner';
+  private engine = 'auto';
+  /** Which engine runs and why, as the worker reports it. */
+  private note = '';
 
   constructor(
     private module: WebAssembly.Module,
@@ -18,7 +20,7 @@ export class PlayoutsPane {
   ) {
     const engines = byId<HTMLSelectElement>('po-engine');
     engines.replaceChildren(
-      ...caps.engines.map((e) => h('option', { value: e.name, disabled: !e.available, title: e.note }, e.available ? e.name : `${e.name} — not available yet`)),
+      ...caps.engines.map((e) => h('option', { value: e.name, title: e.note }, e.name)),
     );
     byId('playout-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -50,7 +52,8 @@ export class PlayoutsPane {
     this.setRunning(true);
     out.replaceChildren(h('p', { class: 'muted' }, 'Starting…'));
     byId<HTMLProgressElement>('po-progress').value = 0;
-    this.engine = byId<HTMLSelectElement>('po-engine').value || 'reasoner';
+    this.engine = byId<HTMLSelectElement>('po-engine').value || 'auto';
+    this.note = this.engine;
     this.worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.engine, count, seconds, maxSteps, seed: Math.floor(Math.random() * 2 ** 32) });
   }
 
@@ -66,7 +69,8 @@ export class PlayoutsPane {
   }
 
   private onMessage(m: FromWorker): void {
-    if (m.type === 'progress') this.show(m.totals, 'running');
+    if (m.type === 'engine') this.note = m.note;
+    else if (m.type === 'progress') this.show(m.totals, 'running');
     else if (m.type === 'done') this.finish(m.totals, null, m.cancelled);
     else this.finish(m.totals, m.message);
   }
@@ -102,7 +106,7 @@ export class PlayoutsPane {
       );
     });
     byId('po-results').replaceChildren(
-      h('p', { class: `phase ${phase}` }, status, h('span', { class: 'muted' }, ` · engine ${this.engine}`)),
+      h('p', { class: `phase ${phase}` }, status, h('span', { class: 'muted', id: 'po-engine-note' }, ` · engine ${this.note}`)),
       h(
         'div',
         { class: 'stats' },
