@@ -29,10 +29,10 @@ pub enum Choice {
 }
 
 impl Choice {
-    pub const NAMES: [&'static str; 4] = ["auto", "reasoner", "ground", "propnet"];
+    pub const NAMES: [&'static str; 4] = ["auto", "propnet", "reasoner", "ground"];
 
     pub fn from_name(name: &str) -> Option<Choice> {
-        let all = [Choice::Auto, Choice::Reasoner, Choice::Ground, Choice::Propnet];
+        let all = [Choice::Auto, Choice::Propnet, Choice::Reasoner, Choice::Ground];
         Choice::NAMES.iter().position(|&n| n == name).map(|i| all[i])
     }
 }
