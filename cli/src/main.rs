@@ -13,7 +13,7 @@ use gdl_core::ground::Options as GroundOptions;
 use gdl_core::machine::StateMachine;
 use gdl_core::parse::{parse, Syntax};
 use gdl_core::propnet::{Opt, Options as PropnetOptions, Strategy};
-use gdl_core::reasoner::Limits;
+use gdl_core::reasoner::{Limits, TimeLimit};
 use gdl_core::rng::Rng;
 use gdl_core::trace::{fast_playout, record_playout, replay, Playout};
 use serde_json::json;
@@ -40,11 +40,29 @@ struct LimitArgs {
     /// Most facts the joins may look at to answer one query.
     #[arg(long, default_value_t = Limits::default().max_join_steps)]
     max_join_steps: u64,
+    /// Most distinct terms the game may build (a limit on memory).
+    #[arg(long, default_value_t = Limits::default().max_terms)]
+    max_terms: usize,
+    /// Most milliseconds one request (loading the game, one query) may take; no limit by default.
+    #[arg(long)]
+    max_millis: Option<f64>,
+}
+
+/// Milliseconds since the first call: the clock of `--max-millis`.
+fn now_ms() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1e3
 }
 
 impl LimitArgs {
     fn limits(&self) -> Limits {
-        Limits { max_term_depth: self.max_term_depth, max_facts: self.max_facts, max_join_steps: self.max_join_steps }
+        Limits {
+            max_term_depth: self.max_term_depth,
+            max_facts: self.max_facts,
+            max_join_steps: self.max_join_steps,
+            max_terms: self.max_terms,
+            time: self.max_millis.map(|millis| TimeLimit { millis, now: now_ms }),
+        }
     }
 }
 

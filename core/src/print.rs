@@ -3,7 +3,7 @@
 //! Parsing the output again gives the same tree (comments inside a rule move before it).
 
 use crate::ast::{Description, Item, Literal, Rule, Term};
-use crate::parse::Syntax;
+use crate::parse::{is_name_char, Syntax};
 use std::fmt::Write;
 
 /// Prints the whole description in the given syntax.
@@ -144,25 +144,48 @@ pub fn infix_literal(s: &mut String, l: &Literal) {
     }
 }
 
+/// A variable in infix: capitalised (`X`), or `?x` when no capitalised word reads back as it.
+fn infix_var(s: &mut String, v: &str) {
+    let mut chars = v.chars();
+    let plain: String = match chars.next() {
+        Some(c) if c.is_alphabetic() => c.to_uppercase().chain(chars).collect(),
+        _ => v.to_string(),
+    };
+    let first = plain.chars().next();
+    if first.is_some_and(|c| c.is_uppercase() || c == '_')
+        && plain != "_"
+        && plain.chars().all(is_name_char)
+        && plain.to_lowercase() == v
+    {
+        s.push_str(&plain);
+    } else {
+        s.push('?');
+        s.push_str(v);
+    }
+}
+
+/// A constant or relation name in infix: as it is, or quoted when infix would read it
+/// otherwise (`'a.b'`, `'_x'`).
+fn infix_name(s: &mut String, name: &str) {
+    let first = name.chars().next();
+    if first.is_some_and(|c| !c.is_uppercase() && c != '_' && c != '\'')
+        && name.chars().all(is_name_char)
+        && name.to_lowercase() == name
+    {
+        s.push_str(name);
+    } else {
+        s.push('\'');
+        s.push_str(&name.replace('\'', "''"));
+        s.push('\'');
+    }
+}
+
 pub fn infix_term(s: &mut String, t: &Term) {
     match t {
-        Term::Var(v, _) => {
-            let mut chars = v.chars();
-            match chars.next() {
-                Some(c) if c.is_alphabetic() => {
-                    s.extend(c.to_uppercase());
-                    s.push_str(chars.as_str());
-                }
-                Some('_') => s.push_str(v),
-                _ => {
-                    s.push('_');
-                    s.push_str(v);
-                }
-            }
-        }
-        Term::Const(c, _) => s.push_str(c),
+        Term::Var(v, _) => infix_var(s, v),
+        Term::Const(c, _) => infix_name(s, c),
         Term::Func(f, args, _) => {
-            s.push_str(f);
+            infix_name(s, f);
             s.push('(');
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {

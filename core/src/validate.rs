@@ -162,14 +162,32 @@ impl<'a> Uses<'a> {
 
 /// Each relation and each function symbol is used with one arity. A name may be both a
 /// relation and a function with different arities: GGP-Base keeps the two apart.
+/// Most arguments of one relation or function (the engine stores arities in 16 bits).
+pub const MAX_ARGUMENTS: usize = u16::MAX as usize;
+
 fn check_arities(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
     let mut relations = Uses::default();
     let mut functions = Uses::default();
-    for rule in rules {
-        for s in sentences(rule).filter(|s| s.name().is_some_and(|n| keyword(n).is_none())) {
-            relations.add(s);
+    let mut too_wide = |t: &Term| {
+        if t.args().len() > MAX_ARGUMENTS {
+            out.push(Diagnostic::error(
+                "too-many-arguments",
+                t.span(),
+                format!("{} has {} arguments: at most {MAX_ARGUMENTS} are supported", slash(t), t.args().len()),
+            ));
         }
-        rule_functions(rule, &mut |f| functions.add(f));
+    };
+    for rule in rules {
+        for s in sentences(rule) {
+            too_wide(s);
+            if s.name().is_some_and(|n| keyword(n).is_none()) {
+                relations.add(s);
+            }
+        }
+        rule_functions(rule, &mut |f| {
+            too_wide(f);
+            functions.add(f)
+        });
     }
     relations.report("relation", out);
     functions.report("function", out);
@@ -682,6 +700,16 @@ mod tests {
                 game.kif:1:19: warning[undefined-relation]: p/2 is never defined, so it is always false; did you mean p/1, which is defined?
                 game.kif:2:14: error[arity-mismatch]: function f has 2 arguments here (f/2) but is used elsewhere with 1 argument (f/1); a function must always have the same number of arguments"#]],
         );
+    }
+
+    /// Arities are stored in 16 bits: a wider term used to be cut silently (found while
+    /// hunting limits; the game then had no legal move).
+    #[test]
+    fn terms_wider_than_the_engine_stores_are_refused() {
+        let wide = format!("(init (p{}))", " a".repeat(MAX_ARGUMENTS + 1));
+        let found = render(&wide, false);
+        assert!(found.contains("error[too-many-arguments]: p/65536 has 65536 arguments: at most 65535"), "{found}");
+        assert!(render(&format!("(init (p{}))", " a".repeat(MAX_ARGUMENTS)), false).is_empty());
     }
 
     #[test]

@@ -2,6 +2,9 @@
 //!
 //! Variables start with an upper-case letter or `_`; `~` (or `not(...)`) negates; body literals
 //! are joined by `&` (or `,`); a rule ends with an optional `.` or where no `&` follows.
+//! Any name a prefix text may hold can be written too: a variable as in KIF (`?x.1`), a
+//! constant or relation between single quotes (`'a.b'`, a quote inside doubled: `'it''s'`);
+//! the formatter writes these forms only where the plain ones cannot say the same.
 //! Comments start with `%` or `;`. After an error the parser skips to the next line that
 //! starts at column 1, so one mistake does not hide the rest of the file.
 
@@ -22,6 +25,8 @@ enum Tok {
     Dot,
     Comment(String),
     Bad(char),
+    /// A token that cannot be read, with what is wrong.
+    Malformed(&'static str),
 }
 
 struct Token {
@@ -31,8 +36,43 @@ struct Token {
     at_line_start: bool,
 }
 
-fn is_name_char(c: char) -> bool {
+pub(crate) fn is_name_char(c: char) -> bool {
     is_symbol_char(c) && !matches!(c, ':' | '.' | '|' | '!')
+}
+
+/// A quoted name starting at byte `i` (on a `'`): its text and end, or what is wrong.
+fn quoted(text: &str, i: usize) -> (Tok, usize) {
+    let mut name = String::new();
+    let mut chars = text[i + 1..].char_indices();
+    while let Some((j, c)) = chars.next() {
+        let end = i + 1 + j + 1;
+        match c {
+            '\'' if text[end..].starts_with('\'') => {
+                chars.next();
+                name.push('\'');
+            }
+            '\'' if name.is_empty() => return (Tok::Malformed("a quoted name cannot be empty"), end),
+            '\'' => return (Tok::Name(name.to_lowercase()), end),
+            c if is_symbol_char(c) => name.push(c),
+            _ => {
+                let end = end - 1;
+                return (
+                    Tok::Malformed("a quoted name needs its closing ' before any space or bracket"),
+                    end.max(i + 1),
+                );
+            }
+        }
+    }
+    (Tok::Malformed("a quoted name needs its closing '"), text.len())
+}
+
+/// A KIF-style variable `?name` starting at byte `i`.
+fn kif_variable(text: &str, i: usize) -> (Tok, usize) {
+    let len = text[i + 1..].find(|c| !is_symbol_char(c)).unwrap_or(text.len() - i - 1);
+    if len == 0 {
+        return (Tok::Malformed("a variable needs a name after '?', like ?x"), i + 1);
+    }
+    (Tok::Var(text[i + 1..i + 1 + len].to_lowercase()), i + 1 + len)
 }
 
 fn lex(text: &str) -> Vec<Token> {
@@ -64,6 +104,13 @@ fn lex(text: &str) -> Vec<Token> {
             '&' => single(Tok::Amp).expect("some"),
             '~' => single(Tok::Tilde).expect("some"),
             '.' => single(Tok::Dot).expect("some"),
+            '\'' | '?' => {
+                let (tok, end) = if c == '?' { kif_variable(text, i) } else { quoted(text, i) };
+                while chars.peek().is_some_and(|&(j, _)| j < end) {
+                    chars.next();
+                }
+                (tok, end)
+            }
             ':' if text[i..].starts_with(":-") => {
                 chars.next();
                 (Tok::If, i + 2)
@@ -133,6 +180,7 @@ impl Parser {
             Some(Tok::Dot) => "'.'".into(),
             Some(Tok::Comment(_)) => "a comment".into(),
             Some(Tok::Bad(c)) => format!("the character '{}'", c.escape_debug()),
+            Some(Tok::Malformed(_)) => "a malformed name".into(),
         };
         // A rule cut short at the end of a line: point there, not at the next line.
         let message = match self.toks.get(self.pos) {
@@ -308,11 +356,15 @@ pub fn parse_infix(text: &str) -> (Description, Vec<Diagnostic>) {
     let toks = lex(text);
     let mut diags = Vec::new();
     for t in &toks {
-        if let Tok::Bad(c) = t.tok {
-            diags.push(Diagnostic::error("syntax", t.span, format!("unexpected character '{}'", c.escape_debug())));
+        match t.tok {
+            Tok::Bad(c) => {
+                diags.push(Diagnostic::error("syntax", t.span, format!("unexpected character '{}'", c.escape_debug())))
+            }
+            Tok::Malformed(what) => diags.push(Diagnostic::error("syntax", t.span, what)),
+            _ => {}
         }
     }
-    let toks: Vec<Token> = toks.into_iter().filter(|t| !matches!(t.tok, Tok::Bad(_))).collect();
+    let toks: Vec<Token> = toks.into_iter().filter(|t| !matches!(t.tok, Tok::Bad(_) | Tok::Malformed(_))).collect();
     let mut p = Parser { toks, pos: 0, diags, end: text.len() };
     let mut items = Vec::new();
     while let Some(tok) = p.peek() {

@@ -9,6 +9,7 @@ mod prefix;
 use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
 
+pub(crate) use infix::is_name_char;
 pub use infix::parse_infix;
 pub use prefix::parse_prefix;
 

@@ -9,7 +9,7 @@
 //! probes clearly cheaper; when nothing passes, the program as written runs with the
 //! caller's limits and reports its own errors.
 
-use super::{Limits, LoadFailure, Reasoner};
+use super::{Deadline, Limits, LoadFailure, Reasoner};
 use crate::diagnostic::Diagnostic;
 use crate::magic;
 use crate::program::NRule;
@@ -34,10 +34,15 @@ enum Attempt {
     NotApplicable,
 }
 
-fn attempt(rules: &[NRule], on_demand: &[Key], limits: Limits) -> Result<Attempt, Diagnostic> {
+fn attempt(
+    rules: &[NRule],
+    on_demand: &[Key],
+    limits: Limits,
+    deadline: Option<Deadline>,
+) -> Result<Attempt, Diagnostic> {
     let program = if on_demand.is_empty() { Some(rules.to_vec()) } else { magic::transform(rules, on_demand) };
     let Some(program) = program else { return Ok(Attempt::NotApplicable) };
-    match Reasoner::build(program, limits) {
+    match Reasoner::build_within(program, limits, deadline) {
         Ok(mut r) => match r.probe() {
             Ok(()) => Ok(Attempt::Ok(Box::new(r))),
             Err(e) => Ok(Attempt::Limit(e.relation)),
@@ -47,7 +52,9 @@ fn attempt(rules: &[NRule], on_demand: &[Key], limits: Limits) -> Result<Attempt
     }
 }
 
+/// One load is one request: every candidate shares the deadline.
 pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic> {
+    let deadline = limits.time.map(|t| t.deadline());
     let probe = Limits {
         max_facts: limits.max_facts.min(PROBE_FACTS),
         max_join_steps: limits.max_join_steps.min(PROBE_JOIN_STEPS),
@@ -58,7 +65,7 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     let mut tried: Vec<Key> = Vec::new();
     let mut trial: Vec<Key> = Vec::new();
     for _ in 0..MAX_ATTEMPTS {
-        match attempt(&rules, &trial, probe)? {
+        match attempt(&rules, &trial, probe, deadline)? {
             Attempt::Ok(r) => {
                 if best.as_ref().is_none_or(|b| (r.work as f64) < b.work as f64 * GAIN) {
                     adopted = trial.clone();
@@ -90,8 +97,8 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     match best {
         Some(mut r) => {
             r.limits = limits;
-            Ok(*r)
+            Ok(r.loaded())
         }
-        None => Reasoner::from_rules(rules, limits),
+        None => Reasoner::load(rules, limits, deadline),
     }
 }

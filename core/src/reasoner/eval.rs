@@ -4,6 +4,7 @@
 
 use super::compile::{KeySrc, Lit, Pat, Plan, Step};
 use super::store::{KeyHasher, RelStore, NONE};
+use super::Deadline;
 use crate::term::{TermId, TermStore, TooDeep};
 
 const UNBOUND: TermId = TermId::MAX;
@@ -35,6 +36,20 @@ pub struct Exec<'a> {
     max_solutions: usize,
     /// Set after a solution: the step to go back to (`usize::MAX`: none).
     cut: usize,
+    /// The clock is read every `CLOCK_EVERY` steps; past the deadline the budget is spent.
+    deadline: Option<Deadline>,
+    late: bool,
+}
+
+/// Join steps between two readings of the clock (a reading costs about as much as 100 steps).
+const CLOCK_EVERY: u64 = 1 << 14;
+
+/// When a join must stop, besides its step budget.
+#[derive(Clone, Copy)]
+pub struct Stop {
+    /// Most solutions before the join stops.
+    pub max_solutions: usize,
+    pub deadline: Option<Deadline>,
 }
 
 /// Why a join stopped early.
@@ -44,6 +59,8 @@ pub enum Exhausted {
     Steps,
     /// It found more solutions than a relation may hold.
     Solutions,
+    /// The request's deadline passed.
+    Time,
 }
 
 impl<'a> Exec<'a> {
@@ -55,7 +72,7 @@ impl<'a> Exec<'a> {
         delta: &'a [(u32, u32)],
         s: &'a mut Scratch,
         budget: &'a mut u64,
-        max_solutions: usize,
+        stop: Stop,
         plan: &Plan,
     ) -> Result<usize, Exhausted> {
         s.bind.clear();
@@ -63,10 +80,24 @@ impl<'a> Exec<'a> {
         s.trail.clear();
         s.out.clear();
         let (bind, trail, out) = (&mut s.bind, &mut s.trail, &mut s.out);
-        let mut exec =
-            Exec { rels, store, delta, bind, trail, out, solutions: 0, budget, max_solutions, cut: usize::MAX };
+        let mut exec = Exec {
+            rels,
+            store,
+            delta,
+            bind,
+            trail,
+            out,
+            solutions: 0,
+            budget,
+            max_solutions: stop.max_solutions,
+            cut: usize::MAX,
+            deadline: stop.deadline,
+            late: false,
+        };
         exec.step(plan, 0);
-        if exec.solutions > max_solutions {
+        if exec.late {
+            Err(Exhausted::Time)
+        } else if exec.solutions > stop.max_solutions {
             Err(Exhausted::Solutions)
         } else if *exec.budget == 0 {
             Err(Exhausted::Steps)
@@ -118,8 +149,7 @@ impl<'a> Exec<'a> {
             Some((ix, keys)) => {
                 let mut f = rel.chain_start(*ix, self.key(keys));
                 // Chains run newest first: skip facts at or above `hi`, stop below `lo`.
-                while f != NONE && f >= lo && *self.budget > 0 {
-                    *self.budget -= 1;
+                while f != NONE && f >= lo && self.spend() {
                     if f < hi {
                         if self.match_args(&lit.args, rel.tuple(f)) {
                             self.step(plan, k + 1);
@@ -134,10 +164,9 @@ impl<'a> Exec<'a> {
             }
             None => {
                 for f in lo..hi {
-                    if *self.budget == 0 {
+                    if !self.spend() {
                         return;
                     }
-                    *self.budget -= 1;
                     if self.match_args(&lit.args, rel.tuple(f)) {
                         self.step(plan, k + 1);
                     }
@@ -148,6 +177,20 @@ impl<'a> Exec<'a> {
                 }
             }
         }
+    }
+
+    /// Takes one step from the budget; false when none is left (or the deadline passed).
+    #[inline]
+    fn spend(&mut self) -> bool {
+        if *self.budget == 0 {
+            return false;
+        }
+        *self.budget -= 1;
+        if self.budget.is_multiple_of(CLOCK_EVERY) && self.deadline.is_some_and(|d| d.passed()) {
+            self.late = true;
+            *self.budget = 0;
+        }
+        true
     }
 
     /// After a solution, steps past the one that bound the whole head stop: their other

@@ -17,7 +17,7 @@ use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
 use crate::program::{graph_of, normalise, NRule};
 use crate::term::{TermId, TermStore};
 use compile::{compile_rule, CRule, RelId, Relations};
-use eval::{Exec, Exhausted, Scratch};
+use eval::{Exec, Exhausted, Scratch, Stop};
 use store::RelStore;
 
 /// Limits that stop runaway games.
@@ -29,11 +29,51 @@ pub struct Limits {
     pub max_facts: usize,
     /// Most facts the joins may look at to answer one query (legal, terminal, goal, next).
     pub max_join_steps: u64,
+    /// Most distinct terms the game may build, over all states (memory: about 50 bytes
+    /// each, plus their text once printed).
+    pub max_terms: usize,
+    /// Wall time per request: one load, one query (none by default).
+    pub time: Option<TimeLimit>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_term_depth: crate::term::DEFAULT_MAX_DEPTH, max_facts: 2_000_000, max_join_steps: 500_000_000 }
+        Limits {
+            max_term_depth: crate::term::DEFAULT_MAX_DEPTH,
+            max_facts: 2_000_000,
+            max_join_steps: 500_000_000,
+            max_terms: 10_000_000,
+            time: None,
+        }
+    }
+}
+
+/// A limit on wall time, read from the caller's clock (core does no I/O, and the browser's
+/// clock is not the standard library's).
+#[derive(Clone, Copy, Debug)]
+pub struct TimeLimit {
+    pub millis: f64,
+    /// Milliseconds from any fixed origin.
+    pub now: fn() -> f64,
+}
+
+impl TimeLimit {
+    /// The moment a request started now must end.
+    pub fn deadline(&self) -> Deadline {
+        Deadline { at: (self.now)() + self.millis, now: self.now }
+    }
+}
+
+/// When the current request must end.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    at: f64,
+    now: fn() -> f64,
+}
+
+impl Deadline {
+    pub fn passed(&self) -> bool {
+        (self.now)() > self.at
     }
 }
 
@@ -72,6 +112,10 @@ pub struct Reasoner {
     scratch: Scratch,
     /// Join steps left for the current query.
     budget: u64,
+    /// When the current request must end (from `limits.time`).
+    deadline: Option<Deadline>,
+    /// While loading: the deadline of the whole load, which every query shares.
+    load_deadline: Option<Deadline>,
     /// Join steps used since loading (the cost `adapt` compares).
     work: u64,
     delta: Vec<(u32, u32)>,
@@ -149,15 +193,40 @@ impl Reasoner {
 
     /// Loads normal rules; static relations are evaluated at once.
     pub fn from_rules(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
-        Reasoner::build(rules, limits).map_err(|f| match f {
-            LoadFailure::Invalid(d) => d,
-            LoadFailure::Limit(e) => Diagnostic::error("runtime", Default::default(), e.message),
-        })
+        Reasoner::load(rules, limits, limits.time.map(|t| t.deadline()))
     }
 
     /// Loads normal rules like `from_rules`, telling a limit reached (with the relation that
     /// reached it) apart from an invalid program.
     pub fn build(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, LoadFailure> {
+        Reasoner::build_within(rules, limits, limits.time.map(|t| t.deadline())).map(Reasoner::loaded)
+    }
+
+    /// Loads normal rules within a deadline; the result starts a new deadline per query.
+    fn load(
+        rules: Vec<NRule>,
+        limits: Limits,
+        deadline: Option<Deadline>,
+    ) -> std::result::Result<Reasoner, Diagnostic> {
+        match Reasoner::build_within(rules, limits, deadline) {
+            Ok(r) => Ok(r.loaded()),
+            Err(LoadFailure::Invalid(d)) => Err(d),
+            Err(LoadFailure::Limit(e)) => Err(Diagnostic::error("runtime", Default::default(), e.message)),
+        }
+    }
+
+    /// Loading is over: from now on each query is a request of its own.
+    fn loaded(mut self) -> Reasoner {
+        self.load_deadline = None;
+        self
+    }
+
+    /// Loads normal rules; every evaluation until `loaded` shares `load_deadline`.
+    fn build_within(
+        rules: Vec<NRule>,
+        limits: Limits,
+        load_deadline: Option<Deadline>,
+    ) -> std::result::Result<Reasoner, LoadFailure> {
         let rules: Vec<NRule> = rules.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
         let mut graph = graph_of(&rules);
         for (name, arity) in [
@@ -261,6 +330,8 @@ impl Reasoner {
             limits,
             scratch: Scratch::default(),
             budget: 0,
+            deadline: load_deadline,
+            load_deadline,
             work: 0,
             r_true,
             r_does,
@@ -351,18 +422,28 @@ impl Reasoner {
 
     /// Runs one plan and adds the facts it derives.
     fn run_plan(&mut self, plan: &compile::Plan) -> Result<()> {
-        let max = self.limits.max_facts;
+        let stop = Stop { max_solutions: self.limits.max_facts, deadline: self.deadline };
         let solutions =
-            match Exec::run(&self.facts, &self.store, &self.delta, &mut self.scratch, &mut self.budget, max, plan) {
+            match Exec::run(&self.facts, &self.store, &self.delta, &mut self.scratch, &mut self.budget, stop, plan) {
                 Ok(n) => n,
+                Err(Exhausted::Time) => {
+                    let millis = self.limits.time.map_or(0.0, |t| t.millis);
+                    return Err(self.limit_error(
+                        plan.head_rel,
+                        format!(
+                            "took longer than {millis} ms, the time allowed for one request (raise the limit \
+                             max_millis if this is intended)"
+                        ),
+                    ));
+                }
                 Err(Exhausted::Steps) => {
                     return Err(self.limit_error(
                         plan.head_rel,
                         format!(
-                    "took more than {} join steps: a rule joins too many facts (raise the limit max_join_steps if \
+                        "took more than {} join steps: a rule joins too many facts (raise the limit max_join_steps if \
                      this is intended)",
-                    self.limits.max_join_steps
-                ),
+                        self.limits.max_join_steps
+                    ),
                     ))
                 }
                 Err(Exhausted::Solutions) => return Err(self.too_many_facts(plan.head_rel)),
@@ -398,10 +479,21 @@ impl Reasoner {
     }
 
     fn check_size(&self, c: usize) -> Result<()> {
-        match self.comps[c].rels.iter().find(|&&r| self.facts[r as usize].len() as usize > self.limits.max_facts) {
-            Some(&r) => Err(self.too_many_facts(r)),
-            None => Ok(()),
+        let rels = &self.comps[c].rels;
+        if let Some(&r) = rels.iter().find(|&&r| self.facts[r as usize].len() as usize > self.limits.max_facts) {
+            return Err(self.too_many_facts(r));
         }
+        if self.store.len() > self.limits.max_terms {
+            return Err(self.limit_error(
+                rels[0],
+                format!(
+                    "made the game hold more than {} distinct terms, too many for memory (raise the limit max_terms \
+                     if this is intended)",
+                    self.limits.max_terms
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn too_many_facts(&self, rel: RelId) -> RuntimeError {
@@ -466,6 +558,7 @@ impl Reasoner {
 
     /// Evaluates what `query` needs in the current state (and move).
     fn query(&mut self, query: Query) -> Result<()> {
+        self.start_request();
         let plan = std::mem::take(&mut self.plans[query as usize]);
         let res = self.evaluate(&plan);
         self.plans[query as usize] = plan;
@@ -474,6 +567,11 @@ impl Reasoner {
             self.reset(Phase::State);
         }
         res
+    }
+
+    /// A request starts: its deadline is the load's while loading, else a new one.
+    fn start_request(&mut self) {
+        self.deadline = self.load_deadline.or_else(|| self.limits.time.map(|t| t.deadline()));
     }
 
     /// The term store, to read the ids of states and moves.
@@ -491,6 +589,7 @@ impl Reasoner {
     /// Evaluates every static component, also those no query needs (the grounder reads
     /// them all).
     pub fn evaluate_all(&mut self) -> Result<()> {
+        self.start_request();
         let all: Vec<usize> = (0..self.comps.len()).filter(|&c| self.comps[c].phase == Phase::Static).collect();
         self.evaluate(&all)
     }

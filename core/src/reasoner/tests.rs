@@ -106,3 +106,63 @@ fn a_game_without_roles_cannot_be_played() {
     let err = crate::trace::fast_playout(&mut r, &mut crate::rng::Rng::new(1), 10).unwrap_err();
     assert!(err.message.contains("no roles"), "{err}");
 }
+
+/// A clock for the time limit: milliseconds since the first call.
+fn now_ms() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1e3
+}
+
+/// `(p ?a ?b ?c ?d ?e)` over 60 numbers: far more join steps than 30 ms allow.
+const SLOW: &str = "(role a) (init s) (<= (legal a go) (true s)) (<= (next s) (does a go))\n\
+     (<= (next (p ?a ?b ?c ?d ?e)) (true s) (n ?a) (n ?b) (n ?c) (n ?d) (n ?e) (distinct ?a ?e))";
+
+fn slow_game(static_too: bool) -> String {
+    let facts: String = (0..60).map(|i| format!("(n {i}) ")).collect();
+    // 13 million facts computed when the game loads.
+    let extra = if static_too {
+        "(<= (q ?a ?b ?c ?d) (n ?a) (n ?b) (n ?c) (n ?d)) (<= (legal a go) (q ?a ?b ?c ?d))"
+    } else {
+        ""
+    };
+    format!("{facts}{SLOW}{extra}")
+}
+
+#[test]
+fn slow_queries_stop_at_the_time_limit() {
+    let p = parse(&slow_game(false));
+    let limits = Limits { time: Some(TimeLimit { millis: 30.0, now: now_ms }), ..Limits::default() };
+    let mut r = Reasoner::new(&p.description, limits).unwrap();
+    let s = r.initial_state();
+    let go = r.legal_moves(&s, 0).unwrap()[0];
+    let t0 = now_ms();
+    let err = r.next_state(&s, &[go]).unwrap_err();
+    assert!(now_ms() - t0 < 1_000.0, "stopped late");
+    assert!(err.message.contains("next/1 took longer than 30 ms"), "{err}");
+    assert!(err.message.contains("raise the limit max_millis"), "{err}");
+    // Each query has its own time: the next one starts afresh.
+    assert_eq!(r.legal_moves(&s, 0).unwrap(), vec![go]);
+}
+
+#[test]
+fn slow_loads_stop_at_the_time_limit() {
+    let p = parse(&slow_game(true));
+    let time = Some(TimeLimit { millis: 30.0, now: now_ms });
+    let limits = Limits { time, max_facts: 100_000_000, ..Limits::default() };
+    let t0 = now_ms();
+    let err = Reasoner::new(&p.description, limits).err().expect("the load must time out");
+    assert!(now_ms() - t0 < 1_000.0, "stopped late");
+    assert!(err.message.contains("took longer than 30 ms"), "{err:?}");
+}
+
+#[test]
+fn too_many_terms_stop_at_the_memory_limit() {
+    let p = parse(
+        "(role a) (init (n 0)) (<= (legal a go) (true (n ?x)))\n\
+         (<= (next (n (s ?x))) (true (n ?x))) (<= (next (m ?x ?y)) (true (n ?x)) (true (n ?y)))",
+    );
+    let mut r = Reasoner::new(&p.description, Limits { max_terms: 40, ..Limits::default() }).unwrap();
+    let err = crate::trace::fast_playout(&mut r, &mut crate::rng::Rng::new(1), 100).unwrap_err();
+    assert!(err.message.contains("more than 40 distinct terms"), "{err}");
+    assert!(err.message.contains("raise the limit max_terms"), "{err}");
+}
