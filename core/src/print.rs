@@ -32,7 +32,7 @@ pub fn print_rule(rule: &Rule, syntax: Syntax) -> String {
     match syntax {
         Syntax::Prefix => {
             if rule.body.is_empty() {
-                s = rule.head.to_string();
+                s = prefix_fact(&rule.head);
             } else {
                 let _ = write!(s, "(<= {}", rule.head);
                 for l in &rule.body {
@@ -56,6 +56,15 @@ pub fn print_rule(rule: &Rule, syntax: Syntax) -> String {
     s
 }
 
+/// A fact in prefix. A bare constant is written `(a)`: text that starts with a symbol
+/// would be read as infix (the syntax is detected from the first character).
+fn prefix_fact(head: &Term) -> String {
+    match head {
+        Term::Const(c, _) => format!("({c})"),
+        _ => head.to_string(),
+    }
+}
+
 /// Every rule on a line of its own (ground programs); comments are left out.
 pub fn print_lines(desc: &Description, syntax: Syntax) -> String {
     let mut out = String::new();
@@ -72,7 +81,7 @@ pub fn print_rule_line(rule: &Rule, syntax: Syntax) -> String {
     match syntax {
         Syntax::Prefix => {
             if rule.body.is_empty() {
-                s = rule.head.to_string();
+                s = prefix_fact(&rule.head);
             } else {
                 let _ = write!(s, "(<= {}", rule.head);
                 for l in &rule.body {

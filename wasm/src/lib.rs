@@ -10,7 +10,7 @@ pub mod engines;
 pub mod session;
 pub mod text;
 
-use gdl_core::reasoner::Limits;
+use gdl_core::reasoner::{Limits, TimeLimit};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -38,16 +38,19 @@ pub struct Session {
 
 impl Default for Session {
     fn default() -> Self {
-        Session::new()
+        Session::new(None)
     }
 }
 
 #[wasm_bindgen]
 impl Session {
+    /// `maxMillis`: the time one call may take (loading, one move), for sessions on the
+    /// page's main thread, which must never freeze; none in workers, which can be cancelled.
     #[wasm_bindgen(constructor)]
-    pub fn new() -> Session {
+    pub fn new(max_millis: Option<f64>) -> Session {
         console_error_panic_hook::set_once();
-        Session { inner: session::Session::default() }
+        let time = max_millis.map(|millis| TimeLimit { millis, now: performance_now });
+        Session { inner: session::Session::new(Limits { time, ..Limits::default() }) }
     }
 
     /// Loads rules: `{ok, syntax, errors, warnings, diagnostics, roles}`. Diagnostics carry

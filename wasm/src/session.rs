@@ -280,14 +280,16 @@ impl Session {
     }
 
     /// Goes back to the initial state and plays `moves` while they are legal; returns how
-    /// many were played (a share link made with other rules may stop early).
+    /// many were played (a share link made with other rules may stop early). The whole
+    /// replay is one call: with a time limit it stops when that time is up.
     pub fn replay(&mut self, moves: &[Vec<String>]) -> Result<usize> {
+        let deadline = self.limits.time.map(|t| t.deadline());
         let g = self.game()?;
         g.states.truncate(1);
         g.joints.clear();
         g.cursor = 0;
         for (i, joint) in moves.iter().enumerate() {
-            if self.play(joint).is_err() {
+            if deadline.is_some_and(|d| d.passed()) || self.play(joint).is_err() {
                 return Ok(i);
             }
         }

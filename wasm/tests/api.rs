@@ -36,7 +36,7 @@ fn message(e: wasm_bindgen::JsError) -> String {
 
 #[wasm_bindgen_test]
 fn load_gives_roles_and_diagnostics_with_utf16_offsets() {
-    let mut s = Session::new();
+    let mut s = Session::new(None);
     let r = s.load(TICTACTOE).unwrap();
     assert_eq!(get(&r, "ok"), JsValue::TRUE);
     assert_eq!(strings(&get(&r, "roles")), ["x", "o"]);
@@ -57,7 +57,7 @@ fn load_gives_roles_and_diagnostics_with_utf16_offsets() {
 
 #[wasm_bindgen_test]
 fn play_to_a_win_undo_redo_and_errors() {
-    let mut s = Session::new();
+    let mut s = Session::new(None);
     s.load(TICTACTOE).unwrap();
     let v = s.view().unwrap();
     assert_eq!(num(&v, "step"), 0.0);
@@ -91,7 +91,7 @@ fn play_to_a_win_undo_redo_and_errors() {
 
 #[wasm_bindgen_test]
 fn replay_takes_js_arrays_and_stops_at_an_illegal_move() {
-    let mut s = Session::new();
+    let mut s = Session::new(None);
     s.load(TICTACTOE).unwrap();
     let moves = Array::of2(
         &Array::of2(&"(mark 2 2)".into(), &"noop".into()),
@@ -105,7 +105,7 @@ fn replay_takes_js_arrays_and_stops_at_an_illegal_move() {
 
 #[wasm_bindgen_test]
 fn playouts_in_batches_report_counts_lengths_and_goals() {
-    let mut s = Session::new();
+    let mut s = Session::new(None);
     s.load(RPS).unwrap();
     s.seed(3.0);
     let b = s.playouts(40, 1000).unwrap();
@@ -155,7 +155,7 @@ fn ground_reports_phases_and_another_engine_plays() {
     assert_eq!(num(&g, "rules") as usize, text.lines().count());
     assert!(message(ground("(role", "prefix", None).unwrap_err()).contains("fix them"));
 
-    let mut s = Session::new();
+    let mut s = Session::new(None);
     s.load(TICTACTOE).unwrap();
     s.set_engine("ground").unwrap();
     assert_eq!(get(&s.view().unwrap(), "engine").as_string().unwrap(), "ground");
@@ -191,4 +191,23 @@ fn explain_solve_and_analyze_return_plain_objects() {
     assert_eq!(get(&r, "method").as_string().unwrap(), "exhaustive");
     assert_eq!(get(&r, "well_formed").as_string().unwrap(), "holds");
     assert_eq!(num(&r, "states"), 5478.0);
+}
+
+/// A session on the page's main thread has a time limit per call: a game too slow to load
+/// is reported (naming the limit) instead of freezing the tab.
+#[wasm_bindgen_test]
+fn a_time_limit_stops_a_slow_load() {
+    let numbers: String = (0..60).map(|i| format!("(n {i}) ")).collect();
+    let slow = format!(
+        "(role a) {numbers} (init s) (<= (next s) (does a go))\n\
+         (<= (q ?a ?b ?c ?d) (n ?a) (n ?b) (n ?c) (n ?d)) (<= (legal a go) (q ?a ?b ?c ?d))"
+    );
+    let mut s = Session::new(Some(50.0));
+    let r = s.load(&slow).unwrap();
+    assert_eq!(get(&r, "ok"), JsValue::FALSE);
+    let d = get(&r, "diagnostics").dyn_into::<Array>().unwrap().get(0);
+    let text = get(&d, "message").as_string().unwrap();
+    assert!(text.contains("took longer than 50 ms") && text.contains("max_millis"), "{text}");
+    // The same session loads the next text at once.
+    assert_eq!(get(&s.load(TICTACTOE).unwrap(), "ok"), JsValue::TRUE);
 }

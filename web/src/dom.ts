@@ -9,6 +9,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === false) continue;
     if (typeof v === 'function') el.addEventListener(k.slice(2), v);
+    // Text from games and links never becomes code: no handler attributes from strings.
+    else if (/^on/i.test(k)) throw new Error(`h(): ${k} takes a function, not text`);
     else if (v === true) el.setAttribute(k, '');
     else el.setAttribute(k, String(v));
   }

@@ -20,6 +20,9 @@ import { loadSaved, save } from './storage';
 import { runTask, type Running } from './tasks';
 
 const LINT_DELAY_MS = 150;
+/** Longest a call into the engine on the main thread may take (loading, one move): the
+ * page never freezes longer. Playouts and grounding run in workers, without it. */
+const MAIN_THREAD_MILLIS = 3000;
 const SAVE_DELAY_MS = 300;
 /** Most positions the "Best moves" solver searches. */
 const SOLVE_BUDGET = 2_000_000;
@@ -44,7 +47,7 @@ function toast(text: string): void {
 
 class App {
   private editor: Editor;
-  private session = new Session();
+  private session = new Session(MAIN_THREAD_MILLIS);
   private play: PlayPane;
   private ground: GroundPane;
   private loaded: LoadResult | null = null;
@@ -128,7 +131,7 @@ class App {
         this.play.setDomain(this.session.domain());
         const played = this.session.replay(this.kept.moves);
         if (played < this.kept.moves.length && this.kept.moves.length > 0) {
-          toast(`${played} of the ${this.kept.moves.length} moves played before are legal with these rules; the game continues from there.`);
+          toast(`${played} of the ${this.kept.moves.length} moves played before could be replayed with these rules; the game continues from there.`);
         }
         this.show(api.goTo(this.session, Math.min(this.kept.step, played)));
       } catch (e) {

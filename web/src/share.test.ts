@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { MAX_PAYLOAD, PREFIX, decodeShare, encodeShare } from './share';
+import { Inflate, deflateSync } from 'fflate';
+import { createDeflateRaw } from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
+import { MAX_LINK, MAX_PAYLOAD, PREFIX, decodeShare, encodeShare } from './share';
 
 const game = { rules: '; Tic-tac-toe ✓ 😀\n(role x)\n(role o)\n', moves: [['(mark 1 1)', 'noop']], step: 1, view: { swap: false, flip: true } };
 
@@ -27,8 +29,53 @@ describe('share links', () => {
     expect(() => decodeShare(hash)).toThrow(/too large/);
   });
 
+  it('stop a zip bomb while inflating, after a few MB', async () => {
+    // 256 MB of zeros deflate to about 250 KB: the link is accepted by length, then must
+    // stop early instead of inflating it all.
+    const bomb = await deflatedZeros(1 << 28);
+    const hash = toHash(bomb);
+    expect(hash.length).toBeLessThan(MAX_LINK);
+    const push = vi.spyOn(Inflate.prototype, 'push');
+    expect(() => decodeShare(hash)).toThrow(/too large to open/);
+    const read = push.mock.calls.reduce((n, [chunk]) => n + chunk.length, 0);
+    push.mockRestore();
+    // Each compressed byte of zeros inflates to about 1000: 4 MB needs about 4 KB of input.
+    expect(read).toBeLessThan(bomb.length / 10);
+  }, 30_000);
+
+  it('report rules that are not valid UTF-8', () => {
+    const hash = toHash(deflateSync(new Uint8Array([0x7b, 0x22, 0x72, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])));
+    expect(() => decodeShare(hash)).toThrow(/not valid text \(UTF-8\)/);
+  });
+
+  it('report payloads that are not the expected JSON', () => {
+    expect(() => decodeShare(toHash(deflateSync(new TextEncoder().encode('{"r": 5}'))))).toThrow(/damaged/);
+    expect(() => decodeShare(toHash(deflateSync(new TextEncoder().encode('not json'))))).toThrow(/damaged/);
+  });
+
   it('clamp the step to the moves given', () => {
     const hash = encodeShare({ ...game, step: 7 });
     expect(decodeShare(hash).step).toBe(1);
   });
 });
+
+/** A share hash holding these compressed bytes. */
+function toHash(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return PREFIX + btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** `size` zero bytes, raw-deflated, made a slice at a time. */
+function deflatedZeros(size: number): Promise<Uint8Array> {
+  return new Promise((ok, fail) => {
+    const z = createDeflateRaw({ level: 9 });
+    const out: Buffer[] = [];
+    z.on('data', (c: Buffer) => out.push(c));
+    z.on('end', () => ok(new Uint8Array(Buffer.concat(out))));
+    z.on('error', fail);
+    const slice = Buffer.alloc(1 << 24);
+    for (let i = 0; i < size / slice.length; i++) z.write(slice);
+    z.end();
+  });
+}

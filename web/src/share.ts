@@ -1,8 +1,13 @@
 // Share links: the rules, the move history and the board view, as JSON compressed with
 // deflate (fflate) and written in base64url after `#g1.` in the URL. One payload holds
 // everything, so a link cut short fails to inflate instead of opening half a game.
+//
+// A link comes from anyone: it is read with hard limits (length, inflated size, checked
+// while inflating, a slice of input at a time, so a "zip bomb" stops after a few MB) and
+// strict decoding (base64url characters only, valid UTF-8, the expected JSON shape); every
+// failure is a `ShareError` whose message says what is wrong in plain words.
 
-import { Inflate, deflateSync, strFromU8, strToU8 } from 'fflate';
+import { Inflate, deflateSync, strToU8 } from 'fflate';
 
 export interface Shared {
   rules: string;
@@ -18,6 +23,8 @@ export const PREFIX = 'g1.';
 export const MAX_LINK = 2_000_000;
 /** Most decompressed bytes accepted (stops "zip bombs"). */
 export const MAX_PAYLOAD = 4_000_000;
+/** Compressed bytes inflated at a time: each slice can grow at most ~1000-fold. */
+const INFLATE_SLICE = 1024;
 /** Above this many characters a link is long enough that some apps may cut it. */
 export const LONG_LINK = 32_000;
 
@@ -56,7 +63,9 @@ function inflateCapped(data: Uint8Array): Uint8Array {
     ended = final;
   });
   try {
-    inf.push(data, true);
+    for (let at = 0; at < data.length || at === 0; at += INFLATE_SLICE) {
+      inf.push(data.subarray(at, at + INFLATE_SLICE), at + INFLATE_SLICE >= data.length);
+    }
   } catch (e) {
     if (e instanceof ShareError) throw e;
     throw new ShareError(DAMAGED);
@@ -93,11 +102,17 @@ export function decodeShare(hash: string): Shared {
   } catch {
     throw new ShareError(DAMAGED);
   }
-  let payload: unknown;
+  let text: string;
   try {
-    payload = JSON.parse(strFromU8(inflateCapped(data)));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(inflateCapped(data));
   } catch (e) {
     if (e instanceof ShareError) throw e;
+    throw new ShareError('The share link is damaged: its rules are not valid text (UTF-8). Ask for the link again.');
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
     throw new ShareError(DAMAGED);
   }
   const p = payload as { r?: unknown; m?: unknown; s?: unknown; v?: unknown };

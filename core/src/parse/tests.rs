@@ -175,6 +175,8 @@ fn deep_nesting_is_an_error_not_a_crash() {
 fn every_prefix_name_survives_infix() {
     roundtrip("(role rol.e) (p _x a:b |c! it's 'q) (<= (r ?1 ?a.b ?_) (p ?1 ?a.b ?_))\n");
     roundtrip("p('rol.e', ?x) :- q('it''s', ?x) & r(X)\n");
+    // A bare constant fact prints as `(:)`: printed as `:` the text would be read as infix.
+    roundtrip("':'\np(a)\n");
     check_diags(
         "p('a b') :- q('')\nr('open\n",
         expect![[r#"

@@ -49,8 +49,8 @@ impl Budget {
     pub fn sweep(millis: f64) -> Budget {
         Budget {
             limits: Limits { time: Some(TimeLimit { millis, now: now_ms }), ..Limits::default() },
-            steps: 10,
-            max_rules: 200_000,
+            steps: 6,
+            max_rules: 50_000,
         }
     }
 }
