@@ -1,20 +1,21 @@
 //! The robustness harness shared by the fuzz targets (`fuzz/`), the mutated-corpus sweep
 //! (`src/bin/sweep.rs`) and the engines-agree property test: [`exercise`] drives a text
 //! through every stage a user's text can reach — check, load, a few random joint moves,
-//! grounding, and the same moves replayed on the ground program — under small limits, and
-//! says how far it got.
+//! grounding, the same moves replayed on the ground program and on the propositional
+//! network compiled from it — under small limits, and says how far it got.
 //!
-//! Invariant checked here: when the reasoner plays a trace and the ground engine can load
-//! the ground program, the ground engine replays that trace exactly (same states, legal
-//! moves, terminal flags and goals); anything else is [`Outcome::Disagree`].
+//! Invariant checked here: when the reasoner plays a trace and an engine can be built from
+//! the ground program, that engine replays the trace exactly (same states, legal moves,
+//! terminal flags and goals); anything else is [`Outcome::Disagree`].
 
 use gdl_core::ground::{self, Options};
-use gdl_core::machine::RuntimeError;
+use gdl_core::machine::{RuntimeError, StateMachine};
 use gdl_core::parse::{parse, Syntax};
 use gdl_core::print::print;
+use gdl_core::propnet::{self, Propnet, Strategy};
 use gdl_core::reasoner::{Limits, TimeLimit};
 use gdl_core::rng::Rng;
-use gdl_core::trace::{record_playout, replay};
+use gdl_core::trace::{record_playout, replay, Playout};
 use gdl_core::validate::validate;
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -27,6 +28,8 @@ pub struct Budget {
     pub steps: usize,
     /// Most ground rules.
     pub max_rules: usize,
+    /// Also compile the ground program into a propositional network and replay on it.
+    pub propnet: bool,
 }
 
 impl Budget {
@@ -42,6 +45,7 @@ impl Budget {
             },
             steps: 6,
             max_rules: 5_000,
+            propnet: true,
         }
     }
 
@@ -51,6 +55,7 @@ impl Budget {
             limits: Limits { time: Some(TimeLimit { millis, now: now_ms }), ..Limits::default() },
             steps: 6,
             max_rules: 50_000,
+            propnet: true,
         }
     }
 }
@@ -122,12 +127,33 @@ pub fn exercise(text: &str, seed: u64, budget: &Budget) -> Outcome {
         Ok(e) => e,
         Err(d) => return Outcome::Played { ground_error: Some(d.message) },
     };
-    match replay(&mut engine, &trace) {
-        Ok(Ok(())) => Outcome::Played { ground_error: None },
-        Ok(Err(mismatch)) => Outcome::Disagree(mismatch.to_string()),
-        // The ground program may be slower to evaluate: a limit there is not a disagreement.
-        Err(e) if e.message.contains("limit") => Outcome::Played { ground_error: Some(e.message) },
-        Err(e) => Outcome::Disagree(format!("the ground engine fails where the reasoner does not: {e}")),
+    if let Some(wrong) = replay_on(&mut engine, &trace) {
+        return wrong;
+    }
+    if budget.propnet {
+        // Both evaluation strategies, one per seed.
+        let strategy = Some(if seed.is_multiple_of(2) { Strategy::Sweep } else { Strategy::Propagate });
+        let options = propnet::Options { strategy, ..propnet::Options::default() };
+        let mut net = match Propnet::new(&program, options, &now_ms) {
+            Ok(n) => n,
+            Err(d) => return Outcome::Played { ground_error: Some(d.message) },
+        };
+        if let Some(wrong) = replay_on(&mut net, &trace) {
+            return wrong;
+        }
+    }
+    Outcome::Played { ground_error: None }
+}
+
+/// The trace replayed on another engine: `None` if it agrees (or stops at a limit).
+fn replay_on(engine: &mut impl StateMachine, trace: &Playout) -> Option<Outcome> {
+    let name = engine.engine_name();
+    match replay(engine, trace) {
+        Ok(Ok(())) => None,
+        Ok(Err(mismatch)) => Some(Outcome::Disagree(format!("{name}: {mismatch}"))),
+        // A ground program may be slower to evaluate: a limit there is not a disagreement.
+        Err(e) if e.message.contains("limit") => Some(Outcome::Played { ground_error: Some(e.message) }),
+        Err(e) => Some(Outcome::Disagree(format!("the {name} engine fails where the reasoner does not: {e}"))),
     }
 }
 

@@ -1,7 +1,8 @@
-//! Property: on random small valid games, the first-order reasoner and the ground engine
-//! play identically (same states, legal moves, terminal flags and goals along random
-//! playouts). Games are built from "genes" (small integers) that always make a valid,
-//! stratified, safe description, so proptest shrinks a failure to a few rules.
+//! Property: on random small valid games, the first-order reasoner, the ground engine and
+//! the propositional network (both strategies) play identically (same states, legal
+//! moves, terminal flags and goals along random playouts). Games are built from "genes"
+//! (small integers) that always make a valid, stratified, safe description, so proptest
+//! shrinks a failure to a few rules.
 
 use gdl_robust::{exercise, Budget, Outcome};
 use proptest::prelude::*;
@@ -135,7 +136,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
-    fn reasoner_and_ground_engine_agree((roles, statics, init, rules) in genes(), seed in 0u64..4) {
+    fn reasoner_ground_engine_and_propnet_agree((roles, statics, init, rules) in genes(), seed in 0u64..4) {
         let text = game(roles, &statics, &init, &rules);
         let outcome = exercise(&text, seed, &Budget::fuzz());
         prop_assert_eq!(&outcome, &Outcome::Played { ground_error: None }, "game:\n{}", text);
