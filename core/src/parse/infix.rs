@@ -242,6 +242,7 @@ impl Parser {
             self.pos -= 1;
             return self.fail("a relation name (names of relations start with a lower-case letter)");
         }
+        self.not_a_keyword(&head, &["<=", "not", "or", "and", "distinct"])?;
         let mut body = Vec::new();
         if self.eat_after_comments(&Tok::If) {
             loop {
@@ -254,6 +255,22 @@ impl Parser {
         }
         self.eat(&Tok::Dot);
         Ok(Rule { head, body, span: Span { start, end: self.prev_end() } })
+    }
+
+    /// Relation names the prefix syntax reads as its own keywords are refused (found by
+    /// fuzzing: the fact `<=` printed in prefix as `(<=)`, a rule without a head).
+    fn not_a_keyword(&mut self, atom: &Term, keywords: &[&str]) -> Result<(), Failed> {
+        match atom.name() {
+            Some(name) if keywords.contains(&name) => {
+                self.diags.push(Diagnostic::error(
+                    "syntax",
+                    atom.span(),
+                    format!("'{name}' is a keyword of GDL's rule language and cannot name a relation here"),
+                ));
+                Err(Failed)
+            }
+            _ => Ok(()),
+        }
     }
 
     fn literal(&mut self, depth: usize) -> Result<Literal, Failed> {
@@ -302,6 +319,7 @@ impl Parser {
             }
         }
         let atom = self.term(depth, "a literal, like p(X) or ~q(X)")?;
+        self.not_a_keyword(&atom, &["<="])?;
         if let Term::Var(_, span) = atom {
             self.diags.push(Diagnostic::error(
                 "syntax",
