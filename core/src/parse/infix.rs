@@ -242,7 +242,7 @@ impl Parser {
             self.pos -= 1;
             return self.fail("a relation name (names of relations start with a lower-case letter)");
         }
-        self.not_a_keyword(&head, &["<=", "not", "or", "and", "distinct"])?;
+        self.not_a_keyword(&head, &["<="])?;
         let mut body = Vec::new();
         if self.eat_after_comments(&Tok::If) {
             loop {
@@ -257,8 +257,8 @@ impl Parser {
         Ok(Rule { head, body, span: Span { start, end: self.prev_end() } })
     }
 
-    /// Relation names the prefix syntax reads as its own keywords are refused (found by
-    /// fuzzing: the fact `<=` printed in prefix as `(<=)`, a rule without a head).
+    /// A relation named `<=` is refused, as in prefix (found by fuzzing: the fact `<=`
+    /// printed in prefix as `(<=)`, a rule without a head).
     fn not_a_keyword(&mut self, atom: &Term, keywords: &[&str]) -> Result<(), Failed> {
         match atom.name() {
             Some(name) if keywords.contains(&name) => {

@@ -270,6 +270,10 @@ impl Converter {
                 self.err(span, "a variable cannot stand alone as a sentence; write a relation like (p ?x)");
                 None
             }
+            Sexp::Symbol(name, span) if name == "<=" => {
+                self.err(span, "'<=' starts a rule and must follow an opening parenthesis: (<= head body...)");
+                None
+            }
             Sexp::Symbol(name, span) => Some(Term::Const(name, span)),
             Sexp::List(items, span) => self.compound(items, span, "relation"),
         }

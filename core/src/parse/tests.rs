@@ -177,13 +177,14 @@ fn every_prefix_name_survives_infix() {
     roundtrip("p('rol.e', ?x) :- q('it''s', ?x) & r(X)\n");
     // A bare constant fact prints as `(:)`: printed as `:` the text would be read as infix.
     roundtrip("':'\np(a)\n");
+    // Nor in prefix: a bare '<=' outside a rule.
+    check_diags("(role x) <= terminal\n", expect!["game.kif:1:10: error[syntax]: '<=' starts a rule and must follow an opening parenthesis: (<= head body...)"]);
     // Names the prefix syntax reads as its keywords cannot name a relation in infix.
     check_diags(
-        "<=\nnot(a)\np :- '<='\n",
+        "<=\np :- '<='\n",
         expect![[r#"
             game.kif:1:1: error[syntax]: '<=' is a keyword of GDL's rule language and cannot name a relation here
-            game.kif:2:1: error[syntax]: 'not' is a keyword of GDL's rule language and cannot name a relation here
-            game.kif:3:6: error[syntax]: '<=' is a keyword of GDL's rule language and cannot name a relation here"#]],
+            game.kif:2:6: error[syntax]: '<=' is a keyword of GDL's rule language and cannot name a relation here"#]],
     );
     check_diags(
         "p('a b') :- q('')\nr('open\n",
