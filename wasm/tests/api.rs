@@ -168,7 +168,7 @@ fn ground_reports_phases_and_another_engine_plays() {
 
 #[wasm_bindgen_test]
 fn explain_solve_and_analyze_return_plain_objects() {
-    let mut s = Session::new();
+    let mut s = Session::new(None);
     s.load(TICTACTOE).unwrap();
     s.play(joint(&["(mark 2 2)", "noop"])).unwrap();
     let e = s.explain("(legal o (mark 2 2))", None).unwrap();
