@@ -10,12 +10,12 @@ use gdl_core::diagnostic::{Diagnostic, LineIndex};
 use gdl_core::engine::{Choice, Engine as EngineMachine};
 use gdl_core::explain::{Explainer, Explanation};
 use gdl_core::ground::Options as GroundOptions;
-use gdl_core::machine::StateMachine;
+use gdl_core::machine::{GoalValue, StateMachine};
 use gdl_core::parse::{parse, Syntax};
 use gdl_core::propnet::{Opt, Options as PropnetOptions, Strategy};
 use gdl_core::reasoner::{Limits, TimeLimit};
 use gdl_core::rng::Rng;
-use gdl_core::trace::{fast_playout, record_playout, replay, Playout};
+use gdl_core::trace::{playout_rng, record_playout, replay, Playout};
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -508,7 +508,7 @@ fn playout(
     let mut rng = Rng::new(seed);
     let mut summary = Vec::new();
     for _ in 0..count {
-        let p = record_playout(&mut m, &mut rng, max_steps).map_err(runtime)?;
+        let p = record_playout(&mut m, &mut playout_rng(&mut rng), max_steps).map_err(runtime)?;
         if let Some(w) = out.as_mut() {
             serde_json::to_writer(&mut *w, &p).context("writing the trace")?;
             writeln!(w).context("writing the trace")?;
@@ -580,23 +580,37 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
     let start = Instant::now();
     let cpu_start = cpu_seconds();
     let (mut playouts, mut moves, mut cut) = (0u64, 0u64, 0u64);
-    let mut outcomes: std::collections::BTreeMap<String, u64> = Default::default();
+    // Goal values of every role, and how many playouts ended with them (few: a list).
+    let mut outcomes: Vec<(Vec<Vec<GoalValue>>, u64)> = Vec::new();
+    // Batches grow while they take under a tenth of the time (engines may run a batch's
+    // playouts several at a time).
+    let mut batch = 1;
     while playouts == 0 || start.elapsed().as_secs_f64() < seconds {
-        let o = fast_playout(&mut m, &mut rng, max_steps).map_err(runtime)?;
-        playouts += 1;
-        moves += o.length as u64;
-        match o.goals {
-            Some(g) => *outcomes.entry(serde_json::to_string(&g).expect("json")).or_default() += 1,
-            None => cut += 1,
+        let begun = Instant::now();
+        m.playouts(&mut rng, batch, max_steps, &mut |_, o| {
+            playouts += 1;
+            moves += o.length as u64;
+            match &o.goals {
+                Some(g) => match outcomes.iter_mut().find(|(x, _)| x == g) {
+                    Some((_, n)) => *n += 1,
+                    None => outcomes.push((g.clone(), 1)),
+                },
+                None => cut += 1,
+            }
+        })
+        .map_err(runtime)?;
+        if begun.elapsed().as_secs_f64() < seconds / 10.0 {
+            batch = (batch * 2).min(1 << 16);
         }
     }
     let elapsed = start.elapsed().as_secs_f64();
+    outcomes.sort();
     let cpu = cpu_seconds().map(|c| c - cpu_start.unwrap_or(0.0));
     let rate = playouts as f64 / elapsed;
     let avg = moves as f64 / playouts as f64;
     if json {
         let outcomes: serde_json::Map<String, serde_json::Value> =
-            outcomes.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            outcomes.iter().map(|(k, v)| (json!(k).to_string(), json!(v))).collect();
         println!(
             "{}",
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "playouts": playouts,
@@ -609,7 +623,7 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
         println!("  {rate:.1} playouts/s, average length {avg:.1} joint moves, {cut} cut at {max_steps}");
         println!("  outcomes (goals per role {}):", roles.join(", "));
         for (k, v) in outcomes {
-            println!("    {k}: {v}");
+            println!("    {}: {v}", json!(k));
         }
     }
     Ok(())

@@ -211,4 +211,17 @@ impl StateMachine for Engine {
             Engine::Propnet(m) => m.playout(rng, max_steps),
         }
     }
+
+    fn playouts(
+        &mut self,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()> {
+        match self {
+            Engine::Reasoner(m) => m.playouts(rng, count, max_steps, each),
+            Engine::Propnet(m) => m.playouts(rng, count, max_steps, each),
+        }
+    }
 }

@@ -69,4 +69,22 @@ pub trait StateMachine {
     {
         crate::trace::step_playout(self, rng, max_steps)
     }
+    /// `count` random playouts from the initial state: playout `j` is `playout` with the
+    /// generator `trace::playout_rng` makes for it from `rng`. `each` hears of every outcome
+    /// with its number, in the order they end: an engine may run several at once.
+    fn playouts(
+        &mut self,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
+        for j in 0..count {
+            each(j, &self.playout(&mut crate::trace::playout_rng(rng), max_steps)?);
+        }
+        Ok(())
+    }
 }

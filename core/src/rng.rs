@@ -17,16 +17,22 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-and-reject.
+    /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-and-reject. `n == 1`
+    /// draws nothing: a forced choice leaves the sequence as it was.
     pub fn below(&mut self, n: usize) -> usize {
+        if n == 1 {
+            return 0;
+        }
         let n = n as u64;
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = (self.next_u64() as u128) * (n as u128);
-            if (m as u64) >= threshold {
-                return (m >> 64) as usize;
+        let mut m = (self.next_u64() as u128) * (n as u128);
+        // The division only when the low half is small enough to be biased (rarely).
+        if (m as u64) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u64) < threshold {
+                m = (self.next_u64() as u128) * (n as u128);
             }
         }
+        (m >> 64) as usize
     }
 }
 
@@ -43,6 +49,23 @@ mod tests {
             assert_eq!(x, b.below(n));
             assert!(x < n);
         }
+        // The fast path draws what plain multiply-and-reject draws, also where rejection bites.
+        let (mut fast, mut plain) = (Rng::new(11), Rng::new(11));
+        for n in (2..100).chain([3 << 62, (1 << 63) + 1, u64::MAX - 1].map(|n| n as usize)) {
+            for _ in 0..50 {
+                let threshold = (n as u64).wrapping_neg() % n as u64;
+                let expected = loop {
+                    let m = (plain.next_u64() as u128) * (n as u128);
+                    if (m as u64) >= threshold {
+                        break (m >> 64) as usize;
+                    }
+                };
+                assert_eq!(fast.below(n), expected, "n = {n}");
+            }
+        }
+        let mut forced = Rng::new(11);
+        assert_eq!(forced.below(1), 0);
+        assert_eq!(forced.next_u64(), Rng::new(11).next_u64());
         // Pinned: the sequence must not change between versions (traces depend on it).
         assert_eq!(Rng::new(1).next_u64(), 0x910a2dec89025cc1);
     }

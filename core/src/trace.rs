@@ -1,5 +1,5 @@
 //! Playouts and traces (../shared/TRACE-FORMAT.md): random playouts recorded step by step,
-//! fast playouts for benchmarks, and replay of a trace written by another reasoner.
+//! the generator of each playout of a series, and replay of a trace written by another reasoner.
 
 use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
 use crate::rng::Rng;
@@ -84,10 +84,11 @@ pub struct Outcome {
     pub goals: Option<Vec<Vec<GoalValue>>>,
 }
 
-/// A random playout as fast as the engine goes (`StateMachine::playout`): same choices as
-/// `record_playout`.
-pub fn fast_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
-    m.playout(rng, max_steps)
+/// The generator of the next playout of a series: seeded with the next draw of the series'
+/// generator, so that playout `j` of a series is the same whether the playouts run one after
+/// another or several at once (`StateMachine::playouts`).
+pub fn playout_rng(series: &mut Rng) -> Rng {
+    Rng::new(series.next_u64())
 }
 
 /// A random playout through the state-machine interface, step by step: same choices as

@@ -16,7 +16,6 @@ use gdl_core::machine::{GoalValue, StateMachine};
 use gdl_core::parse::{detect_syntax, parse, Parsed, Syntax};
 use gdl_core::reasoner::{Limits, Reasoner};
 use gdl_core::rng::Rng;
-use gdl_core::trace::fast_playout;
 use serde::Serialize;
 
 /// What loading a text gives the page: every diagnostic, and the roles if it loaded.
@@ -332,8 +331,11 @@ impl Session {
         let Some(g) = self.game.as_mut() else { return Err("no game is loaded: the rules have errors".into()) };
         let roles = g.m.roles().len();
         let mut b = Batch { goals: vec![Vec::new(); roles], min_length: u32::MAX, ..Batch::default() };
-        for _ in 0..count {
-            let o = fast_playout(&mut g.m, &mut self.rng, max_steps).map_err(|e| e.message)?;
+        let mut outcomes = vec![None; count as usize];
+        g.m.playouts(&mut self.rng, count as usize, max_steps, &mut |j, o| outcomes[j] = Some(o.clone()))
+            .map_err(|e| e.message)?;
+        // In playout order, so goal values are listed as they first appear whatever the engine.
+        for o in outcomes.into_iter().flatten() {
             let length = o.length as u32;
             b.playouts += 1;
             b.total_length += u64::from(length);
@@ -361,6 +363,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gdl_core::trace::{playout_rng, step_playout};
 
     const TICTACTOE: &str = include_str!("../../games/tictactoe.kif");
 
@@ -433,7 +436,7 @@ mod tests {
     }
 
     #[test]
-    fn playouts_count_lengths_and_goals_like_fast_playout() {
+    fn playouts_count_lengths_and_goals_like_gdl_playout() {
         let mut s = loaded();
         s.seed(7);
         let b = s.playouts(50, 1000).unwrap();
@@ -443,10 +446,12 @@ mod tests {
             assert_eq!(hist.iter().map(|(_, n)| n).sum::<u32>(), 50);
             assert!(hist.iter().all(|(l, _)| ["0", "50", "100"].contains(&l.as_str())));
         }
-        // Same seed, same playouts as the core's fast_playout.
+        // Same seed, same playouts as `gdl playout --seed`: each with the generator
+        // `playout_rng` makes for it.
         let mut m = gdl_core::load(TICTACTOE, Limits::default()).unwrap().reasoner;
         let mut rng = Rng::new(7);
-        let total: u64 = (0..50).map(|_| fast_playout(&mut m, &mut rng, 1000).unwrap().length as u64).sum();
+        let total: u64 =
+            (0..50).map(|_| step_playout(&mut m, &mut playout_rng(&mut rng), 1000).unwrap().length as u64).sum();
         assert_eq!(b.total_length, total);
         let cut = s.playouts(3, 2).unwrap();
         assert_eq!((cut.cut, cut.max_length), (3, 2));

@@ -11,6 +11,7 @@
 
 mod compile;
 mod eval;
+mod lanes;
 mod layout;
 mod read;
 
@@ -94,6 +95,7 @@ pub struct Propnet {
     next: Vec<u64>,
     legal: Vec<u32>,
     chosen: Vec<u32>,
+    lanes: lanes::Lanes,
     pub stats: Stats,
 }
 
@@ -157,6 +159,7 @@ impl Propnet {
             next: Vec::new(),
             legal: Vec::new(),
             chosen: Vec::new(),
+            lanes: Default::default(),
             net,
             stats,
         };
@@ -403,6 +406,20 @@ impl StateMachine for Propnet {
 
     fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
         Propnet::playout(self, rng, max_steps)
+    }
+
+    fn playouts(
+        &mut self,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()> {
+        need_roles(self)?;
+        let mut lanes = std::mem::take(&mut self.lanes);
+        let result = self.run_lanes(&mut lanes, rng, count, max_steps, each);
+        self.lanes = lanes;
+        result
     }
 }
 

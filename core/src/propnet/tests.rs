@@ -1,7 +1,7 @@
 use super::*;
 use crate::ground::{ground, Options as GroundOptions};
 use crate::reasoner::Reasoner;
-use crate::trace::{record_playout, step_playout};
+use crate::trace::{record_playout, step_playout, Outcome};
 
 fn load(text: &str) -> (Reasoner, Ground) {
     let loaded = crate::load(text, Default::default()).unwrap_or_else(|d| panic!("{d:?}"));
@@ -110,4 +110,47 @@ fn measured_strategy_is_one_of_the_two() {
     let now = || start.elapsed().as_secs_f64() * 1000.0;
     let p = Propnet::new(&g, Options::default(), &now).unwrap();
     assert!([Strategy::Sweep, Strategy::Propagate].contains(&p.stats.strategy));
+}
+
+/// The 64-lane batch gives playout `j` exactly as the one-at-a-time playout with the
+/// generator `playout_rng` makes for it: outcomes, lengths, cuts, for every optimisation.
+fn batch_equals_one_at_a_time(text: &str, count: usize, max_steps: usize) {
+    let (_, g) = load(text);
+    for opt in ALL_OPTS {
+        let mut p = Propnet::new(&g, Options { opt, strategy: Some(Strategy::Sweep) }, &|| 0.0).unwrap();
+        let mut series = Rng::new(9);
+        let one: Vec<Outcome> = (0..count)
+            .map(|_| step_playout(&mut p, &mut crate::trace::playout_rng(&mut series), max_steps).unwrap())
+            .collect();
+        let mut batch: Vec<Option<Outcome>> = vec![None; count];
+        p.playouts(&mut Rng::new(9), count, max_steps, &mut |j, o| {
+            assert!(batch[j].replace(o.clone()).is_none(), "playout {j} reported twice");
+        })
+        .unwrap();
+        let batch: Vec<Outcome> = batch.into_iter().map(|o| o.expect("every playout reported")).collect();
+        assert_eq!(one, batch, "{opt:?} max_steps {max_steps}");
+    }
+}
+
+#[test]
+fn batch_playouts_equal_one_at_a_time() {
+    for name in ["tictactoe.kif", "connectfour.kif", "nim.kif", "rps.kif", "eightpuzzle.kif"] {
+        batch_equals_one_at_a_time(&game(name), 150, 1000);
+    }
+    batch_equals_one_at_a_time(&game("breakthrough.kif"), 70, 1000);
+    // Cut playouts, and fewer playouts than lanes.
+    batch_equals_one_at_a_time(&game("tictactoe.kif"), 100, 4);
+    batch_equals_one_at_a_time(&game("connectfour.kif"), 5, 1000);
+    // A cyclic block swept lane-wise.
+    batch_equals_one_at_a_time(LINKS, 130, 1000);
+}
+
+#[test]
+fn batch_reports_a_role_without_moves() {
+    let text = "(role r) (init a) (<= (legal r go) (true b)) (<= (next b) (true a)) (<= terminal (true c))
+                (<= (goal r 0) (true c))";
+    let (_, g) = load(text);
+    let mut p = Propnet::new(&g, Options::default(), &|| 0.0).unwrap();
+    let e = p.playouts(&mut Rng::new(1), 10, 100, &mut |_, _| {}).unwrap_err();
+    assert!(e.message.contains("no legal move"), "{}", e.message);
 }

@@ -103,7 +103,7 @@ fn huge_joins_stop_at_the_step_limit() {
 #[test]
 fn a_game_without_roles_cannot_be_played() {
     let mut r = load("(init s)");
-    let err = crate::trace::fast_playout(&mut r, &mut crate::rng::Rng::new(1), 10).unwrap_err();
+    let err = crate::machine::StateMachine::playout(&mut r, &mut crate::rng::Rng::new(1), 10).unwrap_err();
     assert!(err.message.contains("no roles"), "{err}");
 }
 
@@ -162,7 +162,7 @@ fn too_many_terms_stop_at_the_memory_limit() {
          (<= (next (n (s ?x))) (true (n ?x))) (<= (next (m ?x ?y)) (true (n ?x)) (true (n ?y)))",
     );
     let mut r = Reasoner::new(&p.description, Limits { max_terms: 40, ..Limits::default() }).unwrap();
-    let err = crate::trace::fast_playout(&mut r, &mut crate::rng::Rng::new(1), 100).unwrap_err();
+    let err = crate::machine::StateMachine::playout(&mut r, &mut crate::rng::Rng::new(1), 100).unwrap_err();
     assert!(err.message.contains("more than 40 distinct terms"), "{err}");
     assert!(err.message.contains("raise the limit max_terms"), "{err}");
 }
