@@ -9,6 +9,7 @@ impl Rng {
         Rng(seed)
     }
 
+    #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -19,6 +20,7 @@ impl Rng {
 
     /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-and-reject. `n == 1`
     /// draws nothing: a forced choice leaves the sequence as it was.
+    #[inline(always)]
     pub fn below(&mut self, n: usize) -> usize {
         if n == 1 {
             return 0;

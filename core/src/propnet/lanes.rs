@@ -8,9 +8,9 @@
 //! which. A lane whose playout ends starts the next one from the initial state.
 //!
 //! Per step: the state words go into the fluent leaves; the `LEGAL` and `NEXT` segments
-//! are swept (and `GOAL` when some lane is terminal); each role's legal-move words are
-//! transposed 64 moves at a time into one bit row per lane, from which every lane draws
-//! its move; the chosen moves go into the move leaves, `MOVE` is evaluated (`Plan`), and
+//! are swept (and `GOAL` when some lane is terminal); each role's legal moves are counted
+//! per lane in bit-sliced counters, every lane draws its move's rank and one pass over the
+//! legal-move words picks it; the chosen moves go into the move leaves, `MOVE` is evaluated (`Plan`), and
 //! the next state is `(state & keep) | gain`, word by word.
 
 use super::compile::Lit;
@@ -24,7 +24,7 @@ const LANES: usize = 64;
 
 /// Buffers of a batch, kept between batches.
 pub struct Lanes {
-    /// Per node, one bit per lane.
+    /// Per node, one bit per lane: its word, then its complement (see `lit`).
     val: Vec<u64>,
     /// Per fluent, one bit per lane.
     state: Vec<u64>,
@@ -97,13 +97,14 @@ impl Plan {
     /// Computes the sparse gates from the move leaves.
     fn apply(&self, val: &mut [u64], first_move: usize) {
         for &g in &self.sparse {
-            val[g as usize] = !0;
+            set(val, g as usize, !0);
         }
         for m in 0..self.start.len() - 1 {
-            let chosen = val[first_move + m];
+            let chosen = val[2 * (first_move + m)];
             if chosen != 0 {
                 for &g in &self.readers[self.start[m] as usize..self.start[m + 1] as usize] {
-                    val[g as usize] &= !chosen;
+                    let now = val[2 * g as usize] & !chosen;
+                    set(val, g as usize, now);
                 }
             }
         }
@@ -124,53 +125,103 @@ impl Default for Lanes {
     }
 }
 
+/// The words of literal `l` (`node << 1 | negated`): `val` holds each node's word and its
+/// complement side by side, so a literal is read with one load.
 #[inline(always)]
 fn lit(val: &[u64], l: Lit) -> u64 {
-    val[(l >> 1) as usize] ^ u64::from(l & 1).wrapping_neg()
+    val[l as usize]
 }
 
-/// Transposes a 64×64 bit matrix: bit `c` of `a[r]` becomes bit `r` of `a[c]`.
-fn transpose(a: &mut [u64]) {
-    let mut j = 32;
-    let mut m: u64 = 0x0000_0000_FFFF_FFFF;
-    while j != 0 {
-        let mut k = 0;
-        while k < 64 {
-            let t = ((a[k] >> j) ^ a[k + j]) & m;
-            a[k + j] ^= t;
-            a[k] ^= t << j;
-            k = (k + j + 1) & !j;
+#[inline(always)]
+fn set(val: &mut [u64], node: usize, v: u64) {
+    val[2 * node] = v;
+    val[2 * node + 1] = !v;
+}
+
+/// Small counters of the 64 lanes, bit-sliced: bit `b` of lane `i`'s number is bit `i` of
+/// `bits[b]`.
+struct Sliced {
+    bits: [u64; 32],
+    width: usize,
+}
+
+impl Sliced {
+    /// Counters for numbers up to `max`.
+    #[inline(always)]
+    fn new(max: usize) -> Sliced {
+        Sliced { bits: [0; 32], width: (usize::BITS - max.leading_zeros()).max(1) as usize }
+    }
+
+    /// Adds 1 in the lanes of `lanes`.
+    #[inline(always)]
+    fn add(&mut self, mut carry: u64) {
+        for w in &mut self.bits[..self.width] {
+            if carry == 0 {
+                break;
+            }
+            let next = *w & carry;
+            *w ^= carry;
+            carry = next;
         }
-        j >>= 1;
-        m ^= m << j;
+    }
+
+    /// Subtracts 1 in the lanes of `lanes` (whose numbers are not 0).
+    #[inline(always)]
+    fn sub(&mut self, mut borrow: u64) {
+        for w in &mut self.bits[..self.width] {
+            if borrow == 0 {
+                break;
+            }
+            let next = !*w & borrow;
+            *w ^= borrow;
+            borrow = next;
+        }
+    }
+
+    /// The lanes whose number is not 0.
+    #[inline(always)]
+    fn nonzero(&self) -> u64 {
+        self.bits[..self.width].iter().fold(0, |a, &w| a | w)
+    }
+
+    /// The lanes whose number is at least 2.
+    #[inline(always)]
+    fn above_one(&self) -> u64 {
+        self.bits[1..self.width].iter().fold(0, |a, &w| a | w)
+    }
+
+    #[inline(always)]
+    fn get(&self, lane: usize) -> usize {
+        self.bits[..self.width].iter().rev().fold(0, |n, &w| n << 1 | (w >> lane & 1) as usize)
+    }
+
+    /// Sets lane `lane`'s number (which is 0) to `n`.
+    #[inline(always)]
+    fn put(&mut self, lane: usize, n: usize) {
+        for (b, w) in self.bits[..self.width].iter_mut().enumerate() {
+            *w |= (((n >> b) & 1) as u64) << lane;
+        }
     }
 }
 
-/// The position of the `k`-th set bit of `x` (which has more than `k`).
-#[inline]
-fn select(mut x: u64, k: u32) -> u32 {
-    for _ in 0..k {
-        x &= x - 1;
-    }
-    x.trailing_zeros()
-}
-
+#[inline(always)]
 fn sweep(val: &mut [u64], net: &Network, runs: &[Run]) {
     let leaves = net.leaves as usize;
     for run in runs {
         let (start, end) = (run.gates.start as usize, run.gates.end as usize);
         if run.cyclic {
             // Least fixpoint: from false, sweep until nothing changes (monotone gates).
-            val[leaves + start..leaves + end].fill(0);
-            while gates(val, net, start, end) {}
+            (leaves + start..leaves + end).for_each(|n| set(val, n, 0));
+            while gates::<true>(val, net, start, end) {}
         } else {
-            gates(val, net, start, end);
+            gates::<false>(val, net, start, end);
         }
     }
 }
 
-/// Evaluates gates `start..end` once, in order; whether any changed.
-fn gates(val: &mut [u64], net: &Network, start: usize, end: usize) -> bool {
+/// Evaluates gates `start..end` once, in order; whether any changed (when `CHANGED`).
+#[inline(always)]
+fn gates<const CHANGED: bool>(val: &mut [u64], net: &Network, start: usize, end: usize) -> bool {
     let leaves = net.leaves as usize;
     let mut at = net.start[start] as usize;
     let mut changed = false;
@@ -182,8 +233,10 @@ fn gates(val: &mut [u64], net: &Network, start: usize, end: usize) -> bool {
         } else {
             inputs.iter().fold(!0, |a, &l| a & lit(val, l))
         };
-        changed |= val[leaves + g] != v;
-        val[leaves + g] = v;
+        if CHANGED {
+            changed |= val[2 * (leaves + g)] != v;
+        }
+        set(val, leaves + g, v);
         at += 1 + inputs.len();
     }
     changed
@@ -199,11 +252,44 @@ impl Propnet {
         max_steps: usize,
         each: &mut dyn FnMut(usize, &Outcome),
     ) -> Result<()> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi1") {
+            // SAFETY: this processor has the instructions the copy is compiled for.
+            return unsafe { self.run_lanes_x86(l, rng, count, max_steps, each) };
+        }
+        self.lanes_loop(l, rng, count, max_steps, each)
+    }
+
+    /// `lanes_loop` compiled with the bit-counting instructions (`count_ones`,
+    /// `trailing_zeros`), which the baseline x86-64 target lacks; chosen at run time.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1")]
+    unsafe fn run_lanes_x86(
+        &mut self,
+        l: &mut Lanes,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()> {
+        self.lanes_loop(l, rng, count, max_steps, each)
+    }
+
+    #[inline(always)]
+    fn lanes_loop(
+        &mut self,
+        l: &mut Lanes,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()> {
         let net = &self.net;
         let fluents = self.fluent_text.len();
         let first_move = 1 + fluents;
         l.val.clear();
-        l.val.resize(net.leaves as usize + net.gates(), 0);
+        l.val.resize(2 * (net.leaves as usize + net.gates()), 0);
+        set(&mut l.val, 0, 0);
         l.init.clear();
         l.init.extend((0..fluents).map(|f| u64::from(super::bit(&self.init, f)).wrapping_neg()));
         l.state.clear();
@@ -223,8 +309,12 @@ impl Propnet {
         let mut first_cut = max_steps;
         let slots = net.slots;
         let mut outcome = Outcome { length: 0, goals: None };
+        let goal_lits: Vec<Lit> = net.goals.iter().flatten().copied().collect();
+        let mut last_key = 0;
         while active != 0 {
-            l.val[1..first_move].copy_from_slice(&l.state);
+            for (f, &word) in l.state.iter().enumerate() {
+                set(&mut l.val, 1 + f, word);
+            }
             sweep(&mut l.val, net, &net.segments[LEGAL]);
             sweep(&mut l.val, net, &net.segments[NEXT]);
             let terminal = lit(&l.val, net.outputs[slots.terminal]) & active;
@@ -232,7 +322,14 @@ impl Propnet {
                 sweep(&mut l.val, net, &net.segments[GOAL]);
                 for lane in lanes(terminal) {
                     outcome.length = step - begun[lane];
-                    self.lane_goals(&l.val, lane, outcome.goals.get_or_insert_with(Vec::new));
+                    // The goal literals that hold, as bits: the last goals are kept when
+                    // they match (most playouts end in one of a few outcomes).
+                    let holds = goal_lits.iter().enumerate().map(|(i, &g)| (lit(&l.val, g) >> lane & 1) << (i & 63));
+                    let key = holds.fold(0, |a, b| a | b);
+                    if outcome.goals.is_none() || goal_lits.len() > 64 || key != last_key {
+                        self.lane_goals(&l.val, lane, outcome.goals.get_or_insert_with(Vec::new));
+                        last_key = key;
+                    }
                     each(l.index[lane], &outcome);
                 }
             }
@@ -253,7 +350,7 @@ impl Propnet {
                 }
             }
             let moving = active & !terminal & !cut;
-            l.val[first_move..net.leaves as usize].fill(0);
+            (first_move..net.leaves as usize).for_each(|n| set(&mut l.val, n, 0));
             for r in 0..self.roles.len() {
                 self.choose(l, r, moving, &begun, step)?;
             }
@@ -284,47 +381,43 @@ impl Propnet {
     }
 
     /// Each lane of `moving` draws role `r`'s move among its legal ones and sets its bit.
-    /// Lanes where the move is forced (`below(1)` draws nothing) take it word-wise; the
-    /// others read their legal moves from the transposed rows.
+    /// Bit-sliced: the lanes' numbers of legal moves are counted word-wise (`Sliced`); each
+    /// lane with a choice draws its `k` (a forced move draws nothing: `k` stays 0); then one
+    /// pass over the moves gives every lane its `k`-th legal move.
+    #[inline(always)]
     fn choose(&self, l: &mut Lanes, r: usize, moving: u64, begun: &[usize; LANES], step: usize) -> Result<()> {
         let net = &self.net;
         let moves = self.role_moves[r].clone();
         let first = 1 + self.fluent_text.len() + moves.start as usize;
-        let n = (moves.end - moves.start) as usize;
-        let blocks = n.div_ceil(64);
+        let n = moves.len();
+        let mut count = Sliced::new(n);
         l.rows.clear();
-        l.rows.resize(blocks * 64, 0);
-        // Lanes with at least one legal move, and with at least two.
-        let (mut one, mut two) = (0u64, 0u64);
-        for (i, m) in moves.enumerate() {
+        for m in moves {
             let legal = lit(&l.val, net.outputs[net.slots.legal + m as usize]) & moving;
-            l.rows[i] = legal;
-            two |= one & legal;
-            one |= legal;
+            l.rows.push(legal);
+            count.add(legal);
         }
-        if let Some(lane) = lanes(moving & !one).next() {
+        if let Some(lane) = lanes(moving & !count.nonzero()).next() {
             return Err(no_move(self, r, step - begun[lane]));
         }
-        let forced = one & !two;
-        for (i, &legal) in l.rows.iter().enumerate().take(n) {
-            l.val[first + i] |= legal & forced;
+        let mut k = Sliced::new(n);
+        for lane in lanes(count.above_one()) {
+            k.put(lane, l.rng[lane].below(count.get(lane)));
         }
-        if two == 0 {
-            return Ok(());
-        }
-        for b in 0..blocks {
-            transpose(&mut l.rows[b * 64..(b + 1) * 64]);
-        }
-        for lane in lanes(two) {
-            let row = |b: usize| l.rows[b * 64 + lane];
-            let total: u32 = (0..blocks).map(|b| row(b).count_ones()).sum();
-            let mut k = l.rng[lane].below(total as usize) as u32;
-            let mut b = 0;
-            while row(b).count_ones() <= k {
-                k -= row(b).count_ones();
-                b += 1;
+        let mut pending = moving;
+        for (i, &legal) in l.rows.iter().enumerate() {
+            let here = legal & pending;
+            if here == 0 {
+                continue;
             }
-            l.val[first + b * 64 + select(row(b), k) as usize] |= 1 << lane;
+            let hit = here & !k.nonzero();
+            let now = l.val[2 * (first + i)] | hit;
+            set(&mut l.val, first + i, now);
+            pending &= !hit;
+            k.sub(here & !hit);
+            if pending == 0 {
+                break;
+            }
         }
         Ok(())
     }
@@ -356,21 +449,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn transpose_swaps_rows_and_columns() {
+    fn sliced_counters_count_per_lane() {
         let mut rng = Rng::new(3);
-        let a: Vec<u64> = (0..64).map(|_| rng.next_u64()).collect();
-        let mut t = a.clone();
-        transpose(&mut t);
-        for (r, row) in a.iter().enumerate() {
-            for (c, column) in t.iter().enumerate() {
-                assert_eq!(row >> c & 1, column >> r & 1, "row {r} column {c}");
-            }
+        let rows: Vec<u64> = (0..300).map(|_| rng.next_u64() & rng.next_u64()).collect();
+        let mut c = Sliced::new(rows.len());
+        rows.iter().for_each(|&r| c.add(r));
+        let expected = |lane: usize| rows.iter().filter(|&&r| r >> lane & 1 != 0).count();
+        for lane in 0..64 {
+            assert_eq!(c.get(lane), expected(lane), "lane {lane}");
         }
-    }
-
-    #[test]
-    fn select_finds_the_kth_set_bit() {
-        let x = 0b1011_0100u64;
-        assert_eq!([0, 1, 2, 3].map(|k| select(x, k)), [2, 4, 5, 7]);
+        assert_eq!(c.nonzero(), rows.iter().fold(0, |a, &r| a | r));
+        rows.iter().for_each(|&r| c.sub(r));
+        assert_eq!(c.nonzero(), 0);
+        c.put(5, 300);
+        assert_eq!((c.get(5), c.above_one()), (300, 1 << 5));
     }
 }
