@@ -1,8 +1,10 @@
 //! Random playouts with the propositional network on our tic-tac-toe, connect four and
 //! breakthrough (`cargo bench -p gdl-core --bench propnet`), with and without the two seed
-//! optimisations, and the time to build the network from the ground program.
+//! optimisations, one at a time and 64 at once (lanes), and the time to build the network
+//! from the ground program.
 
 use gdl_core::ground::{ground, Ground, Options as GroundOptions};
+use gdl_core::machine::StateMachine;
 use gdl_core::propnet::{Opt, Options, Propnet, Strategy};
 use gdl_core::rng::Rng;
 
@@ -31,6 +33,18 @@ fn playout<const OPT: usize>(bencher: divan::Bencher, game: &str) {
     let mut p = Propnet::new(&g, options, &|| 0.0).expect("network");
     let mut rng = Rng::new(1);
     bencher.bench_local(|| p.playout(&mut rng, 1000).expect("playout"));
+}
+
+/// One batch of 64 playouts (one per lane).
+#[divan::bench(args = GAMES, consts = [0, 1, 2, 3])]
+fn lanes64<const OPT: usize>(bencher: divan::Bencher, game: &str) {
+    let names = ["none", "frame", "persist", "frame,persist"];
+    let g = grounded(game);
+    let options = Options { opt: opt(names[OPT]), strategy: Some(Strategy::Sweep) };
+    let mut p = Propnet::new(&g, options, &|| 0.0).expect("network");
+    let mut rng = Rng::new(1);
+    bencher
+        .bench_local(|| p.playouts(&mut rng, 64, 1000, &mut |_, o| _ = divan::black_box(o.length)).expect("playouts"));
 }
 
 #[divan::bench(args = GAMES)]

@@ -62,8 +62,8 @@ pub struct Batch {
     pub total_length: u64,
     pub min_length: u32,
     pub max_length: u32,
-    /// Per role, `(goal value, playouts ending with it)`, in order of first appearance;
-    /// several values for one role are joined with `/`, none is `none`.
+    /// Per role, `(goal value, playouts ending with it)`, in order of the values; several
+    /// values for one role are joined with `/`, none is `none`.
     pub goals: Vec<Vec<(String, u32)>>,
 }
 
@@ -331,27 +331,29 @@ impl Session {
         let Some(g) = self.game.as_mut() else { return Err("no game is loaded: the rules have errors".into()) };
         let roles = g.m.roles().len();
         let mut b = Batch { goals: vec![Vec::new(); roles], min_length: u32::MAX, ..Batch::default() };
-        let mut outcomes = vec![None; count as usize];
-        g.m.playouts(&mut self.rng, count as usize, max_steps, &mut |j, o| outcomes[j] = Some(o.clone()))
-            .map_err(|e| e.message)?;
-        // In playout order, so goal values are listed as they first appear whatever the engine.
-        for o in outcomes.into_iter().flatten() {
+        // Per role, each list of goal values and its count (few: a list).
+        let mut ends: Vec<Vec<(Vec<GoalValue>, u32)>> = vec![Vec::new(); roles];
+        g.m.playouts(&mut self.rng, count as usize, max_steps, &mut |_, o| {
             let length = o.length as u32;
             b.playouts += 1;
             b.total_length += u64::from(length);
             b.min_length = b.min_length.min(length);
             b.max_length = b.max_length.max(length);
-            let Some(goals) = o.goals else {
+            let Some(goals) = &o.goals else {
                 b.cut += 1;
-                continue;
+                return;
             };
-            for (hist, values) in b.goals.iter_mut().zip(&goals) {
-                let label = goal_label(values);
-                match hist.iter_mut().find(|(l, _)| *l == label) {
+            for (hist, values) in ends.iter_mut().zip(goals) {
+                match hist.iter_mut().find(|(v, _)| v == values) {
                     Some((_, n)) => *n += 1,
-                    None => hist.push((label, 1)),
+                    None => hist.push((values.clone(), 1)),
                 }
             }
+        })
+        .map_err(|e| e.message)?;
+        for (hist, mut ends) in b.goals.iter_mut().zip(ends) {
+            ends.sort();
+            hist.extend(ends.iter().map(|(values, n)| (goal_label(values), *n)));
         }
         if b.playouts == 0 {
             b.min_length = 0;
