@@ -32,6 +32,13 @@ impl Rules {
         self.starts.push(self.lits.len() as u32);
     }
 
+    /// Gives back the room that growing left unused.
+    fn shrink_to_fit(&mut self) {
+        self.heads.shrink_to_fit();
+        self.starts.shrink_to_fit();
+        self.lits.shrink_to_fit();
+    }
+
     pub fn head(&self, r: usize) -> TermId {
         self.heads[r]
     }
@@ -71,38 +78,42 @@ impl Rules {
     /// the `d` it saves. Parts are used only positively and never in their own definitions.
     pub fn unfold_parts(&self, store: &TermStore, parts: &FxHashSet<SymId>) -> Rules {
         let is_part = |a: u32| a & NEG == 0 && parts.contains(&store.sym(a));
-        // Per part atom: the rules defining it and the rules using it.
-        let mut atoms: FxHashMap<TermId, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
+        // `(part atom, rule)` for the rules defining each part atom and those using it,
+        // grouped by atom (flat pairs: there can be hundreds of thousands).
+        let mut defs: Vec<(TermId, u32)> = Vec::new();
+        let mut uses: Vec<(TermId, u32)> = Vec::new();
         for r in 0..self.len() {
             if is_part(self.heads[r]) {
-                atoms.entry(self.heads[r]).or_default().0.push(r);
+                defs.push((self.heads[r], r as u32));
             }
-            for &l in self.raw_body(r) {
-                if is_part(l) {
-                    atoms.entry(l).or_default().1.push(r);
-                }
-            }
+            uses.extend(self.raw_body(r).iter().filter(|&&l| is_part(l)).map(|&l| (l, r as u32)));
         }
-        let mut by_size: Vec<(usize, TermId)> = atoms.iter().map(|(&a, (d, _))| (d.len(), a)).collect();
+        defs.sort_unstable();
+        uses.sort_unstable();
+        let mut by_size: Vec<(usize, TermId)> =
+            defs.chunk_by(|x, y| x.0 == y.0).map(|group| (group.len(), group[0].0)).collect();
         by_size.sort_unstable();
         let mut times = vec![1usize; self.len()];
         let mut unfolded: FxHashSet<TermId> = FxHashSet::default();
         for (d, a) in by_size {
-            let uses = &atoms[&a].1;
-            let added: usize = uses.iter().map(|&r| times[r].saturating_mul(d - 1)).fold(0, usize::saturating_add);
+            let uses = of(&uses, a);
+            let added: usize =
+                uses.iter().map(|&(_, r)| times[r as usize].saturating_mul(d - 1)).fold(0, usize::saturating_add);
             if added <= d {
                 unfolded.insert(a);
-                uses.iter().for_each(|&r| times[r] = times[r].saturating_mul(d));
+                uses.iter().for_each(|&(_, r)| times[r as usize] = times[r as usize].saturating_mul(d));
             }
         }
+        drop(uses);
         let unfold = |a: u32| unfolded.contains(&a);
         let mut out = Rules::default();
         let mut body: Vec<u32> = Vec::new();
         for r in 0..self.len() {
             if !unfold(self.heads[r]) {
-                self.expand(r, 0, &atoms, &unfold, &mut body, &mut out);
+                self.expand(r, 0, &defs, &unfold, &mut body, &mut out);
             }
         }
+        out.shrink_to_fit();
         out
     }
 
@@ -112,7 +123,7 @@ impl Rules {
         &self,
         r: usize,
         i: usize,
-        defs: &FxHashMap<TermId, (Vec<usize>, Vec<usize>)>,
+        defs: &[(TermId, u32)],
         unfold: &impl Fn(u32) -> bool,
         body: &mut Vec<u32>,
         out: &mut Rules,
@@ -124,8 +135,8 @@ impl Rules {
         };
         let len = body.len();
         if unfold(l) {
-            for &d in defs.get(&l).into_iter().flat_map(|(d, _)| d) {
-                body.extend(self.raw_body(d).iter().filter(|x| !lits.contains(x)));
+            for &(_, d) in of(defs, l) {
+                body.extend(self.raw_body(d as usize).iter().filter(|x| !lits.contains(x)));
                 self.expand(r, i + 1, defs, unfold, body, out);
                 body.truncate(len);
             }
@@ -177,6 +188,7 @@ impl Rules {
         let mut atoms: Vec<TermId> = self.heads.iter().copied().chain(self.lits.iter().map(|&l| l & !NEG)).collect();
         atoms.sort_unstable();
         atoms.dedup();
+        atoms.shrink_to_fit();
         atoms.sort_by(|&a, &b| compare(store, a, b));
         let position: FxHashMap<TermId, u32> = atoms.iter().enumerate().map(|(i, &a)| (a, i as u32)).collect();
         let ranked: Vec<u32> =
@@ -200,6 +212,12 @@ impl Rules {
         });
         keys.into_iter().map(|k| k.2).collect()
     }
+}
+
+/// The pairs of `pairs` (sorted) whose atom is `a`.
+fn of(pairs: &[(TermId, u32)], a: TermId) -> &[(TermId, u32)] {
+    let start = pairs.partition_point(|p| p.0 < a);
+    &pairs[start..start + pairs[start..].partition_point(|p| p.0 == a)]
 }
 
 /// A total order on terms by symbol names (constants before compound terms).
