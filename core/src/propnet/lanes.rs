@@ -308,9 +308,11 @@ impl Propnet {
         // No lane can reach `max_steps` before this step.
         let mut first_cut = max_steps;
         let slots = net.slots;
-        let mut outcome = Outcome { length: 0, goals: None };
+        let cut_outcome = Outcome { length: max_steps, goals: None };
         let goal_lits: Vec<Lit> = net.goals.iter().flatten().copied().collect();
-        let mut last_key = 0;
+        // The outcomes met so far, by the goal literals that hold (as bits, when there are
+        // at most 64): most playouts end in one of a few.
+        let mut ends: Vec<(u64, Outcome)> = Vec::new();
         while active != 0 {
             for (f, &word) in l.state.iter().enumerate() {
                 set(&mut l.val, 1 + f, word);
@@ -321,16 +323,16 @@ impl Propnet {
             if terminal != 0 {
                 sweep(&mut l.val, net, &net.segments[GOAL]);
                 for lane in lanes(terminal) {
-                    outcome.length = step - begun[lane];
-                    // The goal literals that hold, as bits: the last goals are kept when
-                    // they match (most playouts end in one of a few outcomes).
                     let holds = goal_lits.iter().enumerate().map(|(i, &g)| (lit(&l.val, g) >> lane & 1) << (i & 63));
                     let key = holds.fold(0, |a, b| a | b);
-                    if outcome.goals.is_none() || goal_lits.len() > 64 || key != last_key {
-                        self.lane_goals(&l.val, lane, outcome.goals.get_or_insert_with(Vec::new));
-                        last_key = key;
-                    }
-                    each(l.index[lane], &outcome);
+                    let known = ends.iter().position(|e| e.0 == key && goal_lits.len() <= 64);
+                    let i = known.unwrap_or_else(|| {
+                        ends.truncate(16);
+                        ends.push((key, Outcome { length: 0, goals: Some(self.lane_goals(&l.val, lane)) }));
+                        ends.len() - 1
+                    });
+                    ends[i].1.length = step - begun[lane];
+                    each(l.index[lane], &ends[i].1);
                 }
             }
             let mut cut = 0u64;
@@ -343,10 +345,8 @@ impl Propnet {
                         first_cut = first_cut.min(begun[lane] + max_steps);
                     }
                 }
-                outcome.length = max_steps;
-                outcome.goals = None;
                 for lane in lanes(cut) {
-                    each(l.index[lane], &outcome);
+                    each(l.index[lane], &cut_outcome);
                 }
             }
             let moving = active & !terminal & !cut;
@@ -422,14 +422,15 @@ impl Propnet {
         Ok(())
     }
 
-    /// The goal values of every role in lane `lane` (after the `GOAL` sweep), into `goals`.
-    fn lane_goals(&self, val: &[u64], lane: usize, goals: &mut Vec<Vec<GoalValue>>) {
-        goals.resize_with(self.goal_values.len(), Vec::new);
-        for ((lits, values), out) in self.net.goals.iter().zip(&self.goal_values).zip(goals) {
-            out.clear();
-            let holds = lits.iter().map(|&g| lit(val, g) >> lane & 1 != 0);
-            out.extend(holds.zip(values).filter(|(h, _)| *h).map(|(_, v)| v.clone()));
-        }
+    /// The goal values of every role in lane `lane` (after the `GOAL` sweep).
+    fn lane_goals(&self, val: &[u64], lane: usize) -> Vec<Vec<GoalValue>> {
+        let goals = self.net.goals.iter().zip(&self.goal_values);
+        goals
+            .map(|(lits, values)| {
+                let holds = lits.iter().map(|&g| lit(val, g) >> lane & 1 != 0);
+                holds.zip(values).filter(|(h, _)| *h).map(|(_, v)| v.clone()).collect()
+            })
+            .collect()
     }
 }
 
