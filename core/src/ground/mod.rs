@@ -263,7 +263,6 @@ pub fn ground(
     let unfolded = rules.unfold_parts(&store, &parts);
     drop(rules);
     let rules = unfolded.in_order(&store);
-    drop(unfolded);
     let renamed = parseable_names(&store);
     for r in 0..rules.len() {
         let (h, sym) = (rules.head(r), store.sym(rules.head(r)));

@@ -52,19 +52,23 @@ impl Rules {
         self.raw_body(r).iter().map(|&l| (l & NEG != 0, l & !NEG))
     }
 
-    /// The rules at `order`, in that order, without repeating a rule equal to the one before.
-    /// Memory is reserved exactly, as the rules fill most of what the grounder holds.
-    fn select(&self, order: &[u32]) -> Rules {
+    /// The rules at `order`, in that order, without repeating a rule equal to the one before,
+    /// each body literal `l` stored as `lit(l)`. Memory is reserved exactly, as the rules fill
+    /// most of what the grounder holds.
+    fn select(&self, order: &[u32], lit: impl Fn(u32) -> u32) -> Rules {
         let mut out = Rules::default();
         out.heads.reserve_exact(order.len());
         out.starts.reserve_exact(order.len() + 1);
         out.lits.reserve_exact(order.iter().map(|&r| self.raw_body(r as usize).len()).sum());
+        out.starts.push(0);
         let mut last = None;
         for &r in order {
             let r = r as usize;
             let same = |o: usize| self.heads[o] == self.heads[r] && self.raw_body(o) == self.raw_body(r);
             if !last.is_some_and(same) {
-                out.push(self.heads[r], self.body(r));
+                out.heads.push(self.heads[r]);
+                out.lits.extend(self.raw_body(r).iter().map(|&l| lit(l)));
+                out.starts.push(out.lits.len() as u32);
                 last = Some(r);
             }
         }
@@ -166,19 +170,14 @@ impl Rules {
         }
         let kept: Vec<u32> = (0..self.len() as u32).filter(|&r| needed.contains(&self.heads[r as usize])).collect();
         drop((by_head, needed));
-        self.select(&kept)
+        self.select(&kept, |l| l)
     }
 
-    /// The rules in a fixed order, without duplicates: keyword facts first (roles in declaration order, the
-    /// order of the players), then by head relation, head and body, comparing terms by
-    /// their names.
-    pub fn in_order(&self, store: &TermStore) -> Rules {
-        let order = self.order(store);
-        self.select(&order)
-    }
-
-    /// The indices of the rules in the order of `in_order`.
-    fn order(&self, store: &TermStore) -> Vec<u32> {
+    /// The rules in a fixed order, without duplicates: keyword facts first (roles in
+    /// declaration order, the order of the players), then by head relation, head and body,
+    /// comparing terms by their names. Body atoms are replaced by their rank in that order
+    /// while sorting (in place: no copy of the literals), and put back when copying.
+    pub fn in_order(mut self, store: &TermStore) -> Rules {
         const ORDER: [&str; 8] = ["role", "init", "base", "input", "legal", "next", "terminal", "goal"];
         let rank = |t: TermId| {
             let name = store.symbol_name(store.sym(t));
@@ -191,9 +190,9 @@ impl Rules {
         atoms.shrink_to_fit();
         atoms.sort_by(|&a, &b| compare(store, a, b));
         let position: FxHashMap<TermId, u32> = atoms.iter().enumerate().map(|(i, &a)| (a, i as u32)).collect();
-        let ranked: Vec<u32> =
-            self.lits.iter().map(|&l| position[&(l & !NEG)] << 1 | u32::from(l & NEG != 0)).collect();
-        let body = |r: usize| &ranked[self.starts[r] as usize..self.starts[r + 1] as usize];
+        for l in &mut self.lits {
+            *l = position[&(*l & !NEG)] << 1 | u32::from(*l & NEG != 0);
+        }
         // Sort keys held inline (head rank and position, the first two body literals), so
         // that most comparisons need not look at the bodies.
         let mut keys: Vec<(u64, u64, u32)> = (0..self.len())
@@ -201,16 +200,20 @@ impl Rules {
                 let rank = rank(self.heads[r]) as u64;
                 // Roles keep their position: it is the order of the players.
                 let head = if rank == 0 { r as u32 } else { position[&self.heads[r]] };
-                let b = body(r);
+                let b = self.raw_body(r);
                 let lit = |i: usize| b.get(i).map_or(0, |&l| u64::from(l) + 1);
                 (rank << 32 | u64::from(head), lit(0) << 32 | lit(1), r as u32)
             })
             .collect();
+        drop(position);
         // Equal rules end up next to each other, and `select` keeps one of each.
         keys.sort_unstable_by(|a, b| {
-            (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| body(a.2 as usize).cmp(body(b.2 as usize)))
+            (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| self.raw_body(a.2 as usize).cmp(self.raw_body(b.2 as usize)))
         });
-        keys.into_iter().map(|k| k.2).collect()
+        let mut order = Vec::with_capacity(keys.len());
+        order.extend(keys.iter().map(|k| k.2));
+        drop(keys);
+        self.select(&order, |l| atoms[(l >> 1) as usize] | if l & 1 != 0 { NEG } else { 0 })
     }
 }
 
