@@ -26,16 +26,38 @@ impl Rng {
             return 0;
         }
         let n = n as u64;
-        let mut m = (self.next_u64() as u128) * (n as u128);
+        let (mut high, mut low) = mul_wide(self.next_u64(), n);
         // The division only when the low half is small enough to be biased (rarely).
-        if (m as u64) < n {
+        if low < n {
             let threshold = n.wrapping_neg() % n;
-            while (m as u64) < threshold {
-                m = (self.next_u64() as u128) * (n as u128);
+            while low < threshold {
+                (high, low) = mul_wide(self.next_u64(), n);
             }
         }
-        (m >> 64) as usize
+        high as usize
     }
+}
+
+/// The 128-bit product of `a` and `b` as (high, low) halves.
+#[cfg(not(target_arch = "wasm32"))]
+#[inline(always)]
+fn mul_wide(a: u64, b: u64) -> (u64, u64) {
+    let m = u128::from(a) * u128::from(b);
+    ((m >> 64) as u64, m as u64)
+}
+
+#[cfg(target_arch = "wasm32")]
+use mul_wide_by_halves as mul_wide;
+
+/// `mul_wide` from 32-bit halves: wasm has no 64×64→128 multiplication, and its 128-bit
+/// arithmetic is a library call.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+fn mul_wide_by_halves(a: u64, b: u64) -> (u64, u64) {
+    let (a1, a0, b1, b0) = (a >> 32, a & 0xFFFF_FFFF, b >> 32, b & 0xFFFF_FFFF);
+    let (low, middle1, middle2, high) = (a0 * b0, a1 * b0, a0 * b1, a1 * b1);
+    let carry = ((low >> 32) + (middle1 & 0xFFFF_FFFF) + (middle2 & 0xFFFF_FFFF)) >> 32;
+    (high + (middle1 >> 32) + (middle2 >> 32) + carry, a.wrapping_mul(b))
 }
 
 #[cfg(test)]
@@ -64,6 +86,14 @@ mod tests {
                 };
                 assert_eq!(fast.below(n), expected, "n = {n}");
             }
+        }
+        let mut r = Rng::new(5);
+        for (a, b) in [(u64::MAX, u64::MAX), (0, 7), (1 << 63, 3)]
+            .into_iter()
+            .chain((0..1000).map(|_| (r.next_u64(), r.next_u64())))
+        {
+            let m = u128::from(a) * u128::from(b);
+            assert_eq!(mul_wide_by_halves(a, b), ((m >> 64) as u64, m as u64), "{a} * {b}");
         }
         let mut forced = Rng::new(11);
         assert_eq!(forced.below(1), 0);

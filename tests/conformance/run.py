@@ -770,7 +770,9 @@ def propnet_table(games, opts, path, count, command, started):
          'engine: `gdl bench GAME --engine propnet|reasoner --seconds 1 --json`, one command at a '
          'time (the machine is shared: playouts per CPU second is the figure to compare).' % count,
          '- network: gates / fluents (permanent) / moves; build = ground program to network '
-         '(ms), strategy = what the measured choice took.', '',
+         '(ms); strategy = how one state at a time is evaluated (the measured choice: play, '
+         'traces, search). `gdl bench` runs the propnet\'s playouts 64 at once (lanes, see '
+         'ARCHITECTURE.md), the reasoner\'s one after another.', '',
          '| game | ground rules | network | build ms | strategy | propnet playouts/CPU-s | '
          'reasoner playouts/CPU-s | ratio |', '| --- | --- | --- | --- | --- | --- | --- | --- |']
     for row in rows:

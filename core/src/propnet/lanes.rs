@@ -32,6 +32,9 @@ pub struct Lanes {
     init: Vec<u64>,
     /// Per move of the role being chosen, its legal word; then per lane, its legal moves.
     rows: Vec<u64>,
+    /// Counters of the role being chosen: legal moves, then the rank of the move drawn.
+    count: Sliced,
+    rank: Sliced,
     /// Per lane: the generator and the number of its playout.
     rng: [Rng; LANES],
     index: [usize; LANES],
@@ -118,6 +121,8 @@ impl Default for Lanes {
             state: Vec::new(),
             init: Vec::new(),
             rows: Vec::new(),
+            count: Sliced::default(),
+            rank: Sliced::default(),
             rng: std::array::from_fn(|_| Rng::new(0)),
             index: [0; LANES],
             plan: None,
@@ -140,16 +145,18 @@ fn set(val: &mut [u64], node: usize, v: u64) {
 
 /// Small counters of the 64 lanes, bit-sliced: bit `b` of lane `i`'s number is bit `i` of
 /// `bits[b]`.
+#[derive(Default)]
 struct Sliced {
     bits: [u64; 32],
     width: usize,
 }
 
 impl Sliced {
-    /// Counters for numbers up to `max`.
+    /// Zero counters for numbers up to `max` (only the words that needs are cleared).
     #[inline(always)]
-    fn new(max: usize) -> Sliced {
-        Sliced { bits: [0; 32], width: (usize::BITS - max.leading_zeros()).max(1) as usize }
+    fn reset(&mut self, max: usize) {
+        self.width = (usize::BITS - max.leading_zeros()).max(1) as usize;
+        self.bits[..self.width].fill(0);
     }
 
     /// Adds 1 in the lanes of `lanes`.
@@ -390,29 +397,30 @@ impl Propnet {
         let moves = self.role_moves[r].clone();
         let first = 1 + self.fluent_text.len() + moves.start as usize;
         let n = moves.len();
-        let mut count = Sliced::new(n);
-        l.rows.clear();
+        let Lanes { count, rank: k, rows, val, rng, .. } = l;
+        count.reset(n);
+        rows.clear();
         for m in moves {
-            let legal = lit(&l.val, net.outputs[net.slots.legal + m as usize]) & moving;
-            l.rows.push(legal);
+            let legal = lit(val, net.outputs[net.slots.legal + m as usize]) & moving;
+            rows.push(legal);
             count.add(legal);
         }
         if let Some(lane) = lanes(moving & !count.nonzero()).next() {
             return Err(no_move(self, r, step - begun[lane]));
         }
-        let mut k = Sliced::new(n);
+        k.reset(n);
         for lane in lanes(count.above_one()) {
-            k.put(lane, l.rng[lane].below(count.get(lane)));
+            k.put(lane, rng[lane].below(count.get(lane)));
         }
         let mut pending = moving;
-        for (i, &legal) in l.rows.iter().enumerate() {
+        for (i, &legal) in rows.iter().enumerate() {
             let here = legal & pending;
             if here == 0 {
                 continue;
             }
             let hit = here & !k.nonzero();
-            let now = l.val[2 * (first + i)] | hit;
-            set(&mut l.val, first + i, now);
+            let now = val[2 * (first + i)] | hit;
+            set(val, first + i, now);
             pending &= !hit;
             k.sub(here & !hit);
             if pending == 0 {
@@ -453,7 +461,8 @@ mod tests {
     fn sliced_counters_count_per_lane() {
         let mut rng = Rng::new(3);
         let rows: Vec<u64> = (0..300).map(|_| rng.next_u64() & rng.next_u64()).collect();
-        let mut c = Sliced::new(rows.len());
+        let mut c = Sliced::default();
+        c.reset(rows.len());
         rows.iter().for_each(|&r| c.add(r));
         let expected = |lane: usize| rows.iter().filter(|&&r| r >> lane & 1 != 0).count();
         for lane in 0..64 {
