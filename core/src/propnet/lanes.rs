@@ -10,8 +10,8 @@
 //! Per step: the state words go into the fluent leaves; the `LEGAL` and `NEXT` segments
 //! are swept (and `GOAL` when some lane is terminal); each role's legal moves are counted
 //! per lane in bit-sliced counters, every lane draws its move's rank and one pass over the
-//! legal-move words picks it; the chosen moves go into the move leaves, `MOVE` is evaluated (`Plan`), and
-//! the next state is `(state & keep) | gain`, word by word.
+//! legal-move words picks it; the chosen moves go into the move leaves, `MOVE` is evaluated
+//! (`Plan`), and the next state is `(state & keep) | gain`, word by word.
 
 use super::compile::Lit;
 use super::layout::{Network, Run, COUNT, GOAL, LEGAL, MOVE, NEXT, OR};
@@ -30,7 +30,7 @@ pub struct Lanes {
     state: Vec<u64>,
     /// Per fluent, all ones when it holds initially.
     init: Vec<u64>,
-    /// Per move of the role being chosen, its legal word; then per lane, its legal moves.
+    /// Per move of the role being chosen, the lanes where it is legal.
     rows: Vec<u64>,
     /// Counters of the role being chosen: legal moves, then the rank of the move drawn.
     count: Sliced,
@@ -152,14 +152,14 @@ struct Sliced {
 }
 
 impl Sliced {
-    /// Zero counters for numbers up to `max` (only the words that needs are cleared).
+    /// Zero counters for numbers up to `max` (only the words that takes are cleared).
     #[inline(always)]
     fn reset(&mut self, max: usize) {
         self.width = (usize::BITS - max.leading_zeros()).max(1) as usize;
         self.bits[..self.width].fill(0);
     }
 
-    /// Adds 1 in the lanes of `lanes`.
+    /// Adds 1 in the lanes of `carry`.
     #[inline(always)]
     fn add(&mut self, mut carry: u64) {
         for w in &mut self.bits[..self.width] {
@@ -172,7 +172,7 @@ impl Sliced {
         }
     }
 
-    /// Subtracts 1 in the lanes of `lanes` (whose numbers are not 0).
+    /// Subtracts 1 in the lanes of `borrow` (whose numbers are not 0).
     #[inline(always)]
     fn sub(&mut self, mut borrow: u64) {
         for w in &mut self.bits[..self.width] {
@@ -389,15 +389,15 @@ impl Propnet {
 
     /// Each lane of `moving` draws role `r`'s move among its legal ones and sets its bit.
     /// Bit-sliced: the lanes' numbers of legal moves are counted word-wise (`Sliced`); each
-    /// lane with a choice draws its `k` (a forced move draws nothing: `k` stays 0); then one
-    /// pass over the moves gives every lane its `k`-th legal move.
+    /// lane with a choice draws its move's rank (a forced move draws nothing: the rank stays
+    /// 0); then one pass over the moves gives every lane the legal move of that rank.
     #[inline(always)]
     fn choose(&self, l: &mut Lanes, r: usize, moving: u64, begun: &[usize; LANES], step: usize) -> Result<()> {
         let net = &self.net;
         let moves = self.role_moves[r].clone();
         let first = 1 + self.fluent_text.len() + moves.start as usize;
         let n = moves.len();
-        let Lanes { count, rank: k, rows, val, rng, .. } = l;
+        let Lanes { count, rank, rows, val, rng, .. } = l;
         count.reset(n);
         rows.clear();
         for m in moves {
@@ -408,9 +408,9 @@ impl Propnet {
         if let Some(lane) = lanes(moving & !count.nonzero()).next() {
             return Err(no_move(self, r, step - begun[lane]));
         }
-        k.reset(n);
+        rank.reset(n);
         for lane in lanes(count.above_one()) {
-            k.put(lane, rng[lane].below(count.get(lane)));
+            rank.put(lane, rng[lane].below(count.get(lane)));
         }
         let mut pending = moving;
         for (i, &legal) in rows.iter().enumerate() {
@@ -418,11 +418,11 @@ impl Propnet {
             if here == 0 {
                 continue;
             }
-            let hit = here & !k.nonzero();
+            let hit = here & !rank.nonzero();
             let now = val[2 * (first + i)] | hit;
             set(val, first + i, now);
             pending &= !hit;
-            k.sub(here & !hit);
+            rank.sub(here & !hit);
             if pending == 0 {
                 break;
             }
