@@ -1,12 +1,16 @@
 //! Demand (magic-set) transformation: relations too big to compute in full are computed
 //! only for the arguments their callers ask about.
 //!
-//! For each chosen relation `p` an adornment (the argument positions every caller binds) is
-//! found; `p`'s rules get a first literal `magic~p(bound args)`, and each call of `p` adds a
-//! rule deriving `magic~p` from the caller's other positive conditions (and the caller's
-//! own magic literal, when the caller is transformed too). A caller whose call binds
-//! nothing is transformed as well, if it may be. The result is checked for stratification;
-//! the caller falls back to the plain program when the transformation cannot apply.
+//! Generalised magic sets with one adorned copy per binding pattern: every call of a chosen
+//! relation `p` binds some of its arguments (those bound by the caller's positive
+//! conditions on other relations, by the chosen calls before it, and by the caller's own
+//! bound head arguments); the call reads the copy `p~bf..` (b: bound, f: free) whose rules
+//! start with `magic~p~bf..(bound args)`, and a rule derives that demand from the caller's
+//! context. Recursive relations are transformed like any other (their demand is recursive
+//! too). A chosen relation that every caller calls with nothing bound gains nothing: its
+//! callers are transformed as well, if they may be, else it is left as it was. The result
+//! is checked for stratification; the caller falls back to the plain program when the
+//! transformation cannot apply.
 
 use crate::ast::{Term, RESERVED};
 use crate::diagnostic::Span;
@@ -19,52 +23,89 @@ fn key(t: &Term) -> Key {
     (t.name().expect("named").to_string(), t.args().len())
 }
 
-fn magic_name(k: &Key) -> String {
-    format!("magic~{}~{}", k.0, k.1)
+/// Which arguments of a call are bound: `b` or `f` per argument.
+type Adornment = String;
+
+fn adorned_name(name: &str, a: &str) -> String {
+    format!("{name}~{a}")
+}
+
+fn magic_name(name: &str, a: &str) -> String {
+    format!("magic~{name}~{a}")
+}
+
+/// The relation of the rules as written that a transformed relation stands for (itself
+/// when it is not an adorned copy).
+pub fn original(k: &Key) -> Key {
+    match k.0.rsplit_once('~') {
+        Some((name, a)) if a.len() == k.1 && k.1 > 0 && a.bytes().all(|c| c == b'b' || c == b'f') => {
+            (name.to_string(), k.1)
+        }
+        _ => k.clone(),
+    }
 }
 
 /// Transforms the rules so that the relations in `wanted` (and the callers they need) are
 /// computed on demand. `None` if none of them can be.
 pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
     let graph = graph_of(rules);
-    let eligible = |k: &Key| {
-        graph.index.get(k).is_some_and(|&r| {
-            let recursive = graph.reachable(graph.edges[r].iter().map(|e| e.to))[r];
-            !RESERVED.contains(&k.0.as_str()) && graph.defined[r] && !recursive && k.1 > 0
+    let eligible =
+        |k: &Key| graph.index.get(k).is_some_and(|&r| !RESERVED.contains(&k.0.as_str()) && graph.defined[r] && k.1 > 0);
+    let chosen: FxHashSet<Key> = wanted.iter().filter(|k| eligible(k)).cloned().collect();
+    // Demands that pass on what earlier chosen calls bound may join a stratum to a later
+    // one (a relation asked both by `legal` and by something defined with `not legal`):
+    // then demands come from the other conditions only.
+    [true, false].into_iter().find_map(|sideways| {
+        let mut chosen = chosen.clone();
+        loop {
+            if chosen.is_empty() {
+                return None;
+            }
+            let (out, reached) = rewrite(rules, &chosen, sideways);
+            // A relation no call binds anything of needs its callers transformed too.
+            let mut grow = Vec::new();
+            let mut drop = Vec::new();
+            for p in &chosen {
+                if reached.get(p).is_some_and(|ads| ads.iter().any(|a| a.contains('b'))) {
+                    continue;
+                }
+                let new: Vec<Key> =
+                    callers(rules, p).into_iter().filter(|c| !chosen.contains(c) && eligible(c)).collect();
+                if new.is_empty() {
+                    drop.push(p.clone());
+                } else {
+                    grow.extend(new);
+                }
+            }
+            if grow.is_empty() && drop.is_empty() {
+                return graph_of(&out).negative_cycle().is_none().then_some(out);
+            }
+            if grow.is_empty() {
+                drop.iter().for_each(|p| {
+                    chosen.remove(p);
+                });
+            }
+            chosen.extend(grow);
+        }
+    })
+}
+
+/// Every relation that may be computed on demand and depends on the state or the moves:
+/// evaluating all of them on demand is what a top-down (Prolog) reasoner does.
+pub fn dynamic(rules: &[NRule]) -> Vec<Key> {
+    let graph = graph_of(rules);
+    let inputs: Vec<usize> =
+        ["true", "does"].iter().filter_map(|n| graph.get(n, if *n == "true" { 1 } else { 2 })).collect();
+    (0..graph.rels.len())
+        .filter(|&r| {
+            let k = &graph.rels[r];
+            graph.defined[r] && k.1 > 0 && !RESERVED.contains(&k.0.as_str()) && {
+                let reach = graph.reachable([r]);
+                inputs.iter().any(|&i| reach[i])
+            }
         })
-    };
-    let mut chosen: FxHashSet<Key> = wanted.iter().filter(|k| eligible(k)).cloned().collect();
-    let adornments = loop {
-        if chosen.is_empty() {
-            return None;
-        }
-        let ad = adornments(rules, &chosen);
-        // A relation nobody binds needs its callers transformed too.
-        let mut grow = Vec::new();
-        let mut drop = Vec::new();
-        for p in &chosen {
-            if ad[p].iter().any(|&b| b) {
-                continue;
-            }
-            let new: Vec<Key> = callers(rules, p).into_iter().filter(|c| !chosen.contains(c) && eligible(c)).collect();
-            if new.is_empty() {
-                drop.push(p.clone());
-            } else {
-                grow.extend(new);
-            }
-        }
-        if grow.is_empty() && drop.is_empty() {
-            break ad;
-        }
-        if grow.is_empty() {
-            drop.iter().for_each(|p| {
-                chosen.remove(p);
-            });
-        }
-        chosen.extend(grow);
-    };
-    let out = rewrite(rules, &chosen, &adornments);
-    graph_of(&out).negative_cycle().is_none().then_some(out)
+        .map(|r| graph.rels[r].clone())
+        .collect()
 }
 
 /// The relations whose rules call `p`.
@@ -89,93 +130,131 @@ fn vars_of(t: &Term, out: &mut FxHashSet<String>) {
     });
 }
 
-/// Variables a rule binds before calling anything chosen: its positive literals of other
-/// relations, and the head's bound arguments when the head is chosen.
-fn context_vars(r: &NRule, chosen: &FxHashSet<Key>, ad: &FxHashMap<Key, Vec<bool>>) -> FxHashSet<String> {
-    let mut bound = FxHashSet::default();
-    for l in &r.body {
-        if let NLit::Pos(t) = l {
-            if !chosen.contains(&key(t)) {
-                vars_of(t, &mut bound);
+fn adornment(t: &Term, bound: &FxHashSet<String>) -> Adornment {
+    t.args()
+        .iter()
+        .map(|arg| {
+            let mut vs = FxHashSet::default();
+            vars_of(arg, &mut vs);
+            if vs.iter().all(|v| bound.contains(v)) {
+                'b'
+            } else {
+                'f'
             }
-        }
-    }
-    if let Some(a) = ad.get(&key(&r.head)) {
-        for (arg, &b) in r.head.args().iter().zip(a) {
-            if b {
-                vars_of(arg, &mut bound);
-            }
-        }
-    }
-    bound
+        })
+        .collect()
 }
 
-/// The positions every call binds, for each chosen relation (greatest fixpoint).
-fn adornments(rules: &[NRule], chosen: &FxHashSet<Key>) -> FxHashMap<Key, Vec<bool>> {
-    let mut ad: FxHashMap<Key, Vec<bool>> = chosen.iter().map(|k| (k.clone(), vec![true; k.1])).collect();
-    loop {
-        let mut changed = false;
-        for r in rules {
-            let bound = context_vars(r, chosen, &ad);
-            for l in &r.body {
-                let (NLit::Pos(t) | NLit::Neg(t)) = l else { continue };
-                let k = key(t);
-                let Some(a) = ad.get(&k).cloned() else { continue };
-                let mut next = a.clone();
-                for (i, arg) in t.args().iter().enumerate() {
-                    let mut vs = FxHashSet::default();
-                    vars_of(arg, &mut vs);
-                    if !vs.iter().all(|v| bound.contains(v)) {
-                        next[i] = false;
-                    }
-                }
-                if next != a {
-                    ad.insert(k, next);
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            return ad;
-        }
-    }
+fn bound_args(t: &Term, a: &str) -> Vec<Term> {
+    t.args().iter().zip(a.bytes()).filter(|(_, b)| *b == b'b').map(|(x, _)| x.clone()).collect()
 }
 
-fn bound_args(t: &Term, a: &[bool]) -> Vec<Term> {
-    t.args().iter().zip(a).filter(|(_, &b)| b).map(|(x, _)| x.clone()).collect()
-}
-
-fn magic_atom(k: &Key, args: Vec<Term>, span: Span) -> Term {
+fn atom(name: String, args: Vec<Term>, span: Span) -> Term {
     if args.is_empty() {
-        Term::Const(magic_name(k), span)
+        Term::Const(name, span)
     } else {
-        Term::Func(magic_name(k), args, span)
+        Term::Func(name, args, span)
     }
 }
 
-fn rewrite(rules: &[NRule], chosen: &FxHashSet<Key>, ad: &FxHashMap<Key, Vec<bool>>) -> Vec<NRule> {
-    let mut out = Vec::new();
+/// The rules with every call of a chosen relation reading its adorned copy, the copies'
+/// rules and the demand rules; also the adornments reached per chosen relation.
+fn rewrite(rules: &[NRule], chosen: &FxHashSet<Key>, sideways: bool) -> (Vec<NRule>, FxHashMap<Key, Vec<Adornment>>) {
+    let mut rules_of: FxHashMap<Key, Vec<&NRule>> = FxHashMap::default();
     for r in rules {
-        let head_key = key(&r.head);
-        let head_magic = ad.get(&head_key).map(|a| magic_atom(&head_key, bound_args(&r.head, a), r.span));
-        // Demand for every chosen relation this rule calls.
-        let context: Vec<NLit> = head_magic
-            .iter()
-            .map(|m| NLit::Pos(m.clone()))
-            .chain(r.body.iter().filter(|l| matches!(l, NLit::Pos(t) if !chosen.contains(&key(t)))).cloned())
-            .collect();
-        for l in &r.body {
-            let (NLit::Pos(t) | NLit::Neg(t)) = l else { continue };
-            let k = key(t);
-            if let Some(a) = ad.get(&k) {
-                out.push(NRule { head: magic_atom(&k, bound_args(t, a), r.span), body: context.clone(), span: r.span });
-            }
-        }
-        let mut body: Vec<NLit> = head_magic.into_iter().map(NLit::Pos).collect();
-        body.extend(r.body.iter().cloned());
-        out.push(NRule { head: r.head.clone(), body, span: r.span });
+        rules_of.entry(key(&r.head)).or_default().push(r);
     }
-    out
+    let mut reached: FxHashMap<Key, Vec<Adornment>> = FxHashMap::default();
+    let mut queue: Vec<(Key, Option<Adornment>)> = Vec::new();
+    let mut out = Vec::new();
+    for r in rules.iter().filter(|r| !chosen.contains(&key(&r.head))) {
+        out.extend(rewrite_rule(r, None, chosen, sideways, &mut reached, &mut queue));
+    }
+    while let Some((p, a)) = queue.pop() {
+        for r in rules_of.get(&p).into_iter().flatten() {
+            out.extend(rewrite_rule(r, a.as_deref(), chosen, sideways, &mut reached, &mut queue));
+        }
+    }
+    (out, reached)
+}
+
+/// One rule of a relation as written (`head_ad: None`) or of its adorned copy: the rule and
+/// the demand rules of the chosen relations it calls. New adornments join `queue`. With
+/// `sideways`, each positive chosen call binds its variables for the chosen calls after it.
+fn rewrite_rule(
+    r: &NRule,
+    head_ad: Option<&str>,
+    chosen: &FxHashSet<Key>,
+    sideways: bool,
+    reached: &mut FxHashMap<Key, Vec<Adornment>>,
+    queue: &mut Vec<(Key, Option<Adornment>)>,
+) -> Vec<NRule> {
+    let is_chosen = |t: &Term| chosen.contains(&key(t));
+    let mut bound = FxHashSet::default();
+    let mut context: Vec<NLit> = Vec::new();
+    let head = match head_ad {
+        Some(a) => {
+            let name = r.head.name().expect("named");
+            for (arg, b) in r.head.args().iter().zip(a.bytes()) {
+                if b == b'b' {
+                    vars_of(arg, &mut bound);
+                }
+            }
+            context.push(NLit::Pos(atom(magic_name(name, a), bound_args(&r.head, a), r.span)));
+            atom(adorned_name(name, a), r.head.args().to_vec(), r.span)
+        }
+        None => r.head.clone(),
+    };
+    let mut body: Vec<NLit> = context.clone();
+    let mut demands = Vec::new();
+    // In the order written (the order a Prolog reasoner evaluates): each positive condition
+    // binds its variables for the calls after it; a chosen call under `not` comes last.
+    let negated = r.body.iter().filter(|l| matches!(l, NLit::Neg(t) if is_chosen(t)));
+    for l in r.body.iter().filter(|l| !matches!(l, NLit::Neg(t) if is_chosen(t))).chain(negated) {
+        let (t, negative) = match l {
+            NLit::Pos(t) if is_chosen(t) => (t, false),
+            NLit::Neg(t) if is_chosen(t) => (t, true),
+            NLit::Pos(t) => {
+                vars_of(t, &mut bound);
+                context.push(l.clone());
+                body.push(l.clone());
+                continue;
+            }
+            _ => {
+                body.push(l.clone());
+                continue;
+            }
+        };
+        let k = key(t);
+        let a = adornment(t, &bound);
+        let seen = reached.entry(k.clone()).or_default();
+        if !seen.contains(&a) {
+            seen.push(a.clone());
+            // Nothing bound: the relation as written, computed in full.
+            queue.push((k.clone(), a.contains('b').then(|| a.clone())));
+        }
+        let call = if a.contains('b') {
+            demands.push(NRule {
+                head: atom(magic_name(&k.0, &a), bound_args(t, &a), r.span),
+                body: context.clone(),
+                span: r.span,
+            });
+            atom(adorned_name(&k.0, &a), t.args().to_vec(), t.span())
+        } else {
+            t.clone()
+        };
+        if negative {
+            body.push(NLit::Neg(call));
+        } else {
+            if sideways {
+                vars_of(t, &mut bound);
+                context.push(NLit::Pos(call.clone()));
+            }
+            body.push(NLit::Pos(call));
+        }
+    }
+    demands.push(NRule { head, body, span: r.span });
+    demands
 }
 
 #[cfg(test)]
@@ -198,16 +277,48 @@ mod tests {
         let out = transform(&rules, &[("big".into(), 3)]).unwrap();
         let text: Vec<String> = out.iter().map(ToString::to_string).collect();
         expect_test::expect![[r#"
-            (magic~far~2 ?a 1) :- (true (at ?a))
-            (legal p (go ?a)) :- (true (at ?a)) (not (far ?a 1))
-            (magic~big~3 ?x ?y) :- (magic~far~2 ?x ?y)
-            (far ?x ?y) :- (magic~far~2 ?x ?y) (big ?x ?y ?z)
-            (big ?x ?y ?z) :- (magic~big~3 ?x ?y) (n ?x) (n ?y) (n ?z)"#]]
+            (magic~far~bb ?a 1) :- (true (at ?a))
+            (legal p (go ?a)) :- (true (at ?a)) (not (far~bb ?a 1))
+            (magic~big~bbf ?x ?y) :- (magic~far~bb ?x ?y)
+            (far~bb ?x ?y) :- (magic~far~bb ?x ?y) (big~bbf ?x ?y ?z)
+            (big~bbf ?x ?y ?z) :- (magic~big~bbf ?x ?y) (n ?x) (n ?y) (n ?z)"#]]
         .assert_eq(&text.join("\n"));
     }
 
     #[test]
-    fn keywords_and_recursive_relations_stay() {
+    fn recursive_relations_get_one_copy_per_binding_pattern() {
+        let rules = normalise(
+            &parse(
+                "(<= (legal p (go ?a)) (true (at ?a)) (path ?a home))\n\
+                 (<= terminal (path ?x ?y) (true (at ?y)))\n\
+                 (<= (path ?x ?y) (edge ?x ?y))\n\
+                 (<= (path ?x ?y) (edge ?x ?z) (path ?z ?y))",
+            )
+            .description,
+        )
+        .unwrap();
+        let out = transform(&rules, &[("path".into(), 2)]).unwrap();
+        let text: Vec<String> = out.iter().map(ToString::to_string).collect();
+        // `legal` asks with both arguments bound; `terminal` with none, so it reads `path`
+        // as written.
+        expect_test::expect![[r#"
+            (magic~path~bb ?a home) :- (true (at ?a))
+            (legal p (go ?a)) :- (true (at ?a)) (path~bb ?a home)
+            terminal :- (path ?x ?y) (true (at ?y))
+            (path ?x ?y) :- (edge ?x ?y)
+            (magic~path~bf ?z) :- (edge ?x ?z)
+            (path ?x ?y) :- (edge ?x ?z) (path~bf ?z ?y)
+            (path~bf ?x ?y) :- (magic~path~bf ?x) (edge ?x ?y)
+            (magic~path~bf ?z) :- (magic~path~bf ?x) (edge ?x ?z)
+            (path~bf ?x ?y) :- (magic~path~bf ?x) (edge ?x ?z) (path~bf ?z ?y)
+            (path~bb ?x ?y) :- (magic~path~bb ?x ?y) (edge ?x ?y)
+            (magic~path~bb ?z ?y) :- (magic~path~bb ?x ?y) (edge ?x ?z)
+            (path~bb ?x ?y) :- (magic~path~bb ?x ?y) (edge ?x ?z) (path~bb ?z ?y)"#]]
+        .assert_eq(&text.join("\n"));
+    }
+
+    #[test]
+    fn keywords_and_unbound_calls_stay() {
         let rules = normalise(&parse("(<= (legal p ?x) (n ?x)) (<= (n ?x) (n ?x))").description).unwrap();
         assert!(transform(&rules, &[("legal".into(), 2)]).is_none());
         assert!(transform(&rules, &[("n".into(), 1)]).is_none());

@@ -1,20 +1,23 @@
 //! Choosing how to evaluate a game, by measurement.
 //!
-//! Bottom-up evaluation computes every relation in full; a few games define relations that
+//! Bottom-up evaluation computes every relation in full; many games define relations that
 //! are huge in full but only ever asked about for a few arguments (sudoku's `exactlyFirst`
-//! over nine cells, chess's `threatened_with_capture`). Each candidate program is loaded
-//! and probed (every query in the initial state and one joint move) under probe limits:
-//! the program as written first, then with the relation that broke a limit, or the biggest
-//! one, computed on demand (`crate::magic`). A transformed program is adopted only if it
-//! probes clearly cheaper; when nothing passes, the program as written runs with the
-//! caller's limits and reports its own errors.
+//! over nine cells, chess's `threatened_with_capture`, a count over a board's squares):
+//! there a top-down (Prolog) reasoner wins. Each candidate program is loaded and probed
+//! (every query along a few states of one line of play) under probe limits: the program as
+//! written first, then every state-dependent relation computed on demand (`crate::magic`,
+//! what a top-down reasoner does), then, from the best so far, with the relation that broke
+//! a limit, or the biggest one, on demand. A program's cost is its work per state (join
+//! steps, facts derived, plans run) plus a share of its load; a transformed program is
+//! adopted only if it is clearly cheaper. When nothing passes, the program as written runs
+//! with the caller's limits and reports its own errors.
 
 use super::{Deadline, Limits, LoadFailure, Reasoner};
 use crate::diagnostic::Diagnostic;
 use crate::magic;
 use crate::program::NRule;
 
-/// Probe limits: a program passing them in the initial state is a fair candidate.
+/// Probe limits: a program passing them along the probe's states is a fair candidate.
 const PROBE_FACTS: usize = 200_000;
 const PROBE_JOIN_STEPS: u64 = 20_000_000;
 /// Relations smaller than this are not worth computing on demand.
@@ -27,7 +30,8 @@ const GAIN: f64 = 0.95;
 type Key = (String, usize);
 
 enum Attempt {
-    Ok(Box<Reasoner>),
+    /// The program passed the probe; its cost.
+    Ok(Box<Reasoner>, f64),
     /// A limit was reached while computing this relation.
     Limit(Option<Key>),
     /// The transformation does not apply.
@@ -43,8 +47,8 @@ fn attempt(
     let program = if on_demand.is_empty() { Some(rules.to_vec()) } else { magic::transform(rules, on_demand) };
     let Some(program) = program else { return Ok(Attempt::NotApplicable) };
     match Reasoner::build_within(program, limits, deadline) {
-        Ok(mut r) => match r.probe() {
-            Ok(()) => Ok(Attempt::Ok(Box::new(r))),
+        Ok(mut r) => match r.probe_cost() {
+            Ok(cost) => Ok(Attempt::Ok(Box::new(r), cost)),
             Err(e) => Ok(Attempt::Limit(e.relation)),
         },
         Err(LoadFailure::Invalid(d)) => Err(d),
@@ -60,19 +64,22 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         max_join_steps: limits.max_join_steps.min(PROBE_JOIN_STEPS),
         ..limits
     };
-    let mut best: Option<Box<Reasoner>> = None;
+    let mut best: Option<(Box<Reasoner>, f64)> = None;
     let mut adopted: Vec<Key> = Vec::new();
     let mut tried: Vec<Key> = Vec::new();
     let mut trial: Vec<Key> = Vec::new();
+    // First the program as written, then every dynamic relation on demand (top-down).
+    let mut candidates = vec![magic::dynamic(&rules)];
     for _ in 0..MAX_ATTEMPTS {
         match attempt(&rules, &trial, probe, deadline)? {
-            Attempt::Ok(r) => {
-                if best.as_ref().is_none_or(|b| (r.work as f64) < b.work as f64 * GAIN) {
+            Attempt::Ok(r, cost) => {
+                if best.as_ref().is_none_or(|b| cost < b.1 * GAIN) {
                     adopted = trial.clone();
-                    best = Some(r);
+                    best = Some((r, cost));
                 }
             }
             Attempt::Limit(Some(rel)) => {
+                let rel = magic::original(&rel);
                 // Too big: compute it on demand; already on demand: its callers must pass
                 // on more of their bindings.
                 let more = if trial.contains(&rel) { magic::callers(&rules, &rel) } else { vec![rel] };
@@ -84,8 +91,12 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
             }
             Attempt::Limit(None) | Attempt::NotApplicable => {}
         }
+        if let Some(c) = candidates.pop() {
+            trial = c;
+            continue;
+        }
         // Next: the biggest relation of the best program, on demand.
-        let Some(b) = &best else { break };
+        let Some((b, _)) = &best else { break };
         let skip: Vec<Key> = adopted.iter().chain(&tried).cloned().collect();
         let Some((rel, size)) = b.largest_relation(&skip) else { break };
         if size < MIN_SIZE {
@@ -95,7 +106,7 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         trial = adopted.iter().cloned().chain([rel]).collect();
     }
     match best {
-        Some(mut r) => {
+        Some((mut r, _)) => {
             r.limits = limits;
             Ok(r.loaded())
         }

@@ -116,7 +116,8 @@ pub struct Reasoner {
     deadline: Option<Deadline>,
     /// While loading: the deadline of the whole load, which every query shares.
     load_deadline: Option<Deadline>,
-    /// Join steps used since loading (the cost `adapt` compares).
+    /// Work since loading (the cost `adapt` compares): join steps, `FACT_COST` a fact
+    /// derived, `PLAN_COST` a plan run.
     work: u64,
     delta: Vec<(u32, u32)>,
     r_true: RelId,
@@ -130,6 +131,16 @@ pub struct Reasoner {
 }
 
 pub type State = std::rc::Rc<[TermId]>;
+
+/// A derived fact costs about this many join steps (hashing, indexing, building its terms),
+/// and so does running a rule's plan (even when it derives nothing).
+const FACT_COST: u64 = 4;
+const PLAN_COST: u64 = 16;
+/// The load's work counts for this many states' (it is done once).
+const LOAD_SHARE: f64 = 100.0;
+/// States a probe visits, and the seed of its line of play.
+const PROBE_STATES: usize = 6;
+const PROBE_SEED: u64 = 0x9e37_79b9;
 
 /// Why a program could not be loaded.
 pub enum LoadFailure {
@@ -174,21 +185,35 @@ impl Reasoner {
             .map(|(k, n)| (k.clone(), n))
     }
 
-    /// Answers every query in the initial state (and one joint move), to measure the cost.
+    /// The cost of a game: the work of answering every query along a few states of play,
+    /// plus a share of the load's (done once, for every state of a game).
+    fn probe_cost(&mut self) -> Result<f64> {
+        let load = self.work;
+        self.probe()?;
+        Ok((self.work - load) as f64 + load as f64 / LOAD_SHARE)
+    }
+
+    /// Answers every query along the first `PROBE_STATES` states of one line of play (the
+    /// same random line for every program of the game: moves are sorted, the seed fixed).
     fn probe(&mut self) -> Result<()> {
-        let s = self.initial_state();
-        if self.is_terminal(&s)? {
-            return self.goals(&s).map(drop);
-        }
-        let mut joint = Vec::new();
-        for role in 0..self.roles().len() {
-            match self.legal_moves(&s, role)?.first() {
-                Some(&m) => joint.push(m),
-                None => return Ok(()),
+        let mut rng = crate::rng::Rng::new(PROBE_SEED);
+        let mut s = self.initial_state();
+        for _ in 0..PROBE_STATES {
+            if self.is_terminal(&s)? {
+                return self.goals(&s).map(drop);
             }
+            let mut joint = Vec::new();
+            for role in 0..self.roles().len() {
+                let moves = self.legal_moves(&s, role)?;
+                if moves.is_empty() {
+                    return Ok(());
+                }
+                joint.push(moves[rng.below(moves.len())]);
+            }
+            self.goals(&s)?;
+            s = self.next_state(&s, &joint)?;
         }
-        self.goals(&s)?;
-        self.next_state(&s, &joint).map(drop)
+        Ok(())
     }
 
     /// Loads normal rules; static relations are evaluated at once.
@@ -422,6 +447,7 @@ impl Reasoner {
 
     /// Runs one plan and adds the facts it derives.
     fn run_plan(&mut self, plan: &compile::Plan) -> Result<()> {
+        self.work += PLAN_COST;
         let stop = Stop { max_solutions: self.limits.max_facts, deadline: self.deadline };
         let solutions =
             match Exec::run(&self.facts, &self.store, &self.delta, &mut self.scratch, &mut self.budget, stop, plan) {
@@ -473,7 +499,9 @@ impl Reasoner {
                     }
                 }
             }
-            rel.insert(tuple, &self.store);
+            if rel.insert(tuple, &self.store) {
+                self.work += FACT_COST;
+            }
         }
         Ok(())
     }
