@@ -211,10 +211,13 @@ fn check_keyword_arities(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+    let mut not_as_data: Vec<&Term> = Vec::new();
     for rule in rules {
         rule_functions(rule, &mut |f| {
             let name = f.name().unwrap_or_default();
-            if keyword(name).is_some() || CONNECTIVES.contains(&name) {
+            if name == "not" && f.args().len() == 1 {
+                not_as_data.push(f);
+            } else if keyword(name).is_some() || CONNECTIVES.contains(&name) {
                 out.push(Diagnostic::error(
                     "keyword-as-function",
                     f.span(),
@@ -222,6 +225,23 @@ fn check_keyword_arities(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
                 ));
             }
         });
+    }
+    if let Some(first) = not_as_data.first() {
+        let others = match not_as_data.len() - 1 {
+            0 => String::new(),
+            1 => " (here and in 1 other place)".to_string(),
+            n => format!(" (here and in {n} other places)"),
+        };
+        out.push(Diagnostic::warning(
+            "keyword-as-data",
+            first.span(),
+            format!(
+                "{first} is inside a term, so it is read as data{others}: a function named 'not' with one \
+                 argument, not a negation (a negation is a condition of a rule body). Strict GDL forbids \
+                 keywords as function names and some GDL players may refuse this game; a name of your own, \
+                 such as (neg x), avoids the doubt"
+            ),
+        ));
     }
 }
 
@@ -778,6 +798,20 @@ mod tests {
                 game.kif:1:26: error[keyword-arity]: 'true' takes 1 argument (true/1: a fact of the current state), but here it has 2
                 game.kif:1:42: error[keyword-arity]: 'terminal' takes no arguments (terminal/0: written just terminal), but here it has 1
                 game.kif:1:61: error[keyword-as-function]: 'does' is a GDL keyword and cannot be used as a function inside a term"#]],
+        );
+    }
+
+    #[test]
+    fn not_with_one_argument_inside_a_term_is_data() {
+        check(
+            "(role x) (init (c (not a))) (<= (legal x (pick ?y)) (true (c (not ?y))) (not (true (c ?y))))\n\
+             (init (d (does x a))) (init (e (not a b))) (init (f (true a)))",
+            expect![[r#"
+                game.kif:1:19: warning[keyword-as-data]: (not a) is inside a term, so it is read as data (here and in 1 other place): a function named 'not' with one argument, not a negation (a negation is a condition of a rule body). Strict GDL forbids keywords as function names and some GDL players may refuse this game; a name of your own, such as (neg x), avoids the doubt
+                game.kif:2:10: error[keyword-as-function]: 'does' is a GDL keyword and cannot be used as a function inside a term
+                game.kif:2:32: error[arity-mismatch]: function not has 2 arguments here (not/2) but is used elsewhere with 1 argument (not/1); a function must always have the same number of arguments
+                game.kif:2:32: error[keyword-as-function]: 'not' is a GDL keyword and cannot be used as a function inside a term
+                game.kif:2:53: error[keyword-as-function]: 'true' is a GDL keyword and cannot be used as a function inside a term"#]],
         );
     }
 
