@@ -22,6 +22,7 @@ pub mod reasoner;
 pub mod rng;
 pub mod solve;
 pub mod specialise;
+pub mod strata;
 pub mod term;
 pub mod trace;
 pub mod validate;

@@ -1,6 +1,8 @@
 //! Normalisation: a description becomes a list of flat rules whose bodies are conjunctions
 //! of plain literals. `or` is split into separate rules (also nested), `and` flattened,
-//! `not` pushed onto atoms; `(not (and ...))` gets an auxiliary relation.
+//! `not` pushed onto atoms; `(not (and ...))` gets an auxiliary relation. A program that is
+//! stratified only once some relations are split by their constant arguments is split
+//! (`crate::strata`).
 //!
 //! Invariant: a normal rule's body holds only `Pos`, `Neg`, `Distinct` and `Same` literals,
 //! and auxiliary relation names contain `~`, which no parsed symbol can contain.
@@ -79,8 +81,14 @@ impl std::fmt::Display for NRule {
 /// Most rules one source rule may split into (an `or` of `or`s multiplies).
 pub const MAX_SPLIT: usize = 4096;
 
-/// Normalises every rule of the description.
+/// Normalises every rule of the description; relations that are only locally stratified
+/// are split by their constant arguments (`crate::strata`).
 pub fn normalise(desc: &Description) -> Result<Vec<NRule>, Diagnostic> {
+    flatten(desc).map(crate::strata::stratify)
+}
+
+/// Every rule of the description with a flat body, relations as written.
+pub fn flatten(desc: &Description) -> Result<Vec<NRule>, Diagnostic> {
     let mut n = Normaliser { out: Vec::new(), aux: 0 };
     for rule in desc.rules() {
         let alternatives = n.conjunction(&rule.body, &rule.head, rule.span)?;

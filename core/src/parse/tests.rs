@@ -1,4 +1,5 @@
 use super::*;
+use crate::ast::{Literal, Term};
 use crate::diagnostic::LineIndex;
 use crate::print::print;
 use expect_test::{expect, Expect};
@@ -195,4 +196,22 @@ fn every_prefix_name_survives_infix() {
             game.kif:2:3: error[syntax]: a quoted name needs its closing ' before any space or bracket
             game.kif:3:1: error[syntax]: expected a term, found the end of the text"#]],
     );
+}
+
+/// `(not x)` inside a term is a function term (Dresden games write clauses so); as a body
+/// literal it stays a negation, in both syntaxes and after printing.
+#[test]
+fn not_inside_a_term_is_data() {
+    let prefix = "(init (clause (not x1) x2))\n(<= (sat ?c) (true (clause ?c (not ?x))) (not (true (value ?x yes))))\n";
+    let infix = "init(clause(not(x1), x2))\nsat(C) :- true(clause(C, not(X))) & ~true(value(X, yes))\n";
+    for text in [prefix, infix] {
+        roundtrip(text);
+        let d = parse(text).description;
+        let rules: Vec<_> = d.rules().collect();
+        assert!(matches!(&rules[0].head.args()[0].args()[0], Term::Func(f, args, _) if f == "not" && args.len() == 1));
+        let Literal::Atom(t) = &rules[1].body[0] else { panic!("{:?}", rules[1].body[0]) };
+        assert!(matches!(&t.args()[0].args()[1], Term::Func(f, _, _) if f == "not"));
+        assert!(matches!(&rules[1].body[1], Literal::Not(..)));
+    }
+    assert!(parse(prefix).description == parse(infix).description);
 }
