@@ -170,7 +170,11 @@ def bench_side(argv, timeout, kind):
                  rate=(1.0 / kill_cpu) if kill_cpu else None,
                  error='timeout after %.0f s wall (%.1f CPU s, loading included)' % (wall, kill_cpu or 0))
     else:
-        r.update(exit=code, error=short_error(out, err))
+        # gdl prints diagnostics (JSON on stdout) when the game does not load, and
+        # "gdl: ..." on stderr when a playout stops after loading (e.g. no legal move).
+        js = last_json(out) if kind == 'gdl' else None
+        phase = 'load' if (js and 'diagnostics' in js) or kind != 'gdl' else 'run'
+        r.update(exit=code, error=short_error(out, err), phase=phase)
     return r
 
 
@@ -328,11 +332,22 @@ def notes(row):
     if la and lo and r.get('playouts', 0) >= 30 and o.get('playouts', 0) >= 30:
         if abs(la - lo) > 0.25 * max(la, lo) and abs(la - lo) > 2:
             out.append('average length differs: ours %.1f, oracle %.1f' % (la, lo))
-    for name, s in (('reasoner', r), ('oracle', o), ('auto', a)):
-        if s.get('cut'):
-            out.append('%s: %d of %d playouts cut at %d' % (name, s['cut'], s.get('playouts', 0),
-                                                             row.get('max_steps', 0)))
+    cuts = ['%s %d/%d' % (name, s['cut'], s.get('playouts', 0))
+            for name, s in (('ours', r), ('oracle', o)) if s.get('cut')]
+    if cuts:
+        out.append('cut at %d steps: %s' % (row.get('max_steps', 0), ', '.join(cuts)))
     return '; '.join(out)
+
+
+def load_unfinished(side):
+    """True when a gdl bench side never reported its load (timeout, or failed while loading)."""
+    st = side.get('status')
+    if st == 'ok':
+        return False
+    if st == 'error':
+        phase = side.get('phase') or ('run' if (side.get('error') or '').startswith('gdl:') else 'load')
+        return phase == 'load'
+    return True
 
 
 def median(xs):
@@ -374,7 +389,12 @@ def write_report(rows, args, command, all_games, started, elapsed):
     auto_engines = {}
     for r in accepted:
         a = r.get('auto') or {}
-        e = a.get('engine') if a.get('status') == 'ok' else 'failed (%s)' % a.get('status')
+        if a.get('status') == 'ok':
+            e = a.get('engine')
+        elif a.get('status') == 'error' and not load_unfinished(a):
+            e = 'unknown (a playout stopped with an error)'
+        else:
+            e = 'failed (%s)' % a.get('status')
         auto_engines[e] = auto_engines.get(e, 0) + 1
 
     def loads(name):
@@ -384,8 +404,15 @@ def write_report(rows, args, command, all_games, started, elapsed):
     over_auto = [(ms, g) for ms, g in load_auto if ms > TARGET_LOAD_MS]
     over_reasoner = [(ms, g) for ms, g in load_reasoner if ms > TARGET_LOAD_MS]
     # A side that never finished loading (timeout or error) counts as over too.
-    noload_auto = [r['game'] for r in accepted if (r.get('auto') or {}).get('status') != 'ok']
-    noload_reasoner = [r['game'] for r in accepted if (r.get('reasoner') or {}).get('status') != 'ok']
+    noload_auto = [r['game'] for r in accepted if load_unfinished(r.get('auto') or {})]
+    noload_reasoner = [r['game'] for r in accepted if load_unfinished(r.get('reasoner') or {})]
+    # Loaded, then a playout stopped with an error: no rate and no load time reported.
+    run_errors = [r['game'] for r in accepted
+                  if any((r.get(n) or {}).get('status') == 'error' and not load_unfinished(r.get(n) or {})
+                         for n in ('reasoner', 'auto'))]
+    oracle_failed = [r['game'] for r in accepted if (r.get('oracle') or {}).get('status') != 'ok']
+    timeouts = [(r['game'], n) for r in accepted for n in ('reasoner', 'oracle', 'auto')
+                if (r.get(n) or {}).get('status') == 'timeout']
 
     dates = sorted(r.get('date', '') for r in rows.values() if r.get('date'))
     secs = sorted(set(r.get('seconds') for r in accepted))
@@ -431,8 +458,14 @@ def write_report(rows, args, command, all_games, started, elapsed):
     L.append('| --- | --- | --- |')
     L.append('| games | %d files in the corpus; %d checked; %d accepted by `gdl check` | |' % (
         games_in_corpus, len(checked), len(accepted)))
-    L.append('| with a ratio | %d (%d exact, %d bounds, %d with neither side measured) | |' % (
-        len(ratios) - len(unknown), len(exact), len(bounded), len(unknown)))
+    L.append('| with a ratio | %d (%d exact, %d bounds); %d without (an error or timeout on our side, '
+             'or on both) | |' % (len(ratios) - len(unknown), len(exact), len(bounded), len(unknown)))
+    L.append('| our playouts stopped by an error after loading | %d%s | |' % (
+        len(run_errors), (': ' + ', '.join(run_errors)) if run_errors else ''))
+    L.append('| oracle failed (error or timeout) | %d%s | |' % (
+        len(oracle_failed), (': ' + ', '.join(oracle_failed)) if oracle_failed else ''))
+    L.append('| commands over the time limit | %d%s | |' % (
+        len(timeouts), (': ' + ', '.join('%s (%s)' % t for t in timeouts)) if timeouts else ''))
     L.append('| below 1x the oracle | %d | none: %s |' % (
         len(below_sure), 'met' if not below_sure and not unknown else 'not met'))
     L.append('| median ratio | %s | ≥ 5x: %s |' % (
@@ -451,7 +484,7 @@ def write_report(rows, args, command, all_games, started, elapsed):
             ld[-1][1] if ld else '?'))
         L.append('| load over 1 s, `%s` | %d%s | none: %s |' % (
             name, len(over),
-            ' (+%d that did not finish: timeout or error)' % len(noload) if noload else '',
+            ' (+%d that did not finish loading: timeout or load error)' % len(noload) if noload else '',
             'met' if not over and not noload else 'not met'))
     L.append('')
 
