@@ -14,6 +14,11 @@ use crate::trace::Outcome;
 
 /// Most ground rules the automatic choice accepts before keeping the reasoner.
 pub const AUTO_MAX_RULES: usize = 250_000;
+/// Most join steps the automatic choice spends on the grounder's fixpoint (about a second
+/// on these machines; the biggest games that ground within `AUTO_MAX_RULES` take a fifth
+/// of it), so that a game whose grounding would fail is left to the reasoner at once. A
+/// budget of steps, not of time, so that the choice is the same on every machine.
+pub const AUTO_MAX_JOIN_STEPS: u64 = 15_000_000;
 
 /// Which engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +90,16 @@ pub fn build(
             Ok(Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) })
         }
         Choice::Auto => {
-            let built = grounded(AUTO_MAX_RULES).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
+            let limits = Limits {
+                max_join_steps: limits.max_join_steps.min(AUTO_MAX_JOIN_STEPS),
+                // A rule with more instances than the program may have rules fails anyway.
+                max_facts: limits.max_facts.min(AUTO_MAX_RULES * crate::ground::INSTANCES_PER_RULE),
+                ..limits
+            };
+            let auto = |max_rules| {
+                ground(desc, GroundOptions { limits, max_rules, ..Default::default() }, &|| 0.0, &mut |_| {})
+            };
+            let built = auto(AUTO_MAX_RULES).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
             Ok(match built {
                 Ok((p, g)) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
                 Err(d) => Chosen {
