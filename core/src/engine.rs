@@ -77,7 +77,8 @@ pub fn build(
         |max_rules| ground(desc, GroundOptions { limits, max_rules, ..Default::default() }, &|| 0.0, &mut |_| {});
     match choice {
         Choice::Reasoner => {
-            Ok(Chosen { engine: Engine::Reasoner(Box::new(Reasoner::new(desc, limits)?)), note: "reasoner".into() })
+            let r = Reasoner::new(desc, limits)?;
+            Ok(Chosen { note: reasoner_note(&r, ""), engine: Engine::Reasoner(Box::new(r)) })
         }
         Choice::Ground => {
             let g = grounded(GroundOptions::default().max_rules)?;
@@ -102,12 +103,29 @@ pub fn build(
             let built = auto(AUTO_MAX_RULES).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
             Ok(match built {
                 Ok((p, g)) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
-                Err(d) => Chosen {
-                    engine: Engine::Reasoner(Box::new(Reasoner::new(desc, limits)?)),
-                    note: format!("reasoner (the propositional network is not available: {})", d.message),
-                },
+                Err(d) => {
+                    let r = Reasoner::new(desc, limits)?;
+                    let why = format!("the propositional network is not available: {}", d.message);
+                    Chosen { note: reasoner_note(&r, &why), engine: Engine::Reasoner(Box::new(r)) }
+                }
             })
         }
+    }
+}
+
+/// "reasoner", with the relations it computes on demand and `why` it runs, if anything.
+fn reasoner_note(r: &Reasoner, why: &str) -> String {
+    let demand = r.on_demand();
+    let shown = match demand.len() {
+        0 => String::new(),
+        n if n <= 4 => format!("computes {} on demand", demand.join(", ")),
+        n => format!("computes {} and {} more relations on demand", demand[..3].join(", "), n - 3),
+    };
+    match (shown.is_empty(), why.is_empty()) {
+        (true, true) => "reasoner".into(),
+        (false, true) => format!("reasoner ({shown})"),
+        (true, false) => format!("reasoner ({why})"),
+        (false, false) => format!("reasoner ({shown}; {why})"),
     }
 }
 

@@ -34,15 +34,26 @@ fn magic_name(name: &str, a: &str) -> String {
     format!("magic~{name}~{a}")
 }
 
-/// The relation of the rules as written that a transformed relation stands for (itself
-/// when it is not an adorned copy).
-pub fn original(k: &Key) -> Key {
+/// The relation of the rules as written that an adorned copy stands for (`None` for any
+/// other relation, the demand relations `magic~...` included).
+pub fn adorned(k: &Key) -> Option<Key> {
     match k.0.rsplit_once('~') {
-        Some((name, a)) if a.len() == k.1 && k.1 > 0 && a.bytes().all(|c| c == b'b' || c == b'f') => {
-            (name.to_string(), k.1)
+        Some((name, a))
+            if a.len() == k.1
+                && a.bytes().all(|c| c == b'b' || c == b'f')
+                && !name.starts_with("magic~")
+                && !name.is_empty()
+                && !name.ends_with('~') =>
+        {
+            Some((name.to_string(), k.1))
         }
-        _ => k.clone(),
+        _ => None,
     }
+}
+
+/// The relation of the rules as written that a transformed relation stands for.
+pub fn original(k: &Key) -> Key {
+    adorned(k).unwrap_or_else(|| k.clone())
 }
 
 /// Transforms the rules so that the relations in `wanted` (and the callers they need) are
@@ -62,19 +73,21 @@ pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
                 return None;
             }
             let (out, reached) = rewrite(rules, &chosen, sideways);
-            // A relation no call binds anything of needs its callers transformed too.
+            // A relation read in full by a caller computed in full needs that caller on
+            // demand too (if it may be); one that no call binds anything of is left as it was.
             let mut grow = Vec::new();
             let mut drop = Vec::new();
             for p in &chosen {
-                if reached.get(p).is_some_and(|ads| ads.iter().any(|a| a.contains('b'))) {
+                let ads = reached.get(p).map_or(&[][..], Vec::as_slice);
+                if ads.iter().all(|a| a.contains('b')) && !ads.is_empty() {
                     continue;
                 }
                 let new: Vec<Key> =
                     callers(rules, p).into_iter().filter(|c| !chosen.contains(c) && eligible(c)).collect();
-                if new.is_empty() {
-                    drop.push(p.clone());
-                } else {
+                if !new.is_empty() {
                     grow.extend(new);
+                } else if !ads.iter().any(|a| a.contains('b')) {
+                    drop.push(p.clone());
                 }
             }
             if grow.is_empty() && drop.is_empty() {

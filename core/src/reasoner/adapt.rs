@@ -34,23 +34,36 @@ enum Attempt {
     Ok(Box<Reasoner>, f64),
     /// A limit was reached while computing this relation.
     Limit(Option<Key>),
+    /// The probe cost more than `cap`: the program cannot win.
+    Dearer,
     /// The transformation does not apply.
     NotApplicable,
 }
 
+/// Loads the rules with `on_demand` relations computed on demand and probes them, giving
+/// up once the probe's work passes `cap`.
 fn attempt(
     rules: &[NRule],
     on_demand: &[Key],
     limits: Limits,
     deadline: Option<Deadline>,
+    cap: f64,
 ) -> Result<Attempt, Diagnostic> {
     let program = if on_demand.is_empty() { Some(rules.to_vec()) } else { magic::transform(rules, on_demand) };
     let Some(program) = program else { return Ok(Attempt::NotApplicable) };
     match Reasoner::build_within(program, limits, deadline) {
-        Ok(mut r) => match r.probe_cost() {
-            Ok(cost) => Ok(Attempt::Ok(Box::new(r), cost)),
-            Err(e) => Ok(Attempt::Limit(e.relation)),
-        },
+        Ok(mut r) => {
+            r.work_cap = r.work.saturating_add(cap.min(u64::MAX as f64) as u64);
+            let probed = r.probe_cost();
+            let dearer = r.work >= r.work_cap;
+            r.work_cap = u64::MAX;
+            match probed {
+                Ok(cost) if cost < cap => Ok(Attempt::Ok(Box::new(r), cost)),
+                Ok(_) => Ok(Attempt::Dearer),
+                Err(_) if dearer => Ok(Attempt::Dearer),
+                Err(e) => Ok(Attempt::Limit(e.relation)),
+            }
+        }
         Err(LoadFailure::Invalid(d)) => Err(d),
         Err(LoadFailure::Limit(e)) => Ok(Attempt::Limit(e.relation)),
     }
@@ -64,19 +77,23 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         max_join_steps: limits.max_join_steps.min(PROBE_JOIN_STEPS),
         ..limits
     };
+    // The best program so far and its score: its cost, or for the program as written
+    // `GAIN` times its cost (a transformed program must be clearly cheaper to win).
     let mut best: Option<(Box<Reasoner>, f64)> = None;
     let mut adopted: Vec<Key> = Vec::new();
     let mut tried: Vec<Key> = Vec::new();
-    let mut trial: Vec<Key> = Vec::new();
-    // First the program as written, then every dynamic relation on demand (top-down).
-    let mut candidates = vec![magic::dynamic(&rules)];
+    // Every dynamic relation on demand (top-down) first, then the program as written:
+    // whichever is cheap bounds the probe of the other.
+    let mut candidates = vec![Vec::new(), magic::dynamic(&rules)];
+    let mut trial: Vec<Key> = candidates.pop().expect("two candidates");
     for _ in 0..MAX_ATTEMPTS {
-        match attempt(&rules, &trial, probe, deadline)? {
+        let as_written = trial.is_empty();
+        let weight = if as_written { GAIN } else { 1.0 / GAIN };
+        let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 / weight);
+        match attempt(&rules, &trial, probe, deadline, cap)? {
             Attempt::Ok(r, cost) => {
-                if best.as_ref().is_none_or(|b| cost < b.1 * GAIN) {
-                    adopted = trial.clone();
-                    best = Some((r, cost));
-                }
+                adopted = trial.clone();
+                best = Some((r, if as_written { cost * GAIN } else { cost }));
             }
             Attempt::Limit(Some(rel)) => {
                 let rel = magic::original(&rel);
@@ -89,7 +106,7 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
                     continue;
                 }
             }
-            Attempt::Limit(None) | Attempt::NotApplicable => {}
+            Attempt::Limit(None) | Attempt::Dearer | Attempt::NotApplicable => {}
         }
         if let Some(c) = candidates.pop() {
             trial = c;

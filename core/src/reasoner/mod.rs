@@ -119,6 +119,8 @@ pub struct Reasoner {
     /// Work since loading (the cost `adapt` compares): join steps, `FACT_COST` a fact
     /// derived, `PLAN_COST` a plan run.
     work: u64,
+    /// Work past which queries stop (`adapt` gives up on a program that cannot win).
+    work_cap: u64,
     delta: Vec<(u32, u32)>,
     r_true: RelId,
     r_does: RelId,
@@ -358,6 +360,7 @@ impl Reasoner {
             deadline: load_deadline,
             load_deadline,
             work: 0,
+            work_cap: u64::MAX,
             r_true,
             r_does,
         };
@@ -391,9 +394,10 @@ impl Reasoner {
 
     /// Evaluates the components of `plan` not yet computed for the current state and move.
     fn evaluate(&mut self, plan: &[usize]) -> Result<()> {
-        self.budget = self.limits.max_join_steps;
+        let budget = self.limits.max_join_steps.min(self.work_cap.saturating_sub(self.work));
+        self.budget = budget;
         let result = self.evaluate_in_budget(plan);
-        self.work += self.limits.max_join_steps - self.budget;
+        self.work += budget - self.budget;
         result
     }
 
@@ -600,6 +604,16 @@ impl Reasoner {
     /// A request starts: its deadline is the load's while loading, else a new one.
     fn start_request(&mut self) {
         self.deadline = self.load_deadline.or_else(|| self.limits.time.map(|t| t.deadline()));
+    }
+
+    /// The relations of the rules as written that this reasoner computes on demand, only
+    /// for the arguments asked about (`name/arity`, sorted).
+    pub fn on_demand(&self) -> Vec<String> {
+        let mut v: Vec<String> =
+            (self.rels.keys.iter()).filter_map(|k| crate::magic::adorned(k).map(|(n, a)| format!("{n}/{a}"))).collect();
+        v.sort();
+        v.dedup();
+        v
     }
 
     /// The term store, to read the ids of states and moves.
