@@ -196,3 +196,27 @@ fn every_prefix_name_survives_infix() {
             game.kif:3:1: error[syntax]: expected a term, found the end of the text"#]],
     );
 }
+
+/// Found by fuzzing: the infix comment `%;` holds `;`, printed as `;;`, which read back as
+/// an empty comment (every leading `;` was dropped). A comment now loses only the one
+/// character that starts it, so the formatter gives every comment back as written.
+#[test]
+fn comments_keep_their_text() {
+    roundtrip("o%;\n");
+    roundtrip("p\n%;; b\n%%c\n;;d\n;%e\n");
+    roundtrip(";;; header\n;\n(p)\n");
+    let p = parse(";;; header\n(p) ; note\n");
+    expect![[r#"
+        ;;; header
+        (p)
+        ; note
+    "#]]
+    .assert_eq(&print(&p.description, Syntax::Prefix));
+    expect![[r#"
+        ;;; header
+        p
+        ;;x
+        ;%y
+    "#]]
+    .assert_eq(&print(&parse(";;; header\np\n%;x\n%%y\n").description, Syntax::Infix));
+}
