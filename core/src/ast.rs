@@ -137,7 +137,8 @@ impl Eq for Rule {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Item {
     Rule(Rule),
-    /// The comment's text without the leading `;` (or `%`).
+    /// The comment's text after the one `;` (or `%`) that starts it, so `;; x` holds `; x`;
+    /// the formatter writes it back after a `;`.
     Comment(String),
 }
 

@@ -1,6 +1,7 @@
 //! The formatter: prints a `Description` in prefix or infix syntax.
 //!
 //! Parsing the output again gives the same tree (comments inside a rule move before it).
+//! A top-level comment is written `;` + its text, the text as it followed its `;` or `%`.
 
 use crate::ast::{Description, Item, Literal, Rule, Term};
 use crate::parse::{is_name_char, Syntax};

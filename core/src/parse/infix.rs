@@ -92,7 +92,8 @@ fn lex(text: &str) -> Vec<Token> {
             c if c.is_whitespace() => continue,
             '%' | ';' => {
                 let end = text[i..].find('\n').map_or(text.len(), |n| i + n);
-                let body = text[i + 1..end].trim_start_matches(c).trim_end_matches('\r').to_string();
+                // Only the marker itself: `%;x` keeps `;x`, which the formatter prints `;;x`.
+                let body = text[i + 1..end].trim_end_matches('\r').to_string();
                 while chars.peek().is_some_and(|&(j, _)| j < end) {
                     chars.next();
                 }

@@ -45,7 +45,9 @@ impl<'a> Reader<'a> {
         while let Some(c) = self.peek() {
             if c == ';' {
                 let end = self.text[self.pos..].find('\n').map_or(self.text.len(), |i| self.pos + i);
-                let body = self.text[self.pos..end].trim_start_matches(';');
+                // Only the one `;` that starts the comment: `;;; x` keeps `;; x`, so printing
+                // `;` + the text gives the same comment back.
+                let body = &self.text[self.pos + 1..end];
                 comments.push(body.trim_end_matches('\r').to_string());
                 self.pos = end;
             } else if c.is_whitespace() {

@@ -215,3 +215,27 @@ fn not_inside_a_term_is_data() {
     }
     assert!(parse(prefix).description == parse(infix).description);
 }
+
+/// Found by fuzzing: the infix comment `%;` holds `;`, printed as `;;`, which read back as
+/// an empty comment (every leading `;` was dropped). A comment now loses only the one
+/// character that starts it, so the formatter gives every comment back as written.
+#[test]
+fn comments_keep_their_text() {
+    roundtrip("o%;\n");
+    roundtrip("p\n%;; b\n%%c\n;;d\n;%e\n");
+    roundtrip(";;; header\n;\n(p)\n");
+    let p = parse(";;; header\n(p) ; note\n");
+    expect![[r#"
+        ;;; header
+        (p)
+        ; note
+    "#]]
+    .assert_eq(&print(&p.description, Syntax::Prefix));
+    expect![[r#"
+        ;;; header
+        p
+        ;;x
+        ;%y
+    "#]]
+    .assert_eq(&print(&parse(";;; header\np\n%;x\n%%y\n").description, Syntax::Infix));
+}
