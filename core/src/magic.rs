@@ -2,15 +2,15 @@
 //! only for the arguments their callers ask about.
 //!
 //! Generalised magic sets with one adorned copy per binding pattern: every call of a chosen
-//! relation `p` binds some of its arguments (those bound by the caller's positive
-//! conditions on other relations, by the chosen calls before it, and by the caller's own
-//! bound head arguments); the call reads the copy `p~bf..` (b: bound, f: free) whose rules
-//! start with `magic~p~bf..(bound args)`, and a rule derives that demand from the caller's
-//! context. Recursive relations are transformed like any other (their demand is recursive
-//! too). A chosen relation that every caller calls with nothing bound gains nothing: its
-//! callers are transformed as well, if they may be, else it is left as it was. The result
-//! is checked for stratification; the caller falls back to the plain program when the
-//! transformation cannot apply.
+//! relation `p` binds some of its arguments (those bound by the caller's bound head
+//! arguments and by the positive conditions written before the call, the order a Prolog
+//! reasoner evaluates them in); the call reads the copy `p~bf..` (b: bound, f: free) whose
+//! rules start with `magic~p~bf..(bound args)`, and a rule derives that demand from those
+//! conditions. Recursive relations are transformed like any other (their demand is
+//! recursive too). A call that binds nothing reads `p` as written, computed in full; then
+//! `p`'s callers are put on demand as well, if they may be. The result is checked for
+//! stratification; the caller falls back to the plain program when the transformation
+//! cannot apply.
 
 use crate::ast::{Term, RESERVED};
 use crate::diagnostic::Span;
@@ -68,13 +68,15 @@ pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
     // then demands come from the other conditions only.
     [true, false].into_iter().find_map(|sideways| {
         let mut chosen = chosen.clone();
+        // Relations left as they were stay so (growing them back could loop).
+        let mut dropped: FxHashSet<Key> = FxHashSet::default();
         loop {
             if chosen.is_empty() {
                 return None;
             }
             let (out, reached) = rewrite(rules, &chosen, sideways);
-            // A relation read in full by a caller computed in full needs that caller on
-            // demand too (if it may be); one that no call binds anything of is left as it was.
+            // A relation read in full somewhere needs its callers on demand too (those that
+            // may be); one that no call binds anything of is left as it was.
             let mut grow = Vec::new();
             let mut drop = Vec::new();
             for p in &chosen {
@@ -82,8 +84,9 @@ pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
                 if ads.iter().all(|a| a.contains('b')) && !ads.is_empty() {
                     continue;
                 }
-                let new: Vec<Key> =
-                    callers(rules, p).into_iter().filter(|c| !chosen.contains(c) && eligible(c)).collect();
+                let new: Vec<Key> = (callers(rules, p).into_iter())
+                    .filter(|c| !chosen.contains(c) && !dropped.contains(c) && eligible(c))
+                    .collect();
                 if !new.is_empty() {
                     grow.extend(new);
                 } else if !ads.iter().any(|a| a.contains('b')) {
@@ -94,9 +97,10 @@ pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
                 return graph_of(&out).negative_cycle().is_none().then_some(out);
             }
             if grow.is_empty() {
-                drop.iter().for_each(|p| {
-                    chosen.remove(p);
-                });
+                for p in drop {
+                    chosen.remove(&p);
+                    dropped.insert(p);
+                }
             }
             chosen.extend(grow);
         }
@@ -107,8 +111,7 @@ pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
 /// evaluating all of them on demand is what a top-down (Prolog) reasoner does.
 pub fn dynamic(rules: &[NRule]) -> Vec<Key> {
     let graph = graph_of(rules);
-    let inputs: Vec<usize> =
-        ["true", "does"].iter().filter_map(|n| graph.get(n, if *n == "true" { 1 } else { 2 })).collect();
+    let inputs: Vec<usize> = [("true", 1), ("does", 2)].iter().filter_map(|&(n, a)| graph.get(n, a)).collect();
     (0..graph.rels.len())
         .filter(|&r| {
             let k = &graph.rels[r];
@@ -328,6 +331,30 @@ mod tests {
             (magic~path~bb ?z ?y) :- (magic~path~bb ?x ?y) (edge ?x ?z)
             (path~bb ?x ?y) :- (magic~path~bb ?x ?y) (edge ?x ?z) (path~bb ?z ?y)"#]]
         .assert_eq(&text.join("\n"));
+    }
+
+    /// The top-down candidate of every corpus game: the transformation ends (choosing and
+    /// dropping relations once looped on crossers3, AlexChess and others) and, when it
+    /// applies, keeps every relation the keywords need.
+    #[test]
+    fn the_top_down_candidate_of_every_corpus_game() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
+        let Ok(subs) = std::fs::read_dir(dir) else { return };
+        let mut applied = 0;
+        for sub in subs.flatten() {
+            let Ok(files) = std::fs::read_dir(sub.path()) else { continue };
+            for path in files.flatten().map(|f| f.path()).filter(|p| p.extension().is_some_and(|e| e == "kif")) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let Ok(rules) = normalise(&parse(&text).description) else { continue };
+                let Some(out) = transform(&rules, &dynamic(&rules)) else { continue };
+                applied += 1;
+                for k in ["legal", "next", "goal", "terminal"] {
+                    let defined = |rs: &[NRule]| rs.iter().any(|r| r.head.name() == Some(k));
+                    assert_eq!(defined(&rules), defined(&out), "{}: {k}", path.display());
+                }
+            }
+        }
+        assert!(applied > 300, "the transformation applied to {applied} corpus games only");
     }
 
     #[test]

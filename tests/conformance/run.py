@@ -864,6 +864,9 @@ def main():
                     help='oracle CLI (relative to the repo root)')
     ap.add_argument('--corpus', default='../shared/corpus',
                     help='corpus root (relative to the repo root)')
+    ap.add_argument('--merge', metavar='JSONL',
+                    help='results of an earlier run (out/results-*.jsonl): the games run now '
+                         'replace theirs, and the tables cover all of them')
     ap.add_argument('--ground-only', action='store_true',
                     help='only the grounder checks, without the oracle: writes GROUND.md '
                          '(or OUT-ground.md) and leaves STATUS.md alone')
@@ -930,6 +933,12 @@ def main():
         shutil.rmtree(tmproot, ignore_errors=True)
 
     elapsed = time.monotonic() - t0
+    if args.merge:
+        with open(args.merge, encoding='utf-8') as f:
+            earlier = {r['game']: r for r in map(json.loads, f)}
+        earlier.update((r['game'], r) for r in results)
+        results = list(earlier.values())
+        tag = 'corpus' if len(results) == len(all_games(args.corpus)) else 'subset'
     if args.ground_only:
         out = os.path.join(tempfile.gettempdir(), 'gdl-ground-only-STATUS.md') if not args.out else out
     totals, against, oracle = write_status(out, results, command, args, started, elapsed)
