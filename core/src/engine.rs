@@ -114,7 +114,7 @@ pub fn build(
 }
 
 /// "reasoner", with the relations it computes on demand and `why` it runs, if anything.
-fn reasoner_note(r: &Reasoner, why: &str) -> String {
+pub fn reasoner_note(r: &Reasoner, why: &str) -> String {
     let demand = r.on_demand();
     let shown = match demand.len() {
         0 => String::new(),

@@ -37,7 +37,10 @@ pub fn capabilities() -> Capabilities {
                 note: "the propositional network when the game grounds within limits, else the reasoner",
             },
             Engine { name: "propnet", note: "propositional network compiled from the ground program" },
-            Engine { name: "reasoner", note: "first-order reasoner, bottom-up" },
+            Engine {
+                name: "reasoner",
+                note: "first-order reasoner: bottom-up, with relations computed on demand (top-down) where that is cheaper",
+            },
             Engine { name: "ground", note: "the reasoner on the ground program" },
         ],
     }

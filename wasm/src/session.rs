@@ -171,15 +171,18 @@ impl Session {
     pub fn load(&mut self, text: &str) -> LoadResult {
         let syntax = syntax_name(detect_syntax(text));
         let (diags, loaded) = match gdl_core::load(text, self.limits) {
-            Ok(l) => (l.warnings, Some((Engine::Reasoner(Box::new(l.reasoner)), l.description))),
+            Ok(l) => {
+                let note = gdl_core::engine::reasoner_note(&l.reasoner, "");
+                (l.warnings, Some((Engine::Reasoner(Box::new(l.reasoner)), l.description, note)))
+            }
             Err(d) => (d, None),
         };
         let errors = diags.iter().filter(|d| d.is_error()).count();
         let diagnostics = editor_diagnostics(text, &diags);
-        self.game = loaded.map(|(m, description)| Game {
+        self.game = loaded.map(|(m, description, note)| Game {
             states: vec![m.initial_state()],
             m,
-            note: "reasoner".into(),
+            note,
             description,
             text: text.to_string(),
             domain: None,
