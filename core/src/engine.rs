@@ -73,34 +73,32 @@ pub fn build(
     options: propnet::Options,
     now: &dyn Fn() -> f64,
 ) -> std::result::Result<Chosen, Diagnostic> {
-    let grounded =
-        |max_rules| ground(desc, GroundOptions { limits, max_rules, ..Default::default() }, &|| 0.0, &mut |_| {});
+    let grounded = |limits, max_rules| {
+        ground(desc, GroundOptions { limits, max_rules, ..Default::default() }, &|| 0.0, &mut |_| {})
+    };
     match choice {
         Choice::Reasoner => {
             let r = Reasoner::new(desc, limits)?;
             Ok(Chosen { note: reasoner_note(&r, ""), engine: Engine::Reasoner(Box::new(r)) })
         }
         Choice::Ground => {
-            let g = grounded(GroundOptions::default().max_rules)?;
+            let g = grounded(limits, GroundOptions::default().max_rules)?;
             let note = format!("ground ({} ground rules in the reasoner)", g.stats.rules);
             Ok(Chosen { engine: Engine::Reasoner(Box::new(g.reasoner(limits)?)), note })
         }
         Choice::Propnet => {
-            let g = grounded(GroundOptions::default().max_rules)?;
+            let g = grounded(limits, GroundOptions::default().max_rules)?;
             let p = Propnet::new(&g, options, now)?;
             Ok(Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) })
         }
         Choice::Auto => {
-            let limits = Limits {
+            let bounded = Limits {
                 max_join_steps: limits.max_join_steps.min(AUTO_MAX_JOIN_STEPS),
                 // A rule with more instances than the program may have rules fails anyway.
                 max_facts: limits.max_facts.min(AUTO_MAX_RULES * crate::ground::INSTANCES_PER_RULE),
                 ..limits
             };
-            let auto = |max_rules| {
-                ground(desc, GroundOptions { limits, max_rules, ..Default::default() }, &|| 0.0, &mut |_| {})
-            };
-            let built = auto(AUTO_MAX_RULES).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
+            let built = grounded(bounded, AUTO_MAX_RULES).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
             Ok(match built {
                 Ok((p, g)) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
                 Err(d) => {
