@@ -255,3 +255,36 @@ impl StateMachine for Engine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+
+    /// A counter over four digits: a few fluents in each state, but 40⁴ possible ones, so
+    /// the ground program would be far too big. `auto` gives up within its budget and plays
+    /// on the reasoner.
+    #[test]
+    fn auto_leaves_a_game_too_big_to_ground_to_the_reasoner() {
+        let succ: String = (0..40).map(|i| format!("(succ {i} {})", i + 1)).collect();
+        let text = format!(
+            "{succ} (role a) (init (at 0 0 0 0))\n\
+             (<= (legal a (go ?a ?b ?c ?d)) (true (at ?a ?b ?c ?d)))\n\
+             (<= (next (at ?x ?b ?c ?d)) (does a (go ?a ?b ?c ?d)) (succ ?a ?x))\n\
+             (<= (next (at ?a ?x ?c ?d)) (does a (go ?a ?b ?c ?d)) (succ ?b ?x))\n\
+             (<= (next (at ?a ?b ?x ?d)) (does a (go ?a ?b ?c ?d)) (succ ?c ?x))\n\
+             (<= (next (at ?a ?b ?c ?x)) (does a (go ?a ?b ?c ?d)) (succ ?d ?x))\n\
+             (<= terminal (true (at 3 ?b ?c ?d))) (<= (goal a 100) terminal)"
+        );
+        let desc = parse(&text).description;
+        let chosen = build(Choice::Auto, &desc, Limits::default(), Default::default(), &|| 0.0).unwrap();
+        assert!(chosen.note.starts_with("reasoner (the propositional network is not available"), "{}", chosen.note);
+        // Stopped by the bounds of the automatic choice, not by the grounder's own limits.
+        let bounds =
+            [AUTO_MAX_JOIN_STEPS.to_string(), (AUTO_MAX_RULES * crate::ground::INSTANCES_PER_RULE).to_string()];
+        assert!(bounds.iter().any(|b| chosen.note.contains(b.as_str())), "{}", chosen.note);
+        let mut m = chosen.engine;
+        let outcome = m.playout(&mut Rng::new(1), 100).unwrap();
+        assert_eq!(outcome.goals, Some(vec![vec![GoalValue::Int(100)]]));
+    }
+}
