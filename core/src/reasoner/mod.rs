@@ -134,8 +134,8 @@ pub struct Reasoner {
 
 pub type State = std::rc::Rc<[TermId]>;
 
-/// A derived fact costs about this many join steps (hashing, indexing, building its terms),
-/// and so does running a rule's plan (even when it derives nothing).
+/// What a derived fact costs in join steps (hashing, indexing, building its terms), and
+/// what running a rule's plan costs (even when it derives nothing).
 const FACT_COST: u64 = 4;
 const PLAN_COST: u64 = 16;
 /// The load's work counts for this many states' (it is done once).
