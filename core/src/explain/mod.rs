@@ -99,9 +99,21 @@ pub struct Explainer {
     /// Relations that depend on `does`.
     on_moves: Vec<bool>,
     ranks: FxHashMap<(usize, usize), Ranks>,
+    /// Parseable names for the relations the rules' flattening made (`aux~1` shows as
+    /// `aux_1`), so that every atom shown can be asked about in turn.
+    aliases: FxHashMap<String, String>,
 }
 
 type Result<T> = std::result::Result<T, String>;
+
+/// The atom `t` with relation `name`.
+fn with_name(t: &Term, name: &str) -> Term {
+    match t {
+        Term::Func(_, args, span) => Term::Func(name.to_string(), args.clone(), *span),
+        Term::Const(_, span) => Term::Const(name.to_string(), *span),
+        var => var.clone(),
+    }
+}
 
 /// Parses a ground atom such as `(legal x (mark 1 1))` or `terminal`.
 pub fn parse_atom(text: &str) -> Result<Term> {
@@ -139,6 +151,16 @@ impl Explainer {
         let on_moves = (0..graph.rels.len()).map(|r| graph.reachable([r])[does]).collect();
         let (states, joints) = crate::path::play(&mut m, path).map_err(|e| e.message)?;
         let roles = m.roles().to_vec();
+        let mut aliases = FxHashMap::default();
+        for (name, _) in &graph.rels {
+            if name.contains('~') {
+                let mut alias = name.replace('~', "_");
+                while graph.rels.iter().any(|(n, _)| *n == alias) || aliases.values().any(|a| *a == alias) {
+                    alias.push('_');
+                }
+                aliases.insert(name.clone(), alias);
+            }
+        }
         Ok(Explainer {
             rules,
             lines,
@@ -150,6 +172,7 @@ impl Explainer {
             component,
             on_moves,
             ranks: FxHashMap::default(),
+            aliases,
         })
     }
 
@@ -192,17 +215,31 @@ impl Explainer {
     }
 
     fn text(&self, (name, args): &Atom) -> String {
+        let name = self.shown(name);
         if args.is_empty() {
-            return name.clone();
+            return name.to_string();
         }
         let store = self.m.store();
         let inner: Vec<&str> = args.iter().map(|&a| store.text(a)).collect();
         format!("({name} {})", inner.join(" "))
     }
 
+    /// The name relation `name` is shown with.
+    fn shown<'a>(&'a self, name: &'a str) -> &'a str {
+        self.aliases.get(name).map_or(name, String::as_str)
+    }
+
+    /// The atom `t` with a shown name read back as the relation it stands for.
+    fn unalias(&self, t: Term) -> Term {
+        match self.aliases.iter().find(|(_, a)| t.name() == Some(a.as_str())) {
+            Some((internal, _)) => with_name(&t, internal),
+            None => t,
+        }
+    }
+
     /// Explains the atom written `query` at `step` (default: see `default_step`).
     pub fn explain_text(&mut self, query: &str, step: Option<usize>) -> Result<Explanation> {
-        let t = parse_atom(query)?;
+        let t = self.unalias(parse_atom(query)?);
         let step = step.unwrap_or_else(|| self.default_step(&t));
         let atom = self.atom(&t)?;
         self.explain(step, &atom)
@@ -336,9 +373,13 @@ impl Explainer {
     fn premise(&self, step: usize, l: &NLit, b: &Bindings, holds: bool) -> Premise {
         let store = self.m.store();
         let literal = show_literal(store, l, b);
+        let shown = |t: &Term| match self.aliases.get(key(t).0) {
+            Some(alias) => show(store, &with_name(t, alias), b),
+            None => show(store, t, b),
+        };
         let (atom, atom_holds) = match l {
-            NLit::Pos(t) if is_bound(t, b) => (Some(show(store, t, b)), holds),
-            NLit::Neg(t) if is_bound(t, b) => (Some(show(store, t, b)), !holds),
+            NLit::Pos(t) if is_bound(t, b) => (Some(shown(t)), holds),
+            NLit::Neg(t) if is_bound(t, b) => (Some(shown(t)), !holds),
             _ => (None, holds),
         };
         Premise { literal, holds, atom, step, atom_holds, detail: None }

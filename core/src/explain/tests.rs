@@ -116,3 +116,22 @@ fn bad_queries_and_paths_are_reported() {
     let bad = Explainer::new(&desc, TICTACTOE, Limits::default(), &[vec!["noop".into(), "noop".into()]]);
     assert!(bad.err().unwrap().contains("move 1: noop is not legal for x"));
 }
+
+/// A conjunction under `not` becomes a relation of the flattening (`aux~1`): it is shown
+/// with a name that parses, so the explanation goes on through it, in the tree and when
+/// asked about by the name shown (as the page does when a premise is clicked).
+#[test]
+fn a_negated_conjunction_is_explained_through_its_own_relation() {
+    let game = "(role p) (init (a 1)) (init (b 2))\n\
+                (<= (legal p go) (not (and (true (a 1)) (true (b 3)))))\n\
+                (<= (next (a 1)) (true (a 1))) (<= terminal (true (b 3))) (<= (goal p 100) (true (a 1)))";
+    let mut e = explainer(game, &[]);
+    let t = e.tree("(legal p go)", None, 2).unwrap();
+    let premise = &t.derivations[0].premises[0];
+    assert_eq!(premise.atom.as_deref(), Some("aux_1"));
+    let inner = premise.detail.as_ref().expect("explained one level deeper");
+    assert!(!inner.holds && inner.atom == "aux_1", "{inner:?}");
+    let failed = &inner.derivations[0];
+    assert_eq!(failed.premises[failed.failed.unwrap()].atom.as_deref(), Some("(true (b 3))"));
+    assert!(!e.explain_text("aux_1", None).unwrap().holds);
+}
