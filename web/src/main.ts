@@ -16,6 +16,7 @@ import { GroundPane } from './ground';
 import { PlayPane } from './play';
 import { PlayoutsPane } from './playouts';
 import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
+import { registerOffline } from './offline';
 import { loadSaved, save } from './storage';
 import { runTask, type Running } from './tasks';
 
@@ -400,6 +401,7 @@ async function boot(): Promise<void> {
   if (fromLink) toast('Opened the shared game.');
   metrics.readyMs = performance.now();
   document.body.dataset.ready = 'true';
+  registerOffline();
 }
 
 boot().catch((e) => {
