@@ -146,6 +146,14 @@ test('an obfuscated game: the inferred empty marker is not drawn; a mapping of i
   const b = await openPage(env.browser, link);
   assert.equal(await cellText(b.page, 3, 3), '★');
   assert.equal(await cell(b.page, 2, 2).locator('.disc').count(), 1);
+  // Back to automatic, one value and then all.
+  await b.page.locator('#board-pieces').click();
+  await b.page.locator('#board-display tr[data-value="alpha"] select').selectOption('auto');
+  assert.equal(await cellText(b.page, 3, 3), 'alpha');
+  assert.equal(await b.page.locator('#board-display tr[data-value="alpha"] .glyph-preview').textContent(), 'alpha');
+  await b.page.locator('#board-display button', { hasText: 'All automatic' }).click();
+  assert.equal(await cell(b.page, 2, 2).locator('.disc').count(), 0);
+  assert.equal(await cellText(b.page, 2, 2), 'omega');
   assert.deepEqual(b.errors, []);
   await b.context.close();
 });

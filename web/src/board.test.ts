@@ -173,6 +173,7 @@ describe('the display mapping', () => {
     const user: DisplayMap = { x: { shape: 'text', text: '★', colour: '#ff0000' }, b: { shape: 'stone', colour: '#00ff00' } };
     const s = styleOf(board('cell', 3, () => 'b'), ['x', 'o'], { user });
     expect(s.glyph('x')).toEqual(user.x);
+    expect(s.auto('x')).toEqual({ shape: 'text', text: 'X', colour: '#0b57d0' });
     expect(s.glyph('b')).toEqual(user.b);
     expect(s.glyph('o').text).toBe('O');
     expect(s.glyph('constructor').text).toBe('constructor');
@@ -188,6 +189,7 @@ describe('the display mapping', () => {
     };
     expect(cleanDisplayMap(dirty)).toEqual({ x: { shape: 'text', text: '♛♛♛♛♛♛♛♛', colour: '#abcdef' }, o: { shape: 'stone' }, b: { shape: 'blank' } });
     expect(cleanDisplayMap('x')).toEqual({});
+    expect(Object.getPrototypeOf(cleanDisplayMap(JSON.parse('{"__proto__": {"shape": "blank"}}')))).toBe(Object.prototype);
     expect(cleanDisplayMap(null)).toEqual({});
     expect(Object.keys(cleanDisplayMap(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`v${i}`, { shape: 'blank' }]))))).toHaveLength(MAX_MAPPED);
   });

@@ -56,20 +56,21 @@ export class DisplayEditor {
     const key = JSON.stringify([values, user]);
     if (key === this.shown) return;
     this.shown = key;
-    const map: DisplayMap = { ...user };
+    const map: DisplayMap = Object.assign(Object.create(null), user);
     const emit = () => {
       this.shown = JSON.stringify([values, map]);
-      this.onChange({ ...map });
+      this.onChange(Object.fromEntries(Object.entries(map)));
     };
     const rows = values.map((value) => {
       const preview = h('span', { class: 'glyph-preview' });
       const shape = h('select', { 'aria-label': `How ${value} is drawn` }, ...SHAPE_NAMES.map(([v, label]) => h('option', { value: v }, label)));
       const symbol = h('input', { type: 'text', maxlength: MAX_SYMBOL, size: 4, 'aria-label': `Symbol for ${value}` });
       const colour = h('input', { type: 'color', 'aria-label': `Colour of ${value}` });
-      const current = () => map[value] ?? style.glyph(value);
+      const mapped = () => Object.hasOwn(map, value);
+      const current = () => (mapped() ? map[value] : style.auto(value));
       const sync = () => {
         const g = current();
-        shape.value = value in map ? g.shape : 'auto';
+        shape.value = mapped() ? g.shape : 'auto';
         symbol.value = g.text ?? (g.shape === 'text' || g.shape === 'tile' ? value : '');
         colour.value = g.colour ?? '#202124';
         symbol.disabled = !(g.shape === 'text' || g.shape === 'tile');

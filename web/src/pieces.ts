@@ -122,6 +122,8 @@ export interface BoardStyle {
   scheme: 'chess' | 'stones' | 'marks';
   /** How a value is drawn: the person's mapping first, then the automatic one. */
   glyph(value: string): Glyph;
+  /** How a value is drawn without the person's mapping. */
+  auto(value: string): Glyph;
 }
 
 export interface BoardFacts {
@@ -163,6 +165,7 @@ export function boardStyle(facts: BoardFacts, user: DisplayMap = {}): BoardStyle
     chequered,
     scheme: chess ? 'chess' : stones ? 'stones' : 'marks',
     glyph: (v) => (Object.hasOwn(user, v) ? user[v] : auto(v)),
+    auto,
   };
 }
 
@@ -186,7 +189,7 @@ export function cleanDisplayMap(x: unknown): DisplayMap {
   const out: DisplayMap = {};
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return out;
   for (const [value, g] of Object.entries(x).slice(0, MAX_MAPPED)) {
-    if (value.length > 200 || typeof g !== 'object' || g === null) continue;
+    if (value.length > 200 || value === '__proto__' || typeof g !== 'object' || g === null) continue;
     const { shape, text, colour } = g as Record<string, unknown>;
     if (typeof shape !== 'string' || !SHAPES.has(shape)) continue;
     const glyph: Glyph = { shape: shape as Glyph['shape'] };

@@ -210,6 +210,8 @@ export class PlayPane {
     if (!g) {
       board.replaceChildren();
       board.hidden = true;
+      byId('board-display').hidden = true;
+      byId('board-pieces').setAttribute('aria-expanded', 'false');
       return;
     }
     board.hidden = false;
