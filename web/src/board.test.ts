@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boardFacts, cellKey, detectGrid, layout, mapMoves } from './board';
-import { COLOURS, MAX_MAPPED, boardStyle, chessPiece, chessSymbol, cleanDisplayMap, inferEmpty, type DisplayMap } from './pieces';
+import { COLOURS, MAX_MAPPED, boardStyle, chessPiece, colourHint, chessSymbol, cleanDisplayMap, inferEmpty, type DisplayMap } from './pieces';
 import { parseTerm } from './terms';
 
 describe('terms', () => {
@@ -161,6 +161,11 @@ describe('pieces', () => {
     // The first role plays black.
     expect(go.glyph('o').colour).toBe(COLOURS.black);
     expect(go.glyph('x').colour).toBe(COLOURS.white);
+    // Names that say their colour keep it, whatever the order: checkers' wp and bp.
+    const checkers = styleOf(board('cell', 8, (x, y) => (y <= 3 && (x + y) % 2 ? 'bp' : y >= 6 && (x + y) % 2 ? 'wp' : 'b')), ['white', 'black']);
+    expect(checkers.glyph('wp').colour).toBe(COLOURS.white);
+    expect(checkers.glyph('bp').colour).toBe(COLOURS.black);
+    expect(['redstone', 'piece_blue', 'wk', 'bx', 'x', 'wall'].map(colourHint)).toEqual([COLOURS.red, COLOURS.blue, COLOURS.white, COLOURS.black, undefined, undefined]);
     // Colour names keep their colour.
     const othello = styleOf(board('cell', 8, (x, y) => (x === 4 && y === 4 ? 'red' : x === 5 && y === 5 ? 'black' : 'green')), ['black', 'red']);
     expect(othello.empty).toBe('green');

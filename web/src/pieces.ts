@@ -19,8 +19,6 @@ export type DisplayMap = Record<string, Glyph>;
 /** Values that mean "no piece here" by name; they win when the initial state has one. */
 export const BLANKS = new Set(['b', 'blank', 'empty', 'e', 'none', 'nil', '_', 'space', '-', '.', 'free', 'hole', 'clear']);
 
-const colourOf = (v: string): string | undefined => (Object.hasOwn(COLOURS, v) ? COLOURS[v] : undefined);
-
 /** Colour names drawn as stones of that colour. */
 export const COLOURS: Record<string, string> = {
   red: '#d93025',
@@ -152,7 +150,7 @@ export function boardStyle(facts: BoardFacts, user: DisplayMap = {}): BoardStyle
     if (isEmpty(v)) return { shape: 'blank' };
     const p = chessPiece(v);
     if (chess && p) return { shape: 'text', text: chessSymbol(p), colour: '#202124' };
-    const stone = stoneColours.get(v) ?? colourOf(v);
+    const stone = stoneColours.get(v) ?? (Object.hasOwn(COLOURS, v) ? COLOURS[v] : undefined);
     if (stone) return { shape: 'stone', colour: stone };
     const role = facts.roles.indexOf(v);
     const short = v.length <= 2 ? v.toUpperCase() : v;
@@ -169,12 +167,26 @@ export function boardStyle(facts: BoardFacts, user: DisplayMap = {}): BoardStyle
   };
 }
 
-/** Stone colours of a two-value game: colour names as named, others black then white (first role first). */
+/**
+ * The colour a value's name suggests: a colour name (`red`), one at either end (`whitepiece`,
+ * `stone_black`), or a one-letter `w`/`b` prefix of a two-letter name (`wp`, `bk`).
+ */
+export function colourHint(value: string): string | undefined {
+  const v = value.toLowerCase().replace(/[\s_\-()]/g, '');
+  const named = Object.keys(COLOURS)
+    .sort((a, b) => b.length - a.length)
+    .find((c) => v.startsWith(c) || v.endsWith(c));
+  if (named) return COLOURS[named];
+  return /^w.$/.test(v) ? COLOURS.white : /^b.$/.test(v) ? COLOURS.black : undefined;
+}
+
+/** Stone colours of a two-value game: as their names suggest, else black then white (first role first). */
 function twoColours(values: string[], roles: string[]): Map<string, string> {
   const ordered = values.every((v) => roles.includes(v)) ? [...values].sort((a, b) => roles.indexOf(a) - roles.indexOf(b)) : values;
-  const named = ordered.map(colourOf);
-  const spare = [COLOURS.black, COLOURS.white].filter((c) => !named.includes(c));
-  return new Map(ordered.map((v, i) => [v, named[i] ?? spare.shift() ?? COLOURS.gray]));
+  let hinted = ordered.map(colourHint);
+  if (hinted[0] !== undefined && hinted[0] === hinted[1]) hinted = [undefined, undefined];
+  const spare = [COLOURS.black, COLOURS.white].filter((c) => !hinted.includes(c));
+  return new Map(ordered.map((v, i) => [v, hinted[i] ?? spare.shift() ?? COLOURS.gray]));
 }
 
 // ---------------------------------------------------------------- the mapping, from anywhere
