@@ -106,7 +106,7 @@ describe('the empty value', () => {
 
 describe('pieces', () => {
   it('read chess piece names in any case and spelling', () => {
-    const names = ['wk', 'BQ', 'white_king', 'whiteKing', 'king_black', 'black knight', '(white rook)', 'bb', 'wp', 'WHITE-PAWN'];
+    const names = ['wk', 'BQ', 'white_king', 'whiteKing', 'king_black', 'black knight', '(white rook)', 'bb', 'wp', 'WHITE-PAWN', '(king white)'];
     expect(names.map((n) => chessPiece(n))).toEqual([
       { white: true, kind: 0 },
       { white: false, kind: 1 },
@@ -118,6 +118,7 @@ describe('pieces', () => {
       { white: false, kind: 3 },
       { white: true, kind: 5 },
       { white: true, kind: 5 },
+      { white: true, kind: 0 },
     ]);
     for (const n of ['b', 'black', 'white', 'x', 'wall', 'knight']) expect(chessPiece(n)).toBeNull();
     expect(chessSymbol({ white: true, kind: 0 })).toBe('♔\uFE0E');

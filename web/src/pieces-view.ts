@@ -3,7 +3,7 @@
 // view (autosave and share links).
 
 import { h } from './dom';
-import { MAX_SYMBOL, type BoardStyle, type DisplayMap, type Glyph } from './pieces';
+import { MAX_MAPPED, MAX_SYMBOL, type BoardStyle, type DisplayMap, type Glyph } from './pieces';
 
 /** The element of a value drawn as `g`; `null` for a blank. */
 export function glyphView(g: Glyph, value: string): HTMLElement | null {
@@ -61,7 +61,7 @@ export class DisplayEditor {
       this.shown = JSON.stringify([values, map]);
       this.onChange(Object.fromEntries(Object.entries(map)));
     };
-    const rows = values.map((value) => {
+    const rows = values.slice(0, MAX_MAPPED).map((value) => {
       const preview = h('span', { class: 'glyph-preview' });
       const shape = h('select', { 'aria-label': `How ${value} is drawn` }, ...SHAPE_NAMES.map(([v, label]) => h('option', { value: v }, label)));
       const symbol = h('input', { type: 'text', maxlength: MAX_SYMBOL, size: 4, 'aria-label': `Symbol for ${value}` });
@@ -103,6 +103,7 @@ export class DisplayEditor {
     this.panel.replaceChildren(
       h('p', { class: 'muted' }, `Empty cells hold ${style.empty === null ? 'no value (or one named b, blank, empty…)' : style.empty}. Choose how each value is drawn; your choice is saved and goes with share links.`),
       h('table', { class: 'display-map' }, h('thead', {}, h('tr', {}, h('th', {}, 'Value'), h('th', {}, 'Drawn as'), h('th', {}, 'Symbol'), h('th', {}, 'Colour'), h('th', {}, ''))), h('tbody', {}, ...rows)),
+      values.length > MAX_MAPPED ? h('p', { class: 'muted' }, `… and ${values.length - MAX_MAPPED} more values, drawn automatically.`) : '',
       reset,
     );
   }
