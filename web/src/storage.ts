@@ -1,5 +1,5 @@
-// Autosave: the rules, the moves and the board view in localStorage, so that a reload
-// never loses work.
+// Autosave: the rules, the moves and the board view (orientation, display mapping) in
+// localStorage, so that a reload never loses work.
 
 import type { BoardView } from './board';
 import { readBoardView } from './share';
