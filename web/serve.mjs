@@ -2,7 +2,9 @@
 // gzip when the browser asks for it, no caching surprises. Used by scripts/serve and by the
 // browser tests and benchmark (`startServer`).
 //
-//   node web/serve.mjs [--port 8080] [--host 127.0.0.1]
+//   node web/serve.mjs [--port 8080] [--host 127.0.0.1] [--base /sub/path/]
+//
+// `--base` serves the page under a folder, as a static host such as GitHub Pages does.
 
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -25,12 +27,23 @@ const TYPES = {
 
 export const DIST = resolve(fileURLToPath(new URL('./dist', import.meta.url)));
 
-/** Starts serving `root`; resolves to `{url, server}` once listening. Port 0 picks a free one. */
-export function startServer({ root = DIST, port = 0, host = '127.0.0.1' } = {}) {
+/** Starts serving `root` at `base` (a folder, `/` by default); resolves to `{url, server}`
+ * once listening, `url` ending in `base`. Port 0 picks a free one. */
+export function startServer({ root = DIST, port = 0, host = '127.0.0.1', base = '/' } = {}) {
   const gz = new Map();
+  const folder = `/${base.replace(/^\/+|\/+$/g, '')}/`.replace('//', '/');
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      const whole = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      if (whole === folder.slice(0, -1)) {
+        res.writeHead(301, { location: folder }).end();
+        return;
+      }
+      if (!whole.startsWith(folder)) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      const path = whole.slice(folder.length - 1);
       let file = normalize(join(root, path));
       if (file !== root && !file.startsWith(root + sep)) {
         res.writeHead(403).end('forbidden');
@@ -58,7 +71,7 @@ export function startServer({ root = DIST, port = 0, host = '127.0.0.1' } = {}) 
     server.once('error', fail);
     server.listen(port, host, () => {
       const addr = server.address();
-      ok({ url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${addr.port}/`, server });
+      ok({ url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${addr.port}${folder}`, server });
     });
   });
 }
@@ -69,10 +82,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     return i > 0 ? process.argv[i + 1] : def;
   };
   const host = arg('--host', '127.0.0.1');
+  const base = arg('--base', '/');
   let port = Number(arg('--port', '8080'));
   for (let tries = 0; ; tries++) {
     try {
-      const { url } = await startServer({ port, host });
+      const { url } = await startServer({ port, host, base });
       console.log(`GDL Playground is ready at ${url}  (Ctrl+C stops it)`);
       break;
     } catch (e) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellKey, detectGrid, layout, mapMoves } from './board';
+import { boardFacts, cellKey, detectGrid, layout, mapMoves } from './board';
+import { COLOURS, MAX_MAPPED, boardStyle, chessPiece, colourHint, chessSymbol, cleanDisplayMap, inferEmpty, type DisplayMap } from './pieces';
 import { parseTerm } from './terms';
 
 describe('terms', () => {
@@ -51,5 +52,151 @@ describe('grids', () => {
     const turned = layout(g, { swap: true, flip: true });
     expect(turned.rows).toEqual(['3', '2', '1']);
     expect(turned.key('3', '1')).toBe(cellKey('3', '1'));
+  });
+});
+
+/** Fluents `(rel x y v)` for a side×side board filled by `at(x, y)`. */
+function board(rel: string, side: number, at: (x: number, y: number) => string): string[] {
+  const out: string[] = [];
+  for (let x = 1; x <= side; x++) for (let y = 1; y <= side; y++) out.push(`(${rel} ${x} ${y} ${at(x, y)})`);
+  return out;
+}
+
+/** The style of the board found in `start` (also the current state unless `now` is given). */
+function styleOf(start: string[], roles: string[], opts: { domain?: string[]; now?: string[]; user?: DisplayMap } = {}) {
+  const g = detectGrid(opts.now ?? start, opts.domain)!;
+  return boardStyle(boardFacts(g, start, opts.domain ?? [], roles), opts.user);
+}
+
+describe('the empty value', () => {
+  it('is a conventional blank name when the start has one', () => {
+    expect(inferEmpty([['b'], ['b'], ['x']], 9)).toBe('b');
+    // Pegs fill most holes of peg solitaire, but the hole is called so.
+    expect(inferEmpty([['peg'], ['peg'], ['peg'], ['hole']], 4)).toBe('hole');
+  });
+
+  it('is otherwise the value filling most cells, if it fills half the board or more', () => {
+    expect(inferEmpty([['qzx'], ['qzx'], ['qzx'], ['wiv']], 4)).toBe('qzx');
+    expect(inferEmpty([['qzx'], ['qzx'], ['wiv'], ['wiv']], 4)).toBeNull();
+    // Walls of a maze listed, free squares not: the walls are not the empty value.
+    expect(inferEmpty([['wall'], ['wall'], ['robot']], 25)).toBeNull();
+  });
+
+  it('is inferred in an obfuscated game: renamed symbols, upper case, the empty marker not b', () => {
+    const start = board('ZQRT', 8, (x, y) => (x >= 4 && x <= 5 && y >= 4 && y <= 5 ? ((x + y) % 2 ? 'VOLP' : 'KRAX') : 'MUNG'));
+    const s = styleOf(start, ['ALPHA', 'OMEGA']);
+    expect(s.empty).toBe('MUNG');
+    expect(s.glyph('MUNG')).toEqual({ shape: 'blank' });
+    // Two values on an 8×8 board: stones, black and white, on a chequered board.
+    expect(s.scheme).toBe('stones');
+    expect(s.chequered).toBe(true);
+    expect(new Set([s.glyph('VOLP').colour, s.glyph('KRAX').colour])).toEqual(new Set([COLOURS.black, COLOURS.white]));
+    // Only the inferred value is left undrawn: a piece called `b` appearing later is drawn.
+    expect(s.glyph('b').shape).toBe('text');
+  });
+
+  it('falls back to blank names in games that list only occupied cells', () => {
+    const start = board('cellholds', 8, (x) => (x <= 2 ? 'white' : x >= 7 ? 'black' : '')).filter((f) => !f.endsWith(' )'));
+    const s = styleOf(start, ['white', 'black']);
+    expect(s.empty).toBeNull();
+    expect(s.glyph('white')).toEqual({ shape: 'stone', colour: COLOURS.white });
+    expect(s.glyph('b').shape).toBe('blank');
+  });
+});
+
+describe('pieces', () => {
+  it('read chess piece names in any case and spelling', () => {
+    const names = ['wk', 'BQ', 'white_king', 'whiteKing', 'king_black', 'black knight', '(white rook)', 'bb', 'wp', 'WHITE-PAWN', '(king white)'];
+    expect(names.map((n) => chessPiece(n))).toEqual([
+      { white: true, kind: 0 },
+      { white: false, kind: 1 },
+      { white: true, kind: 0 },
+      { white: true, kind: 0 },
+      { white: false, kind: 0 },
+      { white: false, kind: 4 },
+      { white: true, kind: 2 },
+      { white: false, kind: 3 },
+      { white: true, kind: 5 },
+      { white: true, kind: 5 },
+      { white: true, kind: 0 },
+    ]);
+    for (const n of ['b', 'black', 'white', 'x', 'wall', 'knight']) expect(chessPiece(n)).toBeNull();
+    expect(chessSymbol({ white: true, kind: 0 })).toBe('♔\uFE0E');
+    expect(chessSymbol({ white: false, kind: 5 })).toBe('♟\uFE0E');
+  });
+
+  it('draw a chess game with Unicode pieces on a chequered board', () => {
+    const back = ['r', 'n', 'b', 'q', 'k', 'b', 'n', 'r'];
+    const files = 'abcdefgh';
+    const start: string[] = [];
+    for (let f = 0; f < 8; f++)
+      for (let r = 1; r <= 8; r++) {
+        const v = r === 1 ? `w${back[f]}` : r === 2 ? 'wp' : r === 7 ? 'bp' : r === 8 ? `b${back[f]}` : 'b';
+        start.push(`(cell ${files[f]} ${r} ${v})`);
+      }
+    const s = styleOf(start, ['white', 'black']);
+    expect(s.scheme).toBe('chess');
+    expect(s.chequered).toBe(true);
+    expect(s.empty).toBe('b');
+    expect(s.glyph('wk').text).toBe('♔\uFE0E');
+    expect(s.glyph('bn').text).toBe('♞\uFE0E');
+    expect(s.glyph('bb').text).toBe('♝\uFE0E');
+  });
+
+  it('draw cells with a value in two arguments, (cell a 1 white rook)', () => {
+    const start = ['(cell a 1 white king)', '(cell b 1 white rook)', '(cell a 2 black king)', '(cell b 2 blank)'];
+    const g = detectGrid(start)!;
+    expect(g.pieces.get(cellKey('a', '1'))).toEqual(['white king']);
+    const s = styleOf(start, ['white', 'black']);
+    expect(s.scheme).toBe('chess');
+    expect(s.glyph('black king').text).toBe('♚\uFE0E');
+  });
+
+  it('keep X and O marks on small boards and make stones of two values on large ones', () => {
+    const ttt = styleOf(board('cell', 3, () => 'b'), ['x', 'o'], { domain: board('cell', 3, () => 'x').concat(board('cell', 3, () => 'o')) });
+    expect(ttt.scheme).toBe('marks');
+    expect(ttt.glyph('x')).toEqual({ shape: 'text', text: 'X', colour: '#0b57d0' });
+    const go = styleOf(board('point', 9, (x, y) => (x === 5 && y === 5 ? 'x' : x === 4 && y === 4 ? 'o' : 'e')), ['o', 'x']);
+    expect(go.scheme).toBe('stones');
+    expect(go.chequered).toBe(false);
+    // The first role plays black.
+    expect(go.glyph('o').colour).toBe(COLOURS.black);
+    expect(go.glyph('x').colour).toBe(COLOURS.white);
+    // Names that say their colour keep it, whatever the order: checkers' wp and bp.
+    const checkers = styleOf(board('cell', 8, (x, y) => (y <= 3 && (x + y) % 2 ? 'bp' : y >= 6 && (x + y) % 2 ? 'wp' : 'b')), ['white', 'black']);
+    expect(checkers.glyph('wp').colour).toBe(COLOURS.white);
+    expect(checkers.glyph('bp').colour).toBe(COLOURS.black);
+    expect(['redstone', 'piece_blue', 'wk', 'bx', 'x', 'wall'].map(colourHint)).toEqual([COLOURS.red, COLOURS.blue, COLOURS.white, COLOURS.black, undefined, undefined]);
+    // Colour names keep their colour.
+    const othello = styleOf(board('cell', 8, (x, y) => (x === 4 && y === 4 ? 'red' : x === 5 && y === 5 ? 'black' : 'green')), ['black', 'red']);
+    expect(othello.empty).toBe('green');
+    expect(othello.glyph('red').colour).toBe(COLOURS.red);
+  });
+});
+
+describe('the display mapping', () => {
+  it('wins over the automatic display', () => {
+    const user: DisplayMap = { x: { shape: 'text', text: '★', colour: '#ff0000' }, b: { shape: 'stone', colour: '#00ff00' } };
+    const s = styleOf(board('cell', 3, () => 'b'), ['x', 'o'], { user });
+    expect(s.glyph('x')).toEqual(user.x);
+    expect(s.auto('x')).toEqual({ shape: 'text', text: 'X', colour: '#0b57d0' });
+    expect(s.glyph('b')).toEqual(user.b);
+    expect(s.glyph('o').text).toBe('O');
+    expect(s.glyph('constructor').text).toBe('constructor');
+  });
+
+  it('read from anywhere keeps only well-formed entries', () => {
+    const dirty = {
+      x: { shape: 'text', text: '♛♛♛♛♛♛♛♛♛♛', colour: '#ABCDEF' },
+      o: { shape: 'stone', colour: 'red; background: url(evil)' },
+      e: { shape: 'script' },
+      n: 'nothing',
+      b: { shape: 'blank' },
+    };
+    expect(cleanDisplayMap(dirty)).toEqual({ x: { shape: 'text', text: '♛♛♛♛♛♛♛♛', colour: '#abcdef' }, o: { shape: 'stone' }, b: { shape: 'blank' } });
+    expect(cleanDisplayMap('x')).toEqual({});
+    expect(Object.getPrototypeOf(cleanDisplayMap(JSON.parse('{"__proto__": {"shape": "blank"}}')))).toBe(Object.prototype);
+    expect(cleanDisplayMap(null)).toEqual({});
+    expect(Object.keys(cleanDisplayMap(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`v${i}`, { shape: 'blank' }]))))).toHaveLength(MAX_MAPPED);
   });
 });

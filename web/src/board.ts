@@ -2,6 +2,7 @@
 // whose first two look like coordinates, e.g. (cell ?x ?y ?piece) — and maps legal moves
 // to the cells a click should play them from.
 
+import type { BoardFacts, DisplayMap } from './pieces';
 import { parseTerm, termArgs, termName, termText, type Term } from './terms';
 
 export interface Grid {
@@ -45,10 +46,28 @@ interface Candidate {
   cells: number;
 }
 
+/** Coordinates and value of a cell fluent: `(cell 1 2 x)`, or `(cell a 1 white rook)` (value `white rook`). */
 function cellArgs(t: Term): [string, string, string] | null {
   const a = termArgs(t);
-  if (a.length !== 3 || typeof a[0] !== 'string' || typeof a[1] !== 'string') return null;
-  return [a[0], a[1], termText(a[2])];
+  if (a.length < 3 || typeof a[0] !== 'string' || typeof a[1] !== 'string') return null;
+  return [a[0], a[1], a.slice(2).map(termText).join(' ')];
+}
+
+/** The values of each cell of `relation` among `fluents`, keyed by `cellKey`; the other fluents. */
+export function cellValues(relation: string, fluents: string[]): { pieces: Map<string, string[]>; others: string[] } {
+  const pieces = new Map<string, string[]>();
+  const others: string[] = [];
+  for (const text of fluents) {
+    const term = parseTerm(text);
+    const c = term !== null && termName(term) === relation ? cellArgs(term) : null;
+    if (c === null) {
+      others.push(text);
+      continue;
+    }
+    const k = cellKey(c[0], c[1]);
+    pieces.set(k, [...(pieces.get(k) ?? []), c[2]]);
+  }
+  return { pieces, others };
 }
 
 /**
@@ -57,7 +76,6 @@ function cellArgs(t: Term): [string, string, string] | null {
  * still appear.
  */
 export function detectGrid(fluents: string[], domain: string[] = []): Grid | null {
-  const parsed = fluents.map((f) => ({ text: f, term: parseTerm(f) }));
   const candidates = new Map<string, Candidate>();
   const note = (t: Term | null, inState: boolean) => {
     if (t === null) return;
@@ -70,7 +88,7 @@ export function detectGrid(fluents: string[], domain: string[] = []): Grid | nul
     cand.ys.add(c[1]);
     if (inState) cand.cells++;
   };
-  parsed.forEach((p) => note(p.term, true));
+  fluents.forEach((f) => note(parseTerm(f), true));
   domain.forEach((f) => note(parseTerm(f), false));
 
   let best: [string, Candidate] | null = null;
@@ -83,18 +101,18 @@ export function detectGrid(fluents: string[], domain: string[] = []): Grid | nul
   }
   if (best === null) return null;
   const [relation, cand] = best;
-  const pieces = new Map<string, string[]>();
-  const others: string[] = [];
-  for (const { text, term } of parsed) {
-    const c = term !== null && termName(term) === relation ? cellArgs(term) : null;
-    if (c === null) {
-      others.push(text);
-      continue;
-    }
-    const k = cellKey(c[0], c[1]);
-    pieces.set(k, [...(pieces.get(k) ?? []), c[2]]);
-  }
-  return { relation, xs: axis(cand.xs), ys: axis(cand.ys), pieces, others };
+  return { relation, xs: axis(cand.xs), ys: axis(cand.ys), ...cellValues(relation, fluents) };
+}
+
+/**
+ * What a board's display is inferred from: the cells of the initial state `start`, and the
+ * values the game declares (the initial state's, then those of the `domain`). Values that
+ * appear later do not change how the others are drawn.
+ */
+export function boardFacts(grid: Grid, start: string[], domain: string[], roles: string[]): BoardFacts {
+  const first = [...cellValues(grid.relation, start).pieces.values()];
+  const declared = [...cellValues(grid.relation, domain).pieces.values()];
+  return { start: first, values: [...first, ...declared].flat(), cols: grid.xs.length, rows: grid.ys.length, roles };
 }
 
 /** One legal move of one role, as a click on the board plays it. */
@@ -154,6 +172,11 @@ export interface Orientation {
   flip: boolean;
 }
 
+/** The board as the person set it up: orientation and their own value → glyph mapping. */
+export interface BoardView extends Orientation {
+  display?: DisplayMap;
+}
+
 /** Rows of cells as drawn, each cell with its data key and coordinate labels. */
 export function layout(grid: Grid, o: Orientation): { rows: string[]; cols: string[]; key: (r: string, c: string) => string } {
   const rows = o.swap ? [...grid.xs] : [...grid.ys];
@@ -161,6 +184,3 @@ export function layout(grid: Grid, o: Orientation): { rows: string[]; cols: stri
   if (o.flip) rows.reverse();
   return { rows, cols, key: (r, c) => (o.swap ? cellKey(r, c) : cellKey(c, r)) };
 }
-
-/** Values that mean "no piece here". */
-export const BLANKS = new Set(['b', 'blank', 'empty', 'e', 'none', 'nil', '_', 'space', '-', '.']);

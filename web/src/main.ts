@@ -6,7 +6,7 @@
 // moves and the board view are autosaved; a share link carries the same three things.
 
 import './style.css';
-import type { Orientation } from './board';
+import type { BoardView } from './board';
 import { byId, h } from './dom';
 import { createEditor, type Editor } from './editor';
 import { Session, api, errorMessage, formatText, startEngine, type Capabilities, type LoadResult, type View } from './engine';
@@ -16,6 +16,7 @@ import { GroundPane } from './ground';
 import { PlayPane } from './play';
 import { PlayoutsPane } from './playouts';
 import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
+import { registerOffline } from './offline';
 import { loadSaved, save } from './storage';
 import { runTask, type Running } from './tasks';
 
@@ -54,7 +55,7 @@ class App {
   private loadedText = '';
   /** The moves of the last game shown, kept while the rules have errors. */
   private kept: { moves: string[][]; step: number } = { moves: [], step: 0 };
-  private orientation: Orientation = { swap: false, flip: false };
+  private orientation: BoardView = { swap: false, flip: false };
   private scale = 1;
   private lintTimer = 0;
   private saveTimer = 0;
@@ -66,7 +67,7 @@ class App {
   constructor(
     module: WebAssembly.Module,
     caps: Capabilities,
-    start: Shared & { view: Orientation },
+    start: Shared & { view: BoardView },
     scale: number,
   ) {
     this.orientation = start.view;
@@ -128,7 +129,7 @@ class App {
     this.renderSyntax(res.syntax);
     if (res.ok) {
       try {
-        this.play.setDomain(this.session.domain());
+        this.play.setDomain(this.session.domain(), api.view(this.session).state);
         const played = this.session.replay(this.kept.moves);
         if (played < this.kept.moves.length && this.kept.moves.length > 0) {
           toast(`${played} of the ${this.kept.moves.length} moves played before could be replayed with these rules; the game continues from there.`);
@@ -369,7 +370,7 @@ class App {
 }
 
 /** Where the first rules come from: a share link, else the autosave, else tic-tac-toe. */
-function startingPoint(): { start: Shared & { view: Orientation }; scale: number; linkError: string | null; fromLink: boolean } {
+function startingPoint(): { start: Shared & { view: BoardView }; scale: number; linkError: string | null; fromLink: boolean } {
   const saved = loadSaved();
   const scale = typeof saved?.scale === 'number' ? saved.scale : 1;
   let linkError: string | null = null;
@@ -400,6 +401,7 @@ async function boot(): Promise<void> {
   if (fromLink) toast('Opened the shared game.');
   metrics.readyMs = performance.now();
   document.body.dataset.ready = 'true';
+  registerOffline();
 }
 
 boot().catch((e) => {

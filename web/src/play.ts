@@ -3,17 +3,20 @@
 // the move list, and the outcome of a terminal state. Teaching aids: a click on a fluent (or a
 // question typed in the Why box) explains it; "Best moves" solves the position in a worker.
 
-import { BLANKS, detectGrid, layout, mapMoves, type Grid, type MoveMap, type Orientation } from './board';
+import { boardFacts, detectGrid, layout, mapMoves, type BoardView, type Grid, type MoveMap } from './board';
 import { byId, h } from './dom';
 import type { Explanation, GoalValue, Solution, View } from './engine';
 import { explanationView } from './explain';
+import { boardStyle } from './pieces';
+import { DisplayEditor, glyphView } from './pieces-view';
 
 export interface PlayActions {
   play(joint: string[]): void;
   undo(): void;
   redo(): void;
   goTo(step: number): void;
-  orient(o: Orientation): void;
+  /** The board view changed (orientation, the person's value → glyph mapping). */
+  orient(o: BoardView): void;
   /** The explanation of an atom (`step`: the position; default: the current one), or an error. */
   explain(atom: string, step?: number): Explanation | string;
   /** Shows line `line` of the rules in the editor. */
@@ -22,9 +25,6 @@ export interface PlayActions {
   solve(): void;
   cancelSolve(): void;
 }
-
-/** Piece names drawn as discs of that colour. */
-const COLOURS = new Set(['red', 'yellow', 'white', 'black', 'blue', 'green', 'orange', 'purple', 'brown', 'pink', 'gray', 'grey']);
 
 const NOOP = /^(noop|nop|pass|wait)$/;
 
@@ -54,12 +54,15 @@ export function verdict(roles: string[], goals: GoalValue[][]): string {
 export class PlayPane {
   private view: View | null = null;
   private domain: string[] = [];
+  /** The initial state (the empty value is inferred from it). */
+  private start: string[] = [];
+  private displayEditor: DisplayEditor;
   private grid: Grid | null = null;
   private moves: MoveMap | null = null;
   /** Per role, the move chosen so far for the next joint move. */
   private chosen: (string | null)[] = [];
   private selected: string | null = null;
-  private orientation: Orientation = { swap: false, flip: false };
+  private orientation: BoardView = { swap: false, flip: false };
   /** The solved values of the position shown, if asked for. */
   private solution: Solution | null = null;
 
@@ -70,6 +73,13 @@ export class PlayPane {
     byId('random').addEventListener('click', () => this.random());
     byId('board-swap').addEventListener('click', () => this.setOrientation({ ...this.orientation, swap: !this.orientation.swap }));
     byId('board-flip').addEventListener('click', () => this.setOrientation({ ...this.orientation, flip: !this.orientation.flip }));
+    this.displayEditor = new DisplayEditor(byId('board-display'), (display) => this.setOrientation({ ...this.orientation, display }));
+    byId('board-pieces').addEventListener('click', () => {
+      const panel = byId('board-display');
+      panel.hidden = !panel.hidden;
+      byId('board-pieces').setAttribute('aria-expanded', String(!panel.hidden));
+      if (this.view) this.renderBoard(this.view);
+    });
     byId('why-form').addEventListener('submit', (e) => {
       e.preventDefault();
       const q = byId<HTMLInputElement>('why-query').value.trim();
@@ -114,15 +124,16 @@ export class PlayPane {
     this.renderMoves(this.view);
   }
 
-  setOrientation(o: Orientation, notify = true): void {
+  setOrientation(o: BoardView, notify = true): void {
     this.orientation = o;
     if (notify) this.actions.orient(o);
     if (this.view) this.render(this.view);
   }
 
-  /** A new game was loaded: `domain` lists every fluent it may have (for empty rows). */
-  setDomain(domain: string[]): void {
+  /** A new game was loaded: `domain` lists every fluent it may have (for empty rows), `start` is its initial state. */
+  setDomain(domain: string[], start: string[] = []): void {
     this.domain = domain;
+    this.start = start;
   }
 
   /** No game to play: the rules have errors. */
@@ -199,9 +210,19 @@ export class PlayPane {
     if (!g) {
       board.replaceChildren();
       board.hidden = true;
+      byId('board-display').hidden = true;
+      byId('board-pieces').setAttribute('aria-expanded', 'false');
       return;
     }
     board.hidden = false;
+    const facts = boardFacts(g, this.start.length ? this.start : view.state, this.domain, view.roles);
+    const style = boardStyle(facts, this.orientation.display);
+    if (!byId('board-display').hidden) {
+      const values = new Set([...facts.values, ...[...g.pieces.values()].flat()]);
+      this.displayEditor.show([...values], style, this.orientation.display ?? {});
+    }
+    board.classList.toggle('chequered', style.chequered);
+    board.dataset.scheme = style.scheme;
     const { rows, cols, key } = layout(g, this.orientation);
     const dests = new Set(this.selected ? (this.moves?.sources.get(this.selected) ?? []).filter((m) => this.chosen[m.role] === null).map((m) => m.to) : []);
     board.style.setProperty('--cols', String(cols.length));
@@ -212,24 +233,19 @@ export class PlayPane {
       cells.push(h('span', { class: 'label' }, r));
       for (const c of cols) {
         const k = key(r, c);
-        const pieces = (g.pieces.get(k) ?? []).filter((p) => !BLANKS.has(p));
+        const pieces = (g.pieces.get(k) ?? []).filter((p) => style.glyph(p).shape !== 'blank');
         const playable = this.playableAt(k);
-        const cls = ['cell', playable ? 'playable' : '', this.selected === k ? 'selected' : '', dests.has(k) ? 'dest' : ''].filter(Boolean).join(' ');
         const [x, y] = k.split('\u0000');
+        // a1 is dark, as on a chessboard, whichever way the board is turned.
+        const dark = (g.xs.indexOf(x) + g.ys.indexOf(y)) % 2 === 0;
+        const cls = ['cell', dark ? 'dark' : '', playable ? 'playable' : '', this.selected === k ? 'selected' : '', dests.has(k) ? 'dest' : ''].filter(Boolean).join(' ');
         const label = `${g.relation} ${x} ${y}: ${pieces.length ? pieces.join(', ') : 'empty'}`;
         cells.push(
-          h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': label, disabled: !playable && !dests.has(k), onclick: () => this.clickCell(k) }, ...pieces.map((p) => this.piece(p, view.roles))),
+          h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': label, disabled: !playable && !dests.has(k), onclick: () => this.clickCell(k) }, ...pieces.map((p) => glyphView(style.glyph(p), p))),
         );
       }
     }
     board.replaceChildren(...cells);
-  }
-
-  private piece(p: string, roles: string[]): HTMLElement {
-    const role = roles.indexOf(p);
-    if (COLOURS.has(p)) return h('span', { class: `disc disc-${p}`, title: p });
-    const cls = role >= 0 ? `mark role-${role % 4}` : /^\d+$/.test(p) ? 'tile' : 'token';
-    return h('span', { class: cls, title: p }, p.length <= 2 ? p.toUpperCase() : p);
   }
 
   /** Can a click on cell `k` play or start a move of a role that has not chosen yet? */

@@ -13,6 +13,14 @@ describe('share links', () => {
     expect(decodeShare('#' + hash)).toEqual(game);
   });
 
+  it('carry the display mapping, and drop what is malformed in it', () => {
+    const display = { b: { shape: 'blank' as const }, wk: { shape: 'text' as const, text: '♔', colour: '#112233' } };
+    const shared = { ...game, view: { swap: true, flip: false, display } };
+    expect(decodeShare(encodeShare(shared))).toEqual(shared);
+    const evil = { ...game, view: { swap: false, flip: false, display: { x: { shape: 'stone', colour: 'url(javascript:1)' }, y: { shape: 'svg' } } } };
+    expect(decodeShare(encodeShare(evil as never)).view).toEqual({ swap: false, flip: false, display: { x: { shape: 'stone' } } });
+  });
+
   it('report truncated, altered, foreign and future links', () => {
     const hash = encodeShare({ ...game, rules: game.rules.repeat(50) });
     expect(() => decodeShare(hash.slice(0, hash.length - 10))).toThrow(/damaged or incomplete/);

@@ -8,6 +8,8 @@
 // failure is a `ShareError` whose message says what is wrong in plain words.
 
 import { Inflate, deflateSync, strToU8 } from 'fflate';
+import type { BoardView } from './board';
+import { cleanDisplayMap } from './pieces';
 
 export interface Shared {
   rules: string;
@@ -15,7 +17,8 @@ export interface Shared {
   moves: string[][];
   /** How many of `moves` are played (the rest is redo history). */
   step: number;
-  view?: { swap: boolean; flip: boolean };
+  /** Orientation and the person's value → glyph mapping. */
+  view?: BoardView;
 }
 
 export const PREFIX = 'g1.';
@@ -82,6 +85,13 @@ function inflateCapped(data: Uint8Array): Uint8Array {
 
 const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((y) => typeof y === 'string');
 
+/** A board view from a link or storage: orientation flags, and only a well-formed mapping. */
+export function readBoardView(x: object): BoardView {
+  const v = x as { swap?: unknown; flip?: unknown; display?: unknown };
+  const display = cleanDisplayMap(v.display);
+  return { swap: v.swap === true, flip: v.flip === true, ...(Object.keys(display).length ? { display } : {}) };
+}
+
 /** Reads a hash made by `encodeShare`; throws a `ShareError` with a message for people. */
 export function decodeShare(hash: string): Shared {
   const h = hash.startsWith('#') ? hash.slice(1) : hash;
@@ -120,7 +130,6 @@ export function decodeShare(hash: string): Shared {
     throw new ShareError(DAMAGED);
   }
   const step = typeof p.s === 'number' && Number.isInteger(p.s) ? Math.max(0, Math.min(p.s, p.m.length)) : p.m.length;
-  const v = p.v as { swap?: unknown; flip?: unknown } | undefined;
-  const view = v && typeof v === 'object' ? { swap: v.swap === true, flip: v.flip === true } : undefined;
+  const view = p.v && typeof p.v === 'object' ? readBoardView(p.v) : undefined;
   return { rules: p.r, moves: p.m, step, view };
 }

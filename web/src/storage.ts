@@ -1,7 +1,8 @@
-// Autosave: the rules, the moves and the board view in localStorage, so that a reload
-// never loses work.
+// Autosave: the rules, the moves and the board view (orientation, display mapping) in
+// localStorage, so that a reload never loses work.
 
-import type { Orientation } from './board';
+import type { BoardView } from './board';
+import { readBoardView } from './share';
 
 const KEY = 'gdl-playground/v1';
 
@@ -9,7 +10,7 @@ export interface Saved {
   rules: string;
   moves: string[][];
   step: number;
-  view: Orientation;
+  view: BoardView;
   scale: number;
 }
 
@@ -18,7 +19,8 @@ export function loadSaved(): Partial<Saved> | null {
     const raw = localStorage.getItem(KEY);
     if (!raw) return null;
     const s = JSON.parse(raw) as Partial<Saved>;
-    return typeof s === 'object' && s !== null && typeof s.rules === 'string' ? s : null;
+    if (typeof s !== 'object' || s === null || typeof s.rules !== 'string') return null;
+    return { ...s, view: s.view && typeof s.view === 'object' ? readBoardView(s.view) : undefined };
   } catch {
     return null;
   }

@@ -1,0 +1,213 @@
+// How the values of a board's cells are drawn: which value means "empty" (inferred from the
+// initial state, whatever it is called), Unicode chess pieces when the names say so
+// (wk, white_king, (black rook) …), coloured stones for two-value games (othello, go, x/o),
+// and the person's own mapping (value → symbol or colour), which wins over all of these.
+// Pure: the page draws what `boardStyle` returns.
+
+/** How one value is drawn: nothing, a symbol (optionally coloured), a stone, a numbered tile. */
+export interface Glyph {
+  shape: 'blank' | 'text' | 'stone' | 'tile';
+  /** The symbol of `text` and `tile`. */
+  text?: string;
+  /** `#rrggbb`: the stone's colour, or the symbol's. */
+  colour?: string;
+}
+
+/** The person's mapping, value → glyph; saved with the board view and in share links. */
+export type DisplayMap = Record<string, Glyph>;
+
+/** Values that mean "no piece here" by name; they win when the initial state has one. */
+export const BLANKS = new Set(['b', 'blank', 'empty', 'e', 'none', 'nil', '_', 'space', '-', '.', 'free', 'hole', 'clear']);
+
+/** Colour names drawn as stones of that colour. */
+export const COLOURS: Record<string, string> = {
+  red: '#d93025',
+  yellow: '#f9c623',
+  white: '#ffffff',
+  black: '#202124',
+  blue: '#1a73e8',
+  green: '#188038',
+  orange: '#f29900',
+  purple: '#8e24aa',
+  brown: '#795548',
+  pink: '#e91e63',
+  gray: '#9aa0a6',
+  grey: '#9aa0a6',
+};
+
+/** Mark colours of the first four roles (as in style.css). */
+const ROLE_COLOURS = ['#0b57d0', '#b3261e', '#1b6e33', '#7a1fa2'];
+
+/** Longest symbol a mapping may hold (characters). */
+export const MAX_SYMBOL = 8;
+
+/** Cells per side from which a board of two values is drawn with stones (tic-tac-toe keeps X and O). */
+const STONE_SIDE = 5;
+
+// ---------------------------------------------------------------- the empty value
+
+/**
+ * The value that means "empty", from the values of the cells in the initial state: a
+ * conventional blank name (`b`, `blank`, …) if the start has one, else the value that fills
+ * most cells if it fills at least half of the board and no other value fills as many (an
+ * obfuscated game's `xqz`). `null` when neither (games that list only occupied cells).
+ */
+export function inferEmpty(start: string[][], boardCells: number): string | null {
+  const counts = new Map<string, number>();
+  for (const values of start) for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const named = ranked.find(([v]) => BLANKS.has(v));
+  if (named) return named[0];
+  const [top, second] = ranked;
+  if (!top || top[1] * 2 < boardCells || (second && second[1] === top[1])) return null;
+  return top[0];
+}
+
+// ---------------------------------------------------------------- chess pieces
+
+const PIECE_KINDS: [RegExp, number][] = [
+  [/^(k|king)$/, 0],
+  [/^(q|queen)$/, 1],
+  [/^(r|rook|castle)$/, 2],
+  [/^(b|bishop)$/, 3],
+  [/^(n|kn|knight|horse)$/, 4],
+  [/^(p|pawn)$/, 5],
+];
+
+const kindOf = (s: string) => PIECE_KINDS.find(([re]) => re.test(s))?.[1] ?? null;
+
+/**
+ * A chess piece named by a value, in any case and spelling: `wk`, `BQ`, `white_king`,
+ * `whiteKing`, `king_black`, `(white rook)`; `null` if the name is not one.
+ */
+export function chessPiece(value: string): { white: boolean; kind: number } | null {
+  const v = value.toLowerCase().replace(/[\s_\-()]/g, '');
+  const m = /^(white|black|w|b)(.+)$/.exec(v);
+  if (m) {
+    const kind = kindOf(m[2]);
+    if (kind !== null) return { white: m[1].startsWith('w'), kind };
+  }
+  const r = /^(.+?)(white|black|w|b)$/.exec(v);
+  if (r) {
+    const kind = kindOf(r[1]);
+    if (kind !== null) return { white: r[2].startsWith('w'), kind };
+  }
+  return null;
+}
+
+/** The Unicode symbol: ♔♕♖♗♘♙ for white, ♚♛♜♝♞♟ for black. */
+export function chessSymbol(p: { white: boolean; kind: number }): string {
+  // U+FE0E asks for the text form (the black pawn has an emoji form on some systems).
+  return String.fromCodePoint((p.white ? 0x2654 : 0x265a) + p.kind) + '\uFE0E';
+}
+
+/** A set of values is chess when every one names a piece and there are kings and other officers. */
+function isChess(values: string[]): boolean {
+  const pieces = values.map(chessPiece);
+  if (values.length === 0 || pieces.some((p) => p === null)) return false;
+  const kinds = new Set(pieces.map((p) => p!.kind));
+  return kinds.has(0) && [1, 2, 3, 4].some((k) => kinds.has(k));
+}
+
+// ---------------------------------------------------------------- the board's style
+
+export interface BoardStyle {
+  /** The inferred empty value (never drawn), if any. */
+  empty: string | null;
+  /** Light and dark squares (8×8 and 10×10 boards, chess). */
+  chequered: boolean;
+  /** Chess pieces, stones, or per-value marks. */
+  scheme: 'chess' | 'stones' | 'marks';
+  /** How a value is drawn: the person's mapping first, then the automatic one. */
+  glyph(value: string): Glyph;
+  /** How a value is drawn without the person's mapping. */
+  auto(value: string): Glyph;
+}
+
+export interface BoardFacts {
+  /** Values of each cell in the initial state (one list per cell that has values). */
+  start: string[][];
+  /** The values the game declares for cells (initial state, then base facts), in that order. */
+  values: string[];
+  cols: number;
+  rows: number;
+  roles: string[];
+}
+
+/** The automatic and the person's display of a board. */
+export function boardStyle(facts: BoardFacts, user: DisplayMap = {}): BoardStyle {
+  const cells = facts.cols * facts.rows;
+  const empty = inferEmpty(facts.start, cells);
+  const isEmpty = (v: string) => (empty === null ? BLANKS.has(v) : v === empty);
+  const pieces = [...new Set(facts.values)].filter((v) => !isEmpty(v));
+  const chess = isChess(pieces);
+  const stones = !chess && pieces.length === 2 && Math.min(facts.cols, facts.rows) >= STONE_SIDE;
+  const side = facts.cols === facts.rows ? facts.cols : 0;
+  const chequered = chess || side === 8 || side === 10;
+  const stoneColours = stones ? twoColours(pieces, facts.roles) : new Map<string, string>();
+
+  const auto = (v: string): Glyph => {
+    if (isEmpty(v)) return { shape: 'blank' };
+    const p = chessPiece(v);
+    if (chess && p) return { shape: 'text', text: chessSymbol(p), colour: '#202124' };
+    const stone = stoneColours.get(v) ?? (Object.hasOwn(COLOURS, v) ? COLOURS[v] : undefined);
+    if (stone) return { shape: 'stone', colour: stone };
+    const role = facts.roles.indexOf(v);
+    const short = v.length <= 2 ? v.toUpperCase() : v;
+    if (role >= 0) return { shape: 'text', text: short, colour: ROLE_COLOURS[role % ROLE_COLOURS.length] };
+    if (/^\d+$/.test(v)) return { shape: 'tile', text: v };
+    return { shape: 'text', text: short };
+  };
+  return {
+    empty,
+    chequered,
+    scheme: chess ? 'chess' : stones ? 'stones' : 'marks',
+    glyph: (v) => (Object.hasOwn(user, v) ? user[v] : auto(v)),
+    auto,
+  };
+}
+
+/**
+ * The colour a value's name suggests: a colour name (`red`), one at either end (`whitepiece`,
+ * `stone_black`), or a one-letter `w`/`b` prefix of a two-letter name (`wp`, `bk`).
+ */
+export function colourHint(value: string): string | undefined {
+  const v = value.toLowerCase().replace(/[\s_\-()]/g, '');
+  const named = Object.keys(COLOURS)
+    .sort((a, b) => b.length - a.length)
+    .find((c) => v.startsWith(c) || v.endsWith(c));
+  if (named) return COLOURS[named];
+  return /^w.$/.test(v) ? COLOURS.white : /^b.$/.test(v) ? COLOURS.black : undefined;
+}
+
+/** Stone colours of a two-value game: as their names suggest, else black then white (first role first). */
+function twoColours(values: string[], roles: string[]): Map<string, string> {
+  const ordered = values.every((v) => roles.includes(v)) ? [...values].sort((a, b) => roles.indexOf(a) - roles.indexOf(b)) : values;
+  let hinted = ordered.map(colourHint);
+  if (hinted[0] !== undefined && hinted[0] === hinted[1]) hinted = [undefined, undefined];
+  const spare = [COLOURS.black, COLOURS.white].filter((c) => !hinted.includes(c));
+  return new Map(ordered.map((v, i) => [v, hinted[i] ?? spare.shift() ?? COLOURS.gray]));
+}
+
+// ---------------------------------------------------------------- the mapping, from anywhere
+
+const SHAPES = new Set(['blank', 'text', 'stone', 'tile']);
+const HEX = /^#[0-9a-f]{6}$/i;
+/** Most values a mapping may hold. */
+export const MAX_MAPPED = 200;
+
+/** A mapping read from a link or storage: anything malformed is dropped, never trusted. */
+export function cleanDisplayMap(x: unknown): DisplayMap {
+  const out: DisplayMap = {};
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return out;
+  for (const [value, g] of Object.entries(x).slice(0, MAX_MAPPED)) {
+    if (value.length > 200 || value === '__proto__' || typeof g !== 'object' || g === null) continue;
+    const { shape, text, colour } = g as Record<string, unknown>;
+    if (typeof shape !== 'string' || !SHAPES.has(shape)) continue;
+    const glyph: Glyph = { shape: shape as Glyph['shape'] };
+    if (typeof text === 'string') glyph.text = [...text].slice(0, MAX_SYMBOL).join('');
+    if (typeof colour === 'string' && HEX.test(colour)) glyph.colour = colour.toLowerCase();
+    out[value] = glyph;
+  }
+  return out;
+}
