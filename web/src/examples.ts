@@ -7,17 +7,32 @@ const files = import.meta.glob('../../games/*.kif', { query: '?raw', import: 'de
 export interface Example {
   id: string;
   title: string;
+  /** One line for the menu: the second comment line. */
+  summary: string;
   text: string;
   view: Orientation;
 }
 
 /** Menu order; games not listed follow alphabetically. */
-const ORDER = ['tictactoe', 'connectfour', 'breakthrough', 'nim', 'rps', 'eightpuzzle'];
+const ORDER = [
+  // two players, taking turns
+  'tictactoe', 'connectfour', 'breakthrough', 'knightthrough', 'checkers', 'othello', 'hex', 'dotsandboxes', 'nim', 'chomp', 'peano',
+  // more players, simultaneous moves
+  'takeaway3', 'rps', 'pennies', 'prisoners',
+  // puzzles (one player)
+  'eightpuzzle', 'hanoi', 'blocksworld', 'lightsout', 'sudoku', 'maze', 'codebreaker',
+  // find the bug
+  'bug-unsafe', 'bug-negation', 'bug-unreachable',
+];
 
 /** Boards whose first coordinate is a row, or whose rows count from the bottom (per the game's comments). */
 const VIEWS: Record<string, Partial<Orientation>> = {
   connectfour: { flip: true },
   breakthrough: { flip: true },
+  knightthrough: { flip: true },
+  checkers: { flip: true },
+  chomp: { flip: true },
+  hanoi: { flip: true },
   eightpuzzle: { swap: true },
 };
 
@@ -26,10 +41,13 @@ export const DEFAULT_EXAMPLE = 'tictactoe';
 export const examples: Example[] = Object.entries(files)
   .map(([path, text]) => {
     const id = path.replace(/^.*\//, '').replace(/\.kif$/, '');
-    // The first comment line names the game: "; Tic-tac-toe".
-    const first = text.split('\n').find((l) => l.startsWith(';'));
-    const title = first?.replace(/^;+\s*/, '').trim() || id;
-    return { id, title, text, view: { swap: false, flip: false, ...VIEWS[id] } };
+    // The first comment line names the game ("; Tic-tac-toe"), the second sums it up.
+    const [title, summary] = text
+      .split('\n')
+      .filter((l) => l.startsWith(';'))
+      .slice(0, 2)
+      .map((l) => l.replace(/^;+\s*/, '').trim());
+    return { id, title: title || id, summary: summary ?? '', text, view: { swap: false, flip: false, ...VIEWS[id] } };
   })
   .sort((a, b) => {
     const ia = ORDER.indexOf(a.id);

@@ -13,6 +13,7 @@ import { Session, api, errorMessage, formatText, startEngine, type Capabilities,
 import { DEFAULT_EXAMPLE, example, examples } from './examples';
 import { AnalysisPane } from './analysis';
 import { GroundPane } from './ground';
+import { LessonPane } from './lessons';
 import { PlayPane } from './play';
 import { PlayoutsPane } from './playouts';
 import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
@@ -104,6 +105,10 @@ class App {
     this.setScale(scale);
     this.wireToolbar();
     this.wireTabs();
+    new LessonPane(new Session(MAIN_THREAD_MILLIS), {
+      open: (text) => this.openRules(text, { swap: false, flip: false }),
+      text: () => this.editor.text(),
+    });
     this.reload();
     addEventListener('pagehide', () => this.saveNow());
     addEventListener('hashchange', () => this.openLink(location.hash));
@@ -236,16 +241,12 @@ class App {
 
   private wireToolbar(): void {
     const select = byId<HTMLSelectElement>('examples');
-    select.append(...examples.map((e) => h('option', { value: e.id }, e.title)));
+    select.append(...examples.map((e) => h('option', { value: e.id, title: e.summary }, e.title)));
     select.addEventListener('change', () => {
       const ex = example(select.value);
       select.value = '';
       if (!ex) return;
-      this.kept = { moves: [], step: 0 };
-      this.orientation = ex.view;
-      this.play.setOrientation(ex.view, false);
-      this.editor.setText(ex.text);
-      this.reload();
+      this.openRules(ex.text, ex.view);
       toast(`Loaded ${ex.title}. Undo in the editor (Ctrl+Z) brings your previous rules back.`);
     });
     byId('to-prefix').addEventListener('click', () => this.convert('prefix'));
@@ -262,6 +263,15 @@ class App {
         () => (byId('share-note').textContent = 'Select the link and copy it (Ctrl+C).'),
       );
     });
+  }
+
+  /** Puts new rules in the editor as a fresh game (an example, a lesson). */
+  private openRules(text: string, view: Orientation): void {
+    this.kept = { moves: [], step: 0 };
+    this.orientation = view;
+    this.play.setOrientation(view, false);
+    this.editor.setText(text);
+    this.reload();
   }
 
   private setScale(s: number): void {
