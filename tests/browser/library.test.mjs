@@ -59,13 +59,17 @@ test('every lesson fails on its starter rules, passes on its solution, and progr
   const ids = await page.locator('#lessons option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
   assert.ok(ids.length >= 6 && ids.length <= 8, `${ids.length} lessons`);
   assert.deepEqual(ids.slice().sort(), readdirSync(SOLUTIONS).map((f) => f.replace(/\.kif$/, '')).sort(), 'one solution per lesson');
+  const check = async () => {
+    await page.locator('#lesson-check').click();
+    await page.locator('#lesson-results[data-state="checked"]').waitFor({ timeout: 30_000 });
+  };
   for (const [i, id] of ids.entries()) {
     await page.locator('#lessons').selectOption(id);
     assert.match(await page.locator('#lesson-title').textContent(), new RegExp(`^Lesson ${i + 1} of ${ids.length}: `));
-    await page.locator('#lesson-check').click();
+    await check();
     assert.ok((await page.locator('#lesson-results li.fail').count()) > 0, `${id}: the starter rules should not pass`);
     await setRules(page, readFileSync(new URL(`${id}.kif`, SOLUTIONS), 'utf8'));
-    await page.locator('#lesson-check').click();
+    await check();
     const failed = await page.locator('#lesson-results li.fail').allTextContents();
     assert.deepEqual(failed, [], `${id}: the solution should pass`);
     assert.ok((await page.locator('#lesson-results li.pass').count()) >= 2);

@@ -13,17 +13,14 @@ export interface Example {
   view: Orientation;
 }
 
-/** Menu order; games not listed follow alphabetically. */
-const ORDER = [
-  // two players, taking turns
-  'tictactoe', 'connectfour', 'breakthrough', 'knightthrough', 'checkers', 'othello', 'hex', 'dotsandboxes', 'nim', 'chomp', 'peano',
-  // more players, simultaneous moves
-  'takeaway3', 'rps', 'pennies', 'prisoners',
-  // puzzles (one player)
-  'eightpuzzle', 'hanoi', 'blocksworld', 'lightsout', 'sudoku', 'maze', 'codebreaker',
-  // find the bug
-  'bug-unsafe', 'bug-negation', 'bug-unreachable',
+/** The menu's groups, in order; games in no group follow under "More". */
+const GROUPS: [string, string[]][] = [
+  ['Two players, taking turns', ['tictactoe', 'connectfour', 'breakthrough', 'knightthrough', 'checkers', 'othello', 'hex', 'dotsandboxes', 'nim', 'chomp', 'peano']],
+  ['More players, simultaneous moves', ['takeaway3', 'rps', 'pennies', 'prisoners']],
+  ['Puzzles (one player)', ['eightpuzzle', 'hanoi', 'blocksworld', 'lightsout', 'sudoku', 'maze', 'codebreaker']],
+  ['Find the bug', ['bug-unsafe', 'bug-negation', 'bug-unreachable']],
 ];
+const ORDER = GROUPS.flatMap(([, ids]) => ids);
 
 /** Boards whose first coordinate is a row, or whose rows count from the bottom (per the game's comments). */
 const VIEWS: Record<string, Partial<Orientation>> = {
@@ -54,6 +51,13 @@ export const examples: Example[] = Object.entries(files)
     const ib = ORDER.indexOf(b.id);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.id.localeCompare(b.id);
   });
+
+/** The examples by menu group. */
+export function exampleGroups(): { label: string; examples: Example[] }[] {
+  const groups = GROUPS.map(([label, ids]) => ({ label, examples: examples.filter((e) => ids.includes(e.id)) }));
+  const rest = examples.filter((e) => !ORDER.includes(e.id));
+  return rest.length ? [...groups, { label: 'More', examples: rest }] : groups;
+}
 
 export function example(id: string): Example | undefined {
   return examples.find((e) => e.id === id);

@@ -1,103 +1,12 @@
 // The Lessons menu: opens a lesson (its text, its starter rules in the editor), checks the
-// learner's rules against the lesson's requirements with the engine, and keeps the progress
-// in the browser.
+// learner's rules against the lesson's requirements (lesson-check.ts, in a worker), and keeps
+// the progress in the browser.
 
 import { byId, h } from './dom';
-import { Session, api, errorMessage } from './engine';
-import { lessons, type Check, type Lesson } from './lesson-data';
+import type { Verdict } from './lesson-check';
+import { lessons, type Lesson } from './lesson-data';
 import { loadProgress, saveProgress, type Progress } from './storage';
-
-export interface Verdict {
-  text: string;
-  ok: boolean;
-  /** What went wrong, in words. */
-  why: string;
-}
-
-/** Plays `after` from the initial state; returns an error text when a move is not legal. */
-function replay(s: Session, after: string[][] | undefined): string | null {
-  const moves = after ?? [];
-  const played = s.replay(moves);
-  if (played < moves.length) return `the moves ${moves[played].join(', ')} are not legal after ${played} step${played === 1 ? '' : 's'}`;
-  return null;
-}
-
-/** Checks one requirement on the loaded session; returns what went wrong, or '' if it holds. */
-function verdict(s: Session, check: Check): string {
-  switch (check.kind) {
-    case 'roles': {
-      const roles = api.view(s).roles;
-      return roles.join(' ') === check.roles.join(' ') ? '' : `the roles are ${roles.join(', ') || 'missing'}`;
-    }
-    case 'state': {
-      const bad = replay(s, check.after);
-      if (bad) return bad;
-      const state = api.view(s).state;
-      const missing = check.has.filter((f) => !state.includes(f));
-      if (missing.length) return `the state lacks ${missing.join(', ')}`;
-      const extra = (check.lacks ?? []).filter((f) => state.includes(f));
-      if (extra.length) return `the state still holds ${extra.join(', ')}`;
-      if (check.size !== undefined && state.length !== check.size) return `the state has ${state.length} fluents, not ${check.size}`;
-      return '';
-    }
-    case 'legal': {
-      const bad = replay(s, check.after);
-      if (bad) return bad;
-      const view = api.view(s);
-      const legal = view.legal[view.roles.indexOf(check.role)];
-      if (!legal) return `there is no role ${check.role}`;
-      const missing = (check.has ?? []).filter((m) => !legal.includes(m));
-      if (missing.length) return `${check.role} cannot play ${missing.join(', ')}`;
-      if (check.count !== undefined && legal.length !== check.count) return `${check.role} has ${legal.length} legal moves, not ${check.count}`;
-      return '';
-    }
-    case 'outcome': {
-      const bad = replay(s, check.after);
-      if (bad) return bad;
-      const view = api.view(s);
-      if (!view.terminal) return 'the game is not over after these moves';
-      const wrong = Object.entries(check.goals).filter(([role, value]) => {
-        const goals = view.goals?.[view.roles.indexOf(role)] ?? [];
-        return goals.length !== 1 || goals[0] !== value;
-      });
-      return wrong.length ? wrong.map(([role, value]) => `${role} should score ${value}, not ${(view.goals?.[view.roles.indexOf(role)] ?? []).join(' and ') || 'nothing'}`).join('; ') : '';
-    }
-    case 'ends': {
-      s.goTo(0);
-      s.seed(1);
-      const batch = api.playouts(s, check.playouts, check.maxSteps);
-      return batch.cut ? `${batch.cut} of ${batch.playouts} random games were still going after ${check.maxSteps} moves` : '';
-    }
-    case 'well-formed': {
-      const report = api.analyze(s, 50_000, 500, 200, 1);
-      const failed = report.checks.filter((c) => c.required && c.outcome !== 'holds');
-      return failed.map((c) => `${c.name}${c.role ? ` (${c.role})` : ''}: ${c.detail}`).join('; ');
-    }
-  }
-}
-
-/** Checks `text` against every requirement of `lesson`; the first verdict says whether the rules load. */
-export function checkLesson(s: Session, lesson: Lesson, text: string): Verdict[] {
-  const loaded = api.load(s, text);
-  const first: Verdict = {
-    text: 'The rules load without errors.',
-    ok: loaded.ok,
-    why: loaded.ok ? '' : `${loaded.errors} error${loaded.errors === 1 ? '' : 's'}: see the list under the editor`,
-  };
-  return [
-    first,
-    ...lesson.requirements.map((r) => {
-      if (!loaded.ok) return { text: r.text, ok: false, why: 'the rules must load first' };
-      let why: string;
-      try {
-        why = verdict(s, r.check);
-      } catch (e) {
-        why = errorMessage(e);
-      }
-      return { text: r.text, ok: why === '', why };
-    }),
-  ];
-}
+import { runTask, type Running } from './tasks';
 
 export interface LessonHost {
   /** Puts rules into the editor as a fresh game. */
@@ -110,9 +19,10 @@ export interface LessonHost {
 export class LessonPane {
   private progress: Progress = loadProgress();
   private lesson: Lesson | null = null;
+  private checking: Running | null = null;
 
   constructor(
-    private session: Session,
+    private module: WebAssembly.Module,
     private host: LessonHost,
   ) {
     byId<HTMLSelectElement>('lessons').addEventListener('change', (e) => {
@@ -139,6 +49,8 @@ export class LessonPane {
   }
 
   private show(lesson: Lesson | null): void {
+    this.checking?.cancel();
+    this.checking = null;
     this.lesson = lesson;
     this.progress.open = lesson?.id ?? null;
     saveProgress(this.progress);
@@ -148,18 +60,32 @@ export class LessonPane {
     const n = lessons.indexOf(lesson) + 1;
     byId('lesson-title').textContent = `Lesson ${n} of ${lessons.length}: ${lesson.title}`;
     byId('lesson-text').replaceChildren(...lesson.text.map((p) => h('p', {}, p)));
-    byId('lesson-results').replaceChildren(
-      ...lesson.requirements.map((r) => h('li', { class: 'todo' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, '○'), r.text)),
-    );
+    const results = byId('lesson-results');
+    results.removeAttribute('data-state');
+    results.replaceChildren(...lesson.requirements.map((r) => h('li', { class: 'todo' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, '○'), r.text)));
     byId('lesson-next').hidden = n === lessons.length;
     this.renderStatus();
   }
 
+  /** Checks the editor's rules in a worker; a new check or another lesson cancels it. */
   private check(): void {
     const lesson = this.lesson;
     if (!lesson) return;
-    const verdicts = checkLesson(this.session, lesson, this.host.text());
-    byId('lesson-results').replaceChildren(
+    this.checking?.cancel();
+    byId('lesson-results').setAttribute('data-state', 'checking');
+    this.renderStatus('Checking…');
+    const task = { kind: 'lesson' as const, requirements: lesson.requirements };
+    this.checking = runTask({ module: this.module, rules: this.host.text(), moves: [], task }, (reply) => {
+      this.checking = null;
+      if (reply.type === 'checked') this.showVerdicts(lesson, reply.verdicts);
+      else this.renderStatus(`The check could not run: ${reply.type === 'error' ? reply.message : reply.type}.`);
+    });
+  }
+
+  private showVerdicts(lesson: Lesson, verdicts: Verdict[]): void {
+    const results = byId('lesson-results');
+    results.setAttribute('data-state', 'checked');
+    results.replaceChildren(
       ...verdicts.map((v) =>
         h(
           'li',

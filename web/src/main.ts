@@ -10,7 +10,7 @@ import type { Orientation } from './board';
 import { byId, h } from './dom';
 import { createEditor, type Editor } from './editor';
 import { Session, api, errorMessage, formatText, startEngine, type Capabilities, type LoadResult, type View } from './engine';
-import { DEFAULT_EXAMPLE, example, examples } from './examples';
+import { DEFAULT_EXAMPLE, example, exampleGroups, examples } from './examples';
 import { AnalysisPane } from './analysis';
 import { GroundPane } from './ground';
 import { LessonPane } from './lessons';
@@ -105,7 +105,7 @@ class App {
     this.setScale(scale);
     this.wireToolbar();
     this.wireTabs();
-    new LessonPane(new Session(MAIN_THREAD_MILLIS), {
+    new LessonPane(module, {
       open: (text) => this.openRules(text, { swap: false, flip: false }),
       text: () => this.editor.text(),
     });
@@ -241,7 +241,9 @@ class App {
 
   private wireToolbar(): void {
     const select = byId<HTMLSelectElement>('examples');
-    select.append(...examples.map((e) => h('option', { value: e.id, title: e.summary }, e.title)));
+    select.append(
+      ...exampleGroups().map((g) => h('optgroup', { label: g.label }, ...g.examples.map((e) => h('option', { value: e.id, title: e.summary }, e.title)))),
+    );
     select.addEventListener('change', () => {
       const ex = example(select.value);
       select.value = '';
