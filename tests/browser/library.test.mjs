@@ -68,6 +68,7 @@ test('every lesson fails on its starter rules, passes on its solution, and progr
     assert.match(await page.locator('#lesson-title').textContent(), new RegExp(`^Lesson ${i + 1} of ${ids.length}: `));
     await check();
     assert.ok((await page.locator('#lesson-results li.fail').count()) > 0, `${id}: the starter rules should not pass`);
+    if (i === 1) await shot(page, 'lesson-starter-fails');
     await setRules(page, readFileSync(new URL(`${id}.kif`, SOLUTIONS), 'utf8'));
     await check();
     const failed = await page.locator('#lesson-results li.fail').allTextContents();

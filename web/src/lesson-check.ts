@@ -43,10 +43,9 @@ function verdict(s: Session, check: Check): string {
       const view = api.view(s);
       const legal = view.legal[view.roles.indexOf(check.role)];
       if (!legal) return `there is no role ${check.role}`;
-      const missing = (check.has ?? []).filter((m) => !legal.includes(m));
-      if (missing.length) return `${check.role} cannot play ${missing.join(', ')}`;
       if (check.count !== undefined && legal.length !== check.count) return `${check.role} has ${legal.length} legal moves, not ${check.count}`;
-      return '';
+      const missing = (check.has ?? []).filter((m) => !legal.includes(m));
+      return missing.length ? `${check.role} cannot play ${missing.join(', ')}` : '';
     }
     case 'outcome': {
       const bad = replay(s, check.after);

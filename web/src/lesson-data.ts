@@ -203,8 +203,8 @@ ${TTT_NEXT}
 ; Write legal, next, terminal and goal here.
 `,
     requirements: [
-      { text: 'Both roles have 3 legal moves at the start.', check: { kind: 'legal', role: 'left', count: 3, has: ['rock', 'paper', 'scissors'] } },
-      { text: 'right can throw paper too.', check: { kind: 'legal', role: 'right', count: 3, has: ['paper'] } },
+      { text: 'left can throw rock, paper or scissors at the start.', check: { kind: 'legal', role: 'left', count: 3, has: ['rock', 'paper', 'scissors'] } },
+      { text: 'right has the same three moves.', check: { kind: 'legal', role: 'right', count: 3, has: ['rock', 'paper', 'scissors'] } },
       { text: 'Rock against scissors: the game is over, left scores 100, right 0.', check: { kind: 'outcome', after: [['rock', 'scissors']], goals: { left: 100, right: 0 } } },
       { text: 'Paper against paper: 50 each.', check: { kind: 'outcome', after: [['paper', 'paper']], goals: { left: 50, right: 50 } } },
     ],
