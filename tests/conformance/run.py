@@ -15,6 +15,10 @@ For every corpus game (or the games named on the command line):
  3. `oracle playout GAME --count 5 --seed 1 --max-steps 300 > T2`,
     then `gdl replay GAME T2`                  (oracle trace, we judge).
 
+--library runs the games of games/ (all but the deliberately broken bug-*
+games) instead of the corpus: they are ours, so any result but pass fails the
+run (a rejection or an oracle problem included).
+
 Results: pass, fail-ours-vs-oracle (step 2 mismatch), fail-oracle-vs-ours
 (step 3 mismatch), rejected-ok, rejected-wrongly, gdl-error, gdl-timeout,
 oracle-timeout, oracle-error. oracle-* results do not count against us.
@@ -520,6 +524,8 @@ def run_game(game, path, opts, tmproot):
             why = None
             if game in EXPECTED_INVALID:
                 why = 'expected invalid'
+            elif opts.library:
+                pass  # our own games are all meant to be valid
             else:
                 problems = gdl_validity(path)
                 res['validity'] = problems
@@ -630,7 +636,16 @@ def all_games(corpus):
     return games
 
 
+def library_games():
+    """games/*.kif except the deliberately broken bug-* games, as games/NAME."""
+    d = os.path.join(REPO, 'games')
+    return {'games/' + f[:-4]: os.path.join(d, f) for f in sorted(os.listdir(d))
+            if f.endswith('.kif') and not f.startswith('bug-')}
+
+
 def select(args, corpus):
+    if args.library:
+        return library_games()
     games = all_games(corpus)
     if args.sample:
         missing = [g for g in SAMPLE if g not in games]
@@ -853,6 +868,8 @@ def main():
                          '(default: the whole corpus)')
     ap.add_argument('--sample', action='store_true',
                     help='run the fixed sample of %d games' % len(SAMPLE))
+    ap.add_argument('--library', action='store_true',
+                    help='run the games of games/ except bug-* (any result but pass fails)')
     ap.add_argument('--jobs', type=int, default=2, help='games in parallel (default 2)')
     ap.add_argument('--timeout', type=float, default=60.0,
                     help='time limit per command in seconds (default 60)')
@@ -877,8 +894,8 @@ def main():
                          'network and the reasoner on the first N games that ground '
                          '(writes tests/conformance/PROPNET.md)')
     args = ap.parse_args()
-    if args.sample and args.games:
-        ap.error('--sample and a list of games are exclusive')
+    if sum(map(bool, (args.sample, args.games, args.library))) > 1:
+        ap.error('--sample, --library and a list of games are exclusive')
     if args.ground_only and args.no_ground:
         ap.error('--ground-only and --no-ground are exclusive')
     if args.jobs < 1:
@@ -888,8 +905,9 @@ def main():
     args.gdl, args.oracle, args.corpus = rel(args.gdl), rel(args.oracle), rel(args.corpus)
     if args.out:
         out = os.path.abspath(args.out)
-    elif args.sample:
-        out = os.path.join(tempfile.gettempdir(), 'gdl-conformance-sample.md')
+    elif args.sample or args.library:
+        out = os.path.join(tempfile.gettempdir(), 'gdl-conformance-%s.md'
+                           % ('sample' if args.sample else 'library'))
     else:
         out = os.path.join(HERE, 'STATUS.md')
     for p, what in ((args.gdl, 'gdl binary'), (args.oracle, 'oracle')):
@@ -904,7 +922,8 @@ def main():
                       command, datetime.datetime.now())
         return 0
     outdir = os.path.join(HERE, 'out')
-    tag = 'sample' if args.sample else ('corpus' if not args.games else 'subset')
+    tag = ('sample' if args.sample else 'library' if args.library
+           else 'corpus' if not args.games else 'subset')
     started = datetime.datetime.now()
     t0 = time.monotonic()
     tmproot = tempfile.mkdtemp(prefix='gdl-conformance-')
@@ -974,6 +993,10 @@ def main():
             print('  %-50s %-20s %s' % (r['game'], r['result'], short(r['detail'], 200)))
     print('Status: %s' % out)
     print('Full results: %s' % jpath)
+    if args.library and any(r['result'] != 'pass' for r in results):
+        print('games/ must all pass: %s' % ', '.join(
+            '%s %s' % (r['game'], r['result']) for r in results if r['result'] != 'pass'))
+        return 1
     return 0 if against == 0 else 1
 
 

@@ -1,13 +1,22 @@
-// The analyses worker: solving a position and checking a game's requirements run here, off
-// the page's thread. The game is loaded into a session of its own and the moves replayed;
+// The analyses worker: solving a position, checking a game's requirements and checking a
+// lesson run here, off the page's thread. The game is loaded into a session of its own and the moves replayed;
 // Cancel terminates the worker (each task is one synchronous call).
 
 import { Session, api, errorMessage, startEngineSync } from './engine';
 import type { AnalysisReport, Solution } from './engine';
+import { checkLesson, type Verdict } from './lesson-check';
+import type { Requirement } from './lesson-data';
 
-export type AnalysisTask = { kind: 'solve'; budget: number } | { kind: 'analyze'; maxStates: number; playouts: number; maxSteps: number; seed: number };
+export type AnalysisTask =
+  | { kind: 'solve'; budget: number }
+  | { kind: 'analyze'; maxStates: number; playouts: number; maxSteps: number; seed: number }
+  | { kind: 'lesson'; requirements: Requirement[] };
 export type AnalysisRequest = { module: WebAssembly.Module; rules: string; moves: string[][]; task: AnalysisTask };
-export type AnalysisReply = { type: 'solved'; solution: Solution; ms: number } | { type: 'analyzed'; report: AnalysisReport; ms: number } | { type: 'error'; message: string };
+export type AnalysisReply =
+  | { type: 'solved'; solution: Solution; ms: number }
+  | { type: 'analyzed'; report: AnalysisReport; ms: number }
+  | { type: 'checked'; verdicts: Verdict[] }
+  | { type: 'error'; message: string };
 
 let started = false;
 
@@ -20,6 +29,7 @@ onmessage = (e: MessageEvent<AnalysisRequest>) => {
       started = true;
     }
     const session = new Session();
+    if (task.kind === 'lesson') return post({ type: 'checked', verdicts: checkLesson(session, task.requirements, rules) });
     if (!api.load(session, rules).ok) throw new Error('the rules have errors');
     session.replay(moves);
     const t0 = performance.now();

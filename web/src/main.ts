@@ -10,9 +10,10 @@ import type { BoardView } from './board';
 import { byId, h } from './dom';
 import { createEditor, type Editor } from './editor';
 import { Session, api, errorMessage, formatText, startEngine, type Capabilities, type LoadResult, type View } from './engine';
-import { DEFAULT_EXAMPLE, example, examples } from './examples';
+import { DEFAULT_EXAMPLE, example, exampleGroups, examples } from './examples';
 import { AnalysisPane } from './analysis';
 import { GroundPane } from './ground';
+import { LessonPane } from './lessons';
 import { PlayPane } from './play';
 import { PlayoutsPane } from './playouts';
 import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
@@ -105,6 +106,10 @@ class App {
     this.setScale(scale);
     this.wireToolbar();
     this.wireTabs();
+    new LessonPane(module, {
+      open: (text) => this.openRules(text, { swap: false, flip: false }),
+      text: () => this.editor.text(),
+    });
     this.reload();
     addEventListener('pagehide', () => this.saveNow());
     addEventListener('hashchange', () => this.openLink(location.hash));
@@ -237,16 +242,14 @@ class App {
 
   private wireToolbar(): void {
     const select = byId<HTMLSelectElement>('examples');
-    select.append(...examples.map((e) => h('option', { value: e.id }, e.title)));
+    select.append(
+      ...exampleGroups().map((g) => h('optgroup', { label: g.label }, ...g.examples.map((e) => h('option', { value: e.id, title: e.summary }, e.title)))),
+    );
     select.addEventListener('change', () => {
       const ex = example(select.value);
       select.value = '';
       if (!ex) return;
-      this.kept = { moves: [], step: 0 };
-      this.orientation = ex.view;
-      this.play.setOrientation(ex.view, false);
-      this.editor.setText(ex.text);
-      this.reload();
+      this.openRules(ex.text, ex.view);
       toast(`Loaded ${ex.title}. Undo in the editor (Ctrl+Z) brings your previous rules back.`);
     });
     byId('to-prefix').addEventListener('click', () => this.convert('prefix'));
@@ -263,6 +266,15 @@ class App {
         () => (byId('share-note').textContent = 'Select the link and copy it (Ctrl+C).'),
       );
     });
+  }
+
+  /** Puts new rules in the editor as a fresh game (an example, a lesson). */
+  private openRules(text: string, view: Orientation): void {
+    this.kept = { moves: [], step: 0 };
+    this.orientation = view;
+    this.play.setOrientation(view, false);
+    this.editor.setText(text);
+    this.reload();
   }
 
   private setScale(s: number): void {

@@ -35,3 +35,29 @@ export function save(s: Saved): boolean {
     return false;
   }
 }
+
+const LESSONS_KEY = 'gdl-playground/lessons/v1';
+
+/** The lessons passed, and the lesson open (shown again after a reload). */
+export interface Progress {
+  done: string[];
+  open: string | null;
+}
+
+export function loadProgress(): Progress {
+  try {
+    const p = JSON.parse(localStorage.getItem(LESSONS_KEY) ?? 'null') as Partial<Progress> | null;
+    const done = Array.isArray(p?.done) ? p.done.filter((d): d is string => typeof d === 'string') : [];
+    return { done, open: typeof p?.open === 'string' ? p.open : null };
+  } catch {
+    return { done: [], open: null };
+  }
+}
+
+export function saveProgress(p: Progress): void {
+  try {
+    localStorage.setItem(LESSONS_KEY, JSON.stringify(p));
+  } catch {
+    // Storage refused (full or disabled): progress lasts until the page closes.
+  }
+}
