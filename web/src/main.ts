@@ -269,7 +269,7 @@ class App {
   }
 
   /** Puts new rules in the editor as a fresh game (an example, a lesson). */
-  private openRules(text: string, view: Orientation): void {
+  private openRules(text: string, view: BoardView): void {
     this.kept = { moves: [], step: 0 };
     this.orientation = view;
     this.play.setOrientation(view, false);
