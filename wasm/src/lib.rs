@@ -7,6 +7,7 @@
 
 pub mod analyses;
 pub mod engines;
+pub mod groundview;
 pub mod session;
 pub mod text;
 
