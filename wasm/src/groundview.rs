@@ -30,6 +30,18 @@ pub struct Stage {
     pub ms: f64,
 }
 
+/// The engine `auto` picks for a game, known before the full grounding (which may be long).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EngineChoice {
+    /// `propnet` or `reasoner`, the note saying why, and the time it took to decide and build it.
+    pub engine: &'static str,
+    pub engine_note: String,
+    pub engine_ms: f64,
+    /// The compiled network's figures, when the game grounds within `auto`'s limits.
+    pub network: Option<propnet::Stats>,
+}
+
 /// Everything about the grounded game except the program itself.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -39,13 +51,8 @@ pub struct Summary {
     /// `(relation name/arity, ground rules with that head)`, most first.
     pub relations: Vec<(String, usize)>,
     pub stages: Vec<Stage>,
-    /// The engine `auto` picks (`propnet` or `reasoner`), the note saying why, and the time
-    /// it took to decide and build it.
-    pub engine: &'static str,
-    pub engine_note: String,
-    pub engine_ms: f64,
-    /// The compiled network's figures, when the game grounds within `auto`'s limits.
-    pub network: Option<propnet::Stats>,
+    #[serde(flatten)]
+    pub choice: EngineChoice,
     pub warnings: Vec<String>,
 }
 
@@ -64,13 +71,15 @@ fn plural(n: usize, what: &str) -> String {
 }
 
 impl GroundProgram {
-    /// Grounds `text`; `now` gives milliseconds, `progress` is told each phase as it starts.
+    /// Grounds `text`; `now` gives milliseconds, `progress` is told each phase as it starts,
+    /// `chosen` the engine `auto` picks as soon as it is known (before the full grounding).
     pub fn new(
         text: &str,
         syntax: Syntax,
         limits: Limits,
         now: &dyn Fn() -> f64,
         progress: &mut dyn FnMut(&str),
+        chosen: &mut dyn FnMut(&EngineChoice),
     ) -> Result<GroundProgram> {
         let loaded = gdl_core::load(text, limits).map_err(|diags| {
             let errors = diags.iter().filter(|d| d.is_error()).count();
@@ -84,13 +93,20 @@ impl GroundProgram {
             let (line, column) = LineIndex::new(text).line_col(d.span.start);
             format!("line {line}, column {column}: {}", d.message)
         };
+        progress("engine");
+        let t0 = now();
+        let auto = build(Choice::Auto, desc, limits, propnet::Options::default(), now).map_err(located)?;
+        let choice = EngineChoice {
+            engine: auto.engine.engine_name(),
+            engine_note: auto.note,
+            engine_ms: now() - t0,
+            network: auto.engine.propnet_stats().cloned(),
+        };
+        drop(auto.engine);
+        chosen(&choice);
         let steps = steps(desc, now).map_err(located)?;
         let options = Options { limits, ..Options::default() };
         let g = ground(desc, options, now, progress).map_err(located)?;
-        progress("network");
-        let t0 = now();
-        let chosen = build(Choice::Auto, desc, limits, propnet::Options::default(), now).map_err(located)?;
-        let engine_ms = now() - t0;
         let model = Model::new(&g);
         let s = &g.stats;
         let phase = |p: &str| s.phase_ms.get(p).copied().unwrap_or(0.0);
@@ -115,7 +131,7 @@ impl GroundProgram {
             summary: format!("{}, {}", plural(s.rules, "ground rule"), plural(model.atoms.len(), "atom")),
             ms: phase(PHASES[2]) + phase(PHASES[3]),
         });
-        let network = chosen.engine.propnet_stats().cloned();
+        let network = &choice.network;
         stages.push(Stage {
             name: "network".into(),
             summary: match &network {
@@ -137,10 +153,7 @@ impl GroundProgram {
             atoms: model.atoms.len(),
             relations,
             stages,
-            engine: chosen.engine.engine_name(),
-            engine_note: chosen.note,
-            engine_ms,
-            network,
+            choice,
             warnings: s.warnings.clone(),
         };
         let steps = steps.into_iter().map(|(name, rules, _)| (name, rules)).collect();
@@ -154,6 +167,11 @@ impl GroundProgram {
     /// Every atom's text, by atom number, in the syntax asked for.
     pub fn atoms(&self) -> Vec<String> {
         self.model.atoms.iter().map(|&t| self.ground.atom_text(t, self.syntax)).collect()
+    }
+
+    /// Every atom's canonical (prefix) text, by atom number: how the engine names fluents and moves.
+    pub fn keys(&self) -> Vec<String> {
+        self.model.atoms.iter().map(|&t| self.ground.store().text(t).to_string()).collect()
     }
 
     /// Per rule, its head atom.
@@ -230,21 +248,30 @@ pub struct JsGroundProgram {
 impl JsGroundProgram {
     /// Grounds `text`, printing atoms in `syntax` (`"prefix"` or `"infix"`); `progress`, if
     /// given, is called with each phase's name as it starts.
+    /// `chosen`, if given, is called with `{engine, engineNote, engineMs, network}` as soon as
+    /// the engine `auto` picks is known.
     #[wasm_bindgen(constructor)]
     pub fn new(
         text: &str,
         syntax: &str,
         progress: Option<js_sys::Function>,
+        chosen: Option<js_sys::Function>,
     ) -> std::result::Result<JsGroundProgram, JsError> {
         let syntax = crate::session::syntax_named(syntax).map_err(crate::js_err)?;
+        // A failing callback must not stop the grounding.
         let mut report = |phase: &str| {
             if let Some(f) = &progress {
-                // A failing callback must not stop the grounding.
                 let _ = f.call1(&JsValue::NULL, &JsValue::from_str(phase));
             }
         };
-        let inner = GroundProgram::new(text, syntax, Limits::default(), &crate::performance_now, &mut report)
-            .map_err(crate::js_err)?;
+        let mut tell = |choice: &EngineChoice| {
+            if let (Some(f), Ok(v)) = (&chosen, crate::to_js(choice)) {
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        };
+        let inner =
+            GroundProgram::new(text, syntax, Limits::default(), &crate::performance_now, &mut report, &mut tell)
+                .map_err(crate::js_err)?;
         Ok(JsGroundProgram { inner })
     }
 
@@ -256,6 +283,10 @@ impl JsGroundProgram {
 
     pub fn atoms(&self) -> Vec<String> {
         self.inner.atoms()
+    }
+
+    pub fn keys(&self) -> Vec<String> {
+        self.inner.keys()
     }
 
     pub fn heads(&self) -> Vec<u32> {
@@ -301,7 +332,13 @@ mod tests {
             clock.set(clock.get() + 1.0);
             clock.get()
         };
-        GroundProgram::new(text, Syntax::Prefix, Limits::default(), &now, &mut |_| {}).unwrap()
+        let mut told = None;
+        let p = GroundProgram::new(text, Syntax::Prefix, Limits::default(), &now, &mut |_| {}, &mut |c| {
+            told = Some(c.engine)
+        })
+        .unwrap();
+        assert_eq!(told, Some(p.summary().choice.engine));
+        p
     }
 
     #[test]
@@ -313,9 +350,9 @@ mod tests {
         assert!(s.stages.iter().all(|st| st.ms > 0.0), "{:?}", s.stages);
         assert_eq!(s.stages[3].summary, "29 base fluents (declared), 20 inputs (declared)");
         assert!(s.stages[4].summary.starts_with("180 ground rules"), "{}", s.stages[4].summary);
-        assert_eq!((s.engine, s.rules), ("propnet", 180));
-        assert!(s.engine_note.starts_with("propnet (180 ground rules"), "{}", s.engine_note);
-        assert!(s.network.as_ref().is_some_and(|n| n.gates > 0));
+        assert_eq!((s.choice.engine, s.rules), ("propnet", 180));
+        assert!(s.choice.engine_note.starts_with("propnet (180 ground rules"), "{}", s.choice.engine_note);
+        assert!(s.choice.network.as_ref().is_some_and(|n| n.gates > 0));
         assert_eq!(p.stage_text("ground").unwrap().lines().count(), 180);
         assert_eq!(p.stage_text("domains").unwrap().lines().count(), 49);
         assert!(p.stage_text("normalised").unwrap().contains("(legal ?p (mark ?c ?r)) :-"));
@@ -351,6 +388,7 @@ mod tests {
             })
             .collect();
         assert_eq!(printed.join("\n") + "\n", p.stage_text("ground").unwrap());
+        assert_eq!(p.keys(), atoms, "prefix atoms are their canonical text");
         let legal = p.summary().relations.iter().position(|(n, _)| n == "legal/2").unwrap() as u32;
         assert_eq!(rels.iter().filter(|&&r| r == legal).count(), 20);
         let empty: Vec<String> = ["1 1", "1 2", "1 3", "2 1", "2 2", "2 3", "3 1", "3 2", "3 3"]

@@ -1,18 +1,20 @@
 // The analyses worker: solving a position and checking a game's requirements run here, off
-// the page's thread. The game is loaded into a session of its own and the moves replayed;
+// the page's thread. The game is loaded into a session of its own, on the engine `auto` picked
+// (the propositional network when the game grounds), and the moves replayed;
 // Cancel terminates the worker (each task is one synchronous call).
 
 import { Session, api, errorMessage, startEngineSync } from './engine';
 import type { AnalysisReport, Solution } from './engine';
 
 export type AnalysisTask = { kind: 'solve'; budget: number } | { kind: 'analyze'; maxStates: number; playouts: number; maxSteps: number; seed: number };
-export type AnalysisRequest = { module: WebAssembly.Module; rules: string; moves: string[][]; task: AnalysisTask };
+/** `engine`: the engine `auto` picked on the page (`auto` if not known yet). */
+export type AnalysisRequest = { module: WebAssembly.Module; rules: string; engine: string; moves: string[][]; task: AnalysisTask };
 export type AnalysisReply = { type: 'solved'; solution: Solution; ms: number } | { type: 'analyzed'; report: AnalysisReport; ms: number } | { type: 'error'; message: string };
 
 let started = false;
 
 onmessage = (e: MessageEvent<AnalysisRequest>) => {
-  const { module, rules, moves, task } = e.data;
+  const { module, rules, engine, moves, task } = e.data;
   const post = (m: AnalysisReply) => postMessage(m);
   try {
     if (!started) {
@@ -21,6 +23,7 @@ onmessage = (e: MessageEvent<AnalysisRequest>) => {
     }
     const session = new Session();
     if (!api.load(session, rules).ok) throw new Error('the rules have errors');
+    if (engine !== 'reasoner') session.setEngine(engine);
     session.replay(moves);
     const t0 = performance.now();
     if (task.kind === 'solve') post({ type: 'solved', solution: api.solve(session, task.budget), ms: performance.now() - t0 });

@@ -161,6 +161,7 @@ export class PlayPane {
     byId<HTMLButtonElement>('restart').disabled = view.step === 0;
     byId<HTMLButtonElement>('random').disabled = view.terminal;
     byId('engine-name').textContent = view.engine;
+    byId('engine-note').textContent = view.engineNote;
     byId('step').textContent = `after ${view.step} move${view.step === 1 ? '' : 's'}`;
     byId<HTMLButtonElement>('solve').disabled = view.terminal;
     byId('fluents').replaceChildren(
