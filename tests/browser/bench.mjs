@@ -113,6 +113,8 @@ async function groundSelectLatency(browser, url) {
   await page.locator('#examples').selectOption('connectfour');
   await page.locator('#tab-ground').click();
   await page.waitForFunction(() => window.gdlPlayground.ground.evaluations > 0 && document.querySelector('.gv-role[data-gv-role="red"] button.gv-move'), null, { timeout: 60_000 });
+  // Only the rules the move switches are listed, so the lit ones are in view.
+  await page.locator('#gv-changes').check();
   const times = [];
   for (let round = 0; round < 6; round++) {
     for (let i = 0; i < 7; i++) {

@@ -36,6 +36,8 @@ export class GroundPane {
   private now: Values | null = null;
   private withMove: Values | null = null;
   private chosen: (string | null)[] = [];
+  /** The `legal` atoms of the chosen moves. */
+  private legal = new Set<number>();
   private filter: Filter = { relation: -1, fires: false, changes: false, text: '' };
   private shown = new Uint32Array(0);
   private lowered: string[] | null = null;
@@ -127,6 +129,7 @@ export class GroundPane {
       if (seq !== this.seq || p !== this.program) return;
       this.now = now;
       this.withMove = withMove;
+      this.legal = this.legalAtoms();
       groundMetrics.evaluations++;
     } catch {
       return;
@@ -264,10 +267,7 @@ export class GroundPane {
 
   /** A rule that makes a chosen move legal. */
   private makesLegal(r: number): boolean {
-    const p = this.program!;
-    const view = this.view;
-    if (!view || !this.now || !this.now.fires[r]) return false;
-    return this.legalAtoms().has(p.head(r));
+    return this.now !== null && this.now.fires[r] === 1 && this.legal.has(this.program!.head(r));
   }
 
   private legalAtoms(): Set<number> {
@@ -371,7 +371,6 @@ export class GroundPane {
 
   private choose(r: number, m: string): void {
     this.chosen[r] = this.chosen[r] === m ? null : m;
-    if (this.chosen.some((c) => c !== null) && !this.filter.changes) this.filter.changes = false;
     void this.refresh();
   }
 
