@@ -122,7 +122,7 @@ test('tic-tac-toe: the ground program shows the position, a chosen move lights i
   await context.close();
 });
 
-test('tic-tac-toe: each stage of the pipeline can be viewed', async () => {
+test('tic-tac-toe: each stage of the pipeline can be viewed; the program follows the editor syntax', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await openGround(page);
   for (const [stage, line] of [
@@ -137,6 +137,16 @@ test('tic-tac-toe: each stage of the pipeline can be viewed', async () => {
     assert.match(text, line, stage);
   }
   await shot(page, 'groundview-stage');
+  // In infix the program prints in infix, and a chosen move still finds its rules.
+  await page.locator('#to-infix').click();
+  await page.locator('.gv-stage[data-stage="ground"]').click();
+  await page.locator('#ground-list .vrow', { hasText: 'init(cell(1, 1, b))' }).first().waitFor({ timeout: 30_000 });
+  await page.locator('.gv-role[data-gv-role="x"] button[data-move="(mark 1 3)"]').click();
+  await page.locator('#gv-changes').check();
+  await page.waitForFunction(() => /\+ \(cell 1 3 x\)/.test(document.querySelector('#gv-changes-list')?.textContent ?? ''));
+  const lit = await page.locator('#ground-list .vrow.hl').allTextContents();
+  assert.ok(lit.some((t) => t.includes('legal(x, mark(1, 3)) :- true(control(x)) & true(cell(1, 3, b))')), lit.join('\n'));
+  assert.ok(lit.some((t) => t.includes('next(cell(1, 3, x)) :- does(x, mark(1, 3))')), lit.join('\n'));
   assert.deepEqual(errors, []);
   await context.close();
 });
