@@ -27,7 +27,7 @@ async function loadExample(page, id) {
 test('tic-tac-toe plays on the propositional network, and the engine line says why', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await page.waitForFunction(() => document.querySelector('#engine-name')?.textContent === 'propnet', null, { timeout: 30_000 });
-  assert.match(await page.locator('#engine-note').textContent(), /^propnet \(180 ground rules, .*chosen by auto: the game grounds/);
+  assert.match(await page.locator('#engine-note').textContent(), /^\(180 ground rules, .*chosen by auto: the game grounds/);
   // Moves, Best moves and Why? work on it.
   await cell(page, 2, 2).click();
   await cell(page, 1, 2).click();
@@ -118,6 +118,19 @@ test('tic-tac-toe: the ground program shows the position, a chosen move lights i
   await page.locator('#gv-text').fill('(legal o (mark 2 2');
   assert.match(await count(page), /^1 of 180/);
   assert.equal(await page.locator('#ground-list .vrow.fires').count(), 0);
+  // The board in preview mode: a click chooses o's move without playing it.
+  await page.locator('#tab-play').click();
+  await page.locator('#preview').click();
+  await cell(page, 1, 1).click();
+  await page.locator('#preview-rules li').first().waitFor();
+  assert.match(await page.locator('#preview-rules').textContent(), /legal: \(<= \(legal o \(mark 1 1\)\) \(true \(control o\)\) \(true \(cell 1 1 b\)\)\)/);
+  assert.match(await page.locator('#preview-box').textContent(), /\+ \(cell 1 1 o\)/);
+  assert.match(await page.locator('#step').textContent(), /after 1 move$/);
+  // Preview off: a click plays again.
+  await page.locator('#preview').click();
+  assert.equal(await page.locator('#preview-box').textContent(), '');
+  await cell(page, 1, 1).click();
+  await page.waitForFunction(() => /after 2 moves/.test(document.querySelector('#step')?.textContent ?? ''));
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -154,7 +167,7 @@ test('tic-tac-toe: each stage of the pipeline can be viewed; the program follows
 test('breakthrough: engine, a move lit up in its 2 119 ground rules, the network', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await loadExample(page, 'breakthrough');
-  assert.match(await page.locator('#engine-note').textContent(), /^propnet \(2119 ground rules/);
+  assert.match(await page.locator('#engine-note').textContent(), /^\(2119 ground rules/);
   await openGround(page);
   assert.match(await count(page), /^2,119 ground rules/);
   // The list is virtualised: far fewer rows in the page than rules.
@@ -172,6 +185,30 @@ test('breakthrough: engine, a move lit up in its 2 119 ground rules, the network
   assert.ok(lit.some((t) => t.includes(`(does white ${text})`)));
   await page.locator('#ground-list').scrollIntoViewIfNeeded();
   await shot(page, 'groundview-breakthrough-move');
+  // On the board, in the Play pane's preview mode: a piece, then its destination, is chosen
+  // (not played) and its rules are summarised under the moves.
+  await page.locator('#tab-play').click();
+  await page.locator('#preview').click();
+  await cell(page, 1, 2).click();
+  await cell(page, 1, 3).click();
+  await page.locator('#preview-rules li').first().waitFor();
+  assert.match(await page.locator('#preview-box').textContent(), /\+ \(cell 1 3 white\) .*− \(cell 1 2 white\)/);
+  const previewed = await page.locator('#preview-rules').textContent();
+  assert.match(previewed, /legal: \(<= \(legal white \(move 1 2 1 3\)\)/);
+  assert.match(previewed, /fires: \(<= \(next \(cell 1 3 white\)\) .*\(does white \(move 1 2 1 3\)\)/);
+  assert.match(await page.locator('#step').textContent(), /after 0 moves/);
+  await page.locator('#preview-box').scrollIntoViewIfNeeded();
+  await shot(page, 'groundview-breakthrough-preview');
+  await page.locator('#preview-open').click();
+  assert.equal(await page.locator('#gv-changes').isChecked(), true);
+  assert.ok((await page.locator('#ground-list .vrow.hl').allTextContents()).some((t) => t.includes('(legal white (move 1 2 1 3))')));
+  await page.locator('#tab-play').click();
+  await page.locator('#preview-play').click();
+  await page.waitForFunction(() => /after 1 move/.test(document.querySelector('#step')?.textContent ?? ''));
+  assert.match(await page.locator('#preview-box').textContent(), /choose a move/);
+  await page.locator('#tab-ground').click();
+  await page.locator('#gv-changes').uncheck();
+  await page.locator('#gv-text').fill(`(legal white ${text})`);
   await page.locator('#ground-list button.atom', { hasText: `(legal white ${text})` }).first().click();
   await page.locator('#gv-to-network').click();
   await page.locator('#gv-network canvas').first().waitFor();

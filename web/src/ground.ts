@@ -2,8 +2,9 @@
 // rules, domains, ground program, network: counts and times, each viewable) and the ground
 // program tied to the position played. Every atom shows whether it holds and every rule
 // whether it fires (values computed by the engine in the grounding worker); filters by
-// relation, by "fires now", by text; a legal move selected here lights up the rules that make
-// it legal and the `next` rules it switches on or off, with what would change. A click on an
+// relation, by "fires now", by text; a legal move selected here (or on the Play pane's board
+// or buttons in preview mode, summarised there) lights up the rules that make it legal and the
+// `next` rules it switches on or off, with what would change. A click on an
 // atom shows the rules defining and using it, its neighbourhood in the network, and its
 // relation in the rule graph. Lists are virtualised (100 000+ rules stay smooth).
 
@@ -17,10 +18,14 @@ const PHASES = ['engine', 'normalise', 'domains', 'instantiate', 'simplify'];
 const LISTED = 60;
 /** Move buttons drawn per role at most. */
 const MOVE_BUTTONS = 120;
+/** Rules listed in the Play pane's preview at most. */
+const PREVIEWED = 12;
 
 export interface GroundActions {
   play(joint: string[]): void;
   cancel(): void;
+  /** Opens this pane (from the Play pane's preview). */
+  showMoveRules(): void;
   showInGraph(relation: string): void;
 }
 
@@ -45,6 +50,8 @@ export class GroundPane {
   private stage = 'ground';
   private list: VirtualList | null = null;
   private on = false;
+  /** The Play pane's preview mode is on: evaluate even when this pane is hidden. */
+  private previewing = false;
   private seq = 0;
 
   constructor(
@@ -111,11 +118,20 @@ export class GroundPane {
     void this.refresh();
   }
 
+  /** The Play pane's preview: the moves chosen there (null: preview off). */
+  preview(chosen: (string | null)[] | null): void {
+    this.previewing = chosen !== null;
+    if (chosen) this.chosen = [...chosen];
+    if (!chosen) byId('preview-box').replaceChildren();
+    else if (!this.program) byId('preview-box').replaceChildren(h('p', { class: 'muted' }, 'The ground program is not ready: see the Grounded rules tab.'));
+    void this.refresh();
+  }
+
   /** Evaluates the position (and the chosen moves) in the worker, then redraws. */
   private async refresh(): Promise<void> {
     const p = this.program;
     const view = this.view;
-    if (!this.on || !p || !view) return;
+    if ((!this.on && !this.previewing) || !p || !view) return;
     const seq = ++this.seq;
     const t0 = performance.now();
     const joint = this.joint();
@@ -137,6 +153,7 @@ export class GroundPane {
     this.renderPosition();
     this.applyFilter();
     if (this.atom >= 0) this.renderAtom();
+    if (this.previewing) this.renderPreview();
     groundMetrics.selectMs = performance.now() - t0;
   }
 
@@ -350,6 +367,43 @@ export class GroundPane {
           )
         : '',
     );
+  }
+
+  /** The Play pane's preview: what the chosen moves change and the rules they light up. */
+  private renderPreview(): void {
+    const p = this.program!;
+    const box = byId('preview-box');
+    const change = this.changes();
+    if (!change) {
+      box.replaceChildren(h('p', { class: 'muted' }, 'Preview: choose a move (button or board) to see the ground rules it fires before playing it.'));
+      return;
+    }
+    const lit: number[] = [];
+    for (let r = 0; r < p.rules && lit.length < PREVIEWED; r++) if (this.makesLegal(r) || this.switched(r) !== 0) lit.push(r);
+    const joint = this.joint();
+    const complete = joint.every((m) => m !== null);
+    box.replaceChildren(
+      h('p', {}, h('strong', {}, 'Changes: '), ...change.gained.map((f) => h('span', { class: 'gain' }, `+ ${f} `)), ...change.lost.map((f) => h('span', { class: 'loss' }, `− ${f} `))),
+      h(
+        'ul',
+        { class: 'gv-rules', id: 'preview-rules' },
+        ...lit.map((r) => h('li', { class: this.switched(r) < 0 ? 'loss' : 'gain' }, `${this.switched(r) < 0 ? 'stops: ' : this.makesLegal(r) ? 'legal: ' : 'fires: '}${p.text(r)}`)),
+      ),
+      h(
+        'div',
+        { class: 'controls' },
+        complete ? h('button', { type: 'button', class: 'small primary', id: 'preview-play', onclick: () => this.actions.play(joint as string[]) }, 'Play it') : '',
+        h('button', { type: 'button', class: 'small', id: 'preview-open', onclick: () => this.openChanges() }, 'All its rules in Grounded rules'),
+      ),
+    );
+  }
+
+  /** Opens this pane listing the rules the chosen moves switch. */
+  private openChanges(): void {
+    this.filter = { relation: -1, fires: false, changes: true, text: '' };
+    if (this.stage !== 'ground') this.stage = 'ground';
+    this.actions.showMoveRules();
+    if (this.program) this.render();
   }
 
   /** Fluents the chosen moves would add and remove (`next` atoms against the state). */

@@ -99,6 +99,7 @@ class App {
       },
       reveal: (line) => this.revealLine(line),
       solve: () => this.solve(module),
+      preview: (chosen) => this.ground.preview(chosen),
       cancelSolve: () => {
         this.solver?.cancel();
         this.solver = null;
@@ -115,6 +116,7 @@ class App {
         this.choice = 'grounding was cancelled';
         this.showEngine();
       },
+      showMoveRules: () => this.selectTab('ground'),
       showInGraph: (relation) => {
         this.graphFocus = relation;
         this.selectTab('graph');
@@ -211,14 +213,15 @@ class App {
     return typeof this.choice === 'object' && this.choice !== null ? this.choice.engine : 'auto';
   }
 
-  /** Which engine plays and why, for the engine line. */
+  /** Why this engine plays, for the engine line (after the engine's name). */
   private engineNote(view: View): string {
     const c = this.choice;
-    if (view.engine !== 'reasoner') return `${view.engineNote}; chosen by auto: the game grounds`;
-    if (c === null) return 'reasoner for now: auto is grounding the game in a worker to see whether the propositional network can play it';
-    if (typeof c === 'string') return `reasoner (${c})`;
-    if (c.engine === 'propnet') return `reasoner on this page: the propositional network takes ${c.engineMs.toFixed(0)} ms to build, so Best moves and Analysis use it in their workers`;
-    return c.engineNote;
+    const why = (note: string) => (note.startsWith(`${view.engine} `) ? note.slice(view.engine.length + 1) : note);
+    if (view.engine !== 'reasoner') return `${why(view.engineNote)}; chosen by auto: the game grounds`;
+    if (c === null) return 'for now: auto is grounding the game in a worker to see whether the propositional network can play it';
+    if (typeof c === 'string') return `(${c})`;
+    if (c.engine === 'propnet') return `on this page: the propositional network takes ${c.engineMs.toFixed(0)} ms to build, so Best moves and Analysis use it in their workers`;
+    return why(c.engineNote);
   }
 
   private showEngine(): void {

@@ -21,6 +21,8 @@ export interface PlayActions {
   /** Solves the current position (answers through `showSolution`). */
   solve(): void;
   cancelSolve(): void;
+  /** Preview mode: the moves chosen so far (per role, null: none), not played; null: preview off. */
+  preview(chosen: (string | null)[] | null): void;
 }
 
 /** Piece names drawn as discs of that colour. */
@@ -62,6 +64,8 @@ export class PlayPane {
   private orientation: Orientation = { swap: false, flip: false };
   /** The solved values of the position shown, if asked for. */
   private solution: Solution | null = null;
+  /** Preview mode: a chosen move lights up its ground rules instead of being played. */
+  private previewing = false;
 
   constructor(private actions: PlayActions) {
     byId('undo').addEventListener('click', () => actions.undo());
@@ -76,6 +80,13 @@ export class PlayPane {
       if (q) this.why(q);
     });
     byId('solve').addEventListener('click', () => actions.solve());
+    byId('preview').addEventListener('click', () => {
+      this.previewing = !this.previewing;
+      byId('preview').setAttribute('aria-pressed', String(this.previewing));
+      this.chosen = this.chosen.map(() => null);
+      actions.preview(this.previewing ? this.chosen : null);
+      if (this.view) this.render(this.view);
+    });
     byId('solve-cancel').addEventListener('click', () => actions.cancelSolve());
   }
 
@@ -268,7 +279,8 @@ export class PlayPane {
     this.chosen[role] = this.chosen[role] === move ? null : move;
     // Roles with a single legal move need no choice.
     const joint = view.legal.map((ms, r) => this.chosen[r] ?? (ms.length === 1 ? ms[0] : null));
-    if (joint.every((m): m is string => m !== null)) {
+    if (this.previewing) this.actions.preview(this.chosen);
+    else if (joint.every((m): m is string => m !== null)) {
       this.actions.play(joint);
       return;
     }
