@@ -28,6 +28,8 @@ test('tic-tac-toe plays on the propositional network, and the engine line says w
   const { context, page, errors } = await openPage(env.browser, env.url);
   await page.waitForFunction(() => document.querySelector('#engine-name')?.textContent === 'propnet', null, { timeout: 30_000 });
   assert.match(await page.locator('#engine-note').textContent(), /^\(180 ground rules, .*chosen by auto: the game grounds/);
+  // The full grounding waits until something shows it.
+  assert.match(await page.locator('#ground').textContent(), /grounded when this tab is open/);
   // Moves, Best moves and Why? work on it.
   await cell(page, 2, 2).click();
   await cell(page, 1, 2).click();

@@ -1,10 +1,12 @@
-//! The grounded game for the page: the pipeline step by step (rules after each step, domains,
-//! ground program, network) with counts and times, the engine `auto` picks for the game, and
-//! the ground program's truth values in any position (`gdl_core::ground::model`).
+//! The grounded game for the page: the engine `auto` picks (`GroundGame`, quick, after every
+//! edit), then on request the pipeline step by step (rules after each step, domains, ground
+//! program, network) with counts and times, and the ground program's truth values in any
+//! position (`gdl_core::ground::model`).
 //!
 //! It lives in a worker (grounding may take long); the page receives the program once as flat
 //! arrays (atom texts, rule heads, bodies) and asks for the truth values of each position.
-//! `GroundProgram` is plain Rust (tested natively); `JsGroundProgram` converts for JavaScript.
+//! `GroundGame` and `GroundProgram` are plain Rust (tested natively); the `Js` types convert
+//! for JavaScript.
 
 use crate::session::Result;
 use gdl_core::ast::Description;
@@ -56,6 +58,15 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
+/// A valid game and the engine `auto` picks for it: the quick part, done after every edit.
+/// The full grounding (`ground`) may take long; the page asks for it when it shows it.
+pub struct GroundGame {
+    text: String,
+    description: Description,
+    limits: Limits,
+    pub choice: EngineChoice,
+}
+
 /// A ground program with its pipeline and its model.
 pub struct GroundProgram {
     ground: Ground,
@@ -70,40 +81,51 @@ fn plural(n: usize, what: &str) -> String {
     format!("{} {what}{}", n, if n == 1 { "" } else { "s" })
 }
 
-impl GroundProgram {
-    /// Grounds `text`; `now` gives milliseconds, `progress` is told each phase as it starts,
-    /// `chosen` the engine `auto` picks as soon as it is known (before the full grounding).
-    pub fn new(
-        text: &str,
-        syntax: Syntax,
-        limits: Limits,
-        now: &dyn Fn() -> f64,
-        progress: &mut dyn FnMut(&str),
-        chosen: &mut dyn FnMut(&EngineChoice),
-    ) -> Result<GroundProgram> {
+impl GroundGame {
+    /// Loads `text` and picks the engine `auto` would (grounding within its bounds).
+    pub fn load(text: &str, limits: Limits, now: &dyn Fn() -> f64) -> Result<GroundGame> {
         let loaded = gdl_core::load(text, limits).map_err(|diags| {
             let errors = diags.iter().filter(|d| d.is_error()).count();
             format!("the rules have {}: fix them to see the ground program", plural(errors, "error"))
         })?;
-        let desc: &Description = &loaded.description;
-        let located = |d: gdl_core::diagnostic::Diagnostic| {
-            if d.span.end == 0 {
-                return d.message;
-            }
-            let (line, column) = LineIndex::new(text).line_col(d.span.start);
-            format!("line {line}, column {column}: {}", d.message)
+        let mut game = GroundGame {
+            text: text.to_string(),
+            description: loaded.description,
+            limits,
+            choice: EngineChoice { engine: "", engine_note: String::new(), engine_ms: 0.0, network: None },
         };
-        progress("engine");
         let t0 = now();
-        let auto = build(Choice::Auto, desc, limits, propnet::Options::default(), now).map_err(located)?;
-        let choice = EngineChoice {
+        let auto = build(Choice::Auto, &game.description, limits, propnet::Options::default(), now)
+            .map_err(|d| game.located(d))?;
+        game.choice = EngineChoice {
             engine: auto.engine.engine_name(),
             engine_note: auto.note,
             engine_ms: now() - t0,
             network: auto.engine.propnet_stats().cloned(),
         };
-        drop(auto.engine);
-        chosen(&choice);
+        Ok(game)
+    }
+
+    /// A diagnostic's message, with its line and column when it has a place in the text.
+    fn located(&self, d: gdl_core::diagnostic::Diagnostic) -> String {
+        if d.span.end == 0 {
+            return d.message;
+        }
+        let (line, column) = LineIndex::new(&self.text).line_col(d.span.start);
+        format!("line {line}, column {column}: {}", d.message)
+    }
+}
+
+impl GroundProgram {
+    /// Grounds the game; `now` gives milliseconds, `progress` is told each phase as it starts.
+    pub fn new(
+        game: &GroundGame,
+        syntax: Syntax,
+        now: &dyn Fn() -> f64,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<GroundProgram> {
+        let (desc, limits, choice) = (&game.description, game.limits, game.choice.clone());
+        let located = |d| game.located(d);
         let steps = steps(desc, now).map_err(located)?;
         let options = Options { limits, ..Options::default() };
         let g = ground(desc, options, now, progress).map_err(located)?;
@@ -238,24 +260,32 @@ impl GroundProgram {
     }
 }
 
-/// The ground program of a game, for the page's worker.
-#[wasm_bindgen(js_name = GroundProgram)]
-pub struct JsGroundProgram {
-    inner: GroundProgram,
+/// A game and the engine `auto` picks for it, for the page's worker.
+#[wasm_bindgen(js_name = GroundGame)]
+pub struct JsGroundGame {
+    inner: GroundGame,
 }
 
-#[wasm_bindgen(js_class = GroundProgram)]
-impl JsGroundProgram {
-    /// Grounds `text`, printing atoms in `syntax` (`"prefix"` or `"infix"`); `progress`, if
-    /// given, is called with each phase's name as it starts.
-    /// `chosen`, if given, is called with `{engine, engineNote, engineMs, network}` as soon as
-    /// the engine `auto` picks is known.
+#[wasm_bindgen(js_class = GroundGame)]
+impl JsGroundGame {
+    /// Loads `text` and picks the engine `auto` would (about a second at most).
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        text: &str,
+    pub fn new(text: &str) -> std::result::Result<JsGroundGame, JsError> {
+        let inner = GroundGame::load(text, Limits::default(), &crate::performance_now).map_err(crate::js_err)?;
+        Ok(JsGroundGame { inner })
+    }
+
+    /// `{engine, engineNote, engineMs, network}`.
+    pub fn choice(&self) -> std::result::Result<JsValue, JsError> {
+        crate::to_js(&self.inner.choice)
+    }
+
+    /// The full grounding, atoms printed in `syntax` (`"prefix"` or `"infix"`); `progress`,
+    /// if given, is called with each phase's name as it starts.
+    pub fn ground(
+        &self,
         syntax: &str,
         progress: Option<js_sys::Function>,
-        chosen: Option<js_sys::Function>,
     ) -> std::result::Result<JsGroundProgram, JsError> {
         let syntax = crate::session::syntax_named(syntax).map_err(crate::js_err)?;
         // A failing callback must not stop the grounding.
@@ -264,17 +294,20 @@ impl JsGroundProgram {
                 let _ = f.call1(&JsValue::NULL, &JsValue::from_str(phase));
             }
         };
-        let mut tell = |choice: &EngineChoice| {
-            if let (Some(f), Ok(v)) = (&chosen, crate::to_js(choice)) {
-                let _ = f.call1(&JsValue::NULL, &v);
-            }
-        };
         let inner =
-            GroundProgram::new(text, syntax, Limits::default(), &crate::performance_now, &mut report, &mut tell)
-                .map_err(crate::js_err)?;
+            GroundProgram::new(&self.inner, syntax, &crate::performance_now, &mut report).map_err(crate::js_err)?;
         Ok(JsGroundProgram { inner })
     }
+}
 
+/// The ground program of a game, for the page's worker.
+#[wasm_bindgen(js_name = GroundProgram)]
+pub struct JsGroundProgram {
+    inner: GroundProgram,
+}
+
+#[wasm_bindgen(js_class = GroundProgram)]
+impl JsGroundProgram {
     /// `{rules, atoms, relations, stages: [{name, summary, ms}], engine, engineNote, engineMs,
     /// network, warnings}`.
     pub fn summary(&self) -> std::result::Result<JsValue, JsError> {
@@ -332,12 +365,9 @@ mod tests {
             clock.set(clock.get() + 1.0);
             clock.get()
         };
-        let mut told = None;
-        let p = GroundProgram::new(text, Syntax::Prefix, Limits::default(), &now, &mut |_| {}, &mut |c| {
-            told = Some(c.engine)
-        })
-        .unwrap();
-        assert_eq!(told, Some(p.summary().choice.engine));
+        let game = GroundGame::load(text, Limits::default(), &now).unwrap();
+        let p = GroundProgram::new(&game, Syntax::Prefix, &now, &mut |_| {}).unwrap();
+        assert_eq!(game.choice.engine, p.summary().choice.engine);
         p
     }
 

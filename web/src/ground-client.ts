@@ -1,5 +1,6 @@
-// The page's side of the grounding worker: one worker per rules text, which grounds them, says
-// which engine `auto` picks, and then evaluates positions on request. `Program` holds the
+// The page's side of the grounding worker: one worker per rules text, which says which engine
+// `auto` picks, grounds the rules when asked (`ground`: when the pane or a preview needs
+// them), and then evaluates positions on request. `Program` holds the
 // ground program as flat arrays with two indexes (rules defining / using each atom).
 
 import type { EngineChoice, GroundProgramData, GroundReply, GroundRequest } from './ground-protocol';
@@ -117,12 +118,17 @@ export class GroundClient {
   private nextId = 1;
   private waiting = new Map<number, { ok: (r: GroundReply) => void; fail: (m: string) => void }>();
   program: Program | null = null;
+  private syntax: 'prefix' | 'infix' = 'prefix';
+  /** The full grounding was asked for (it runs once per worker). */
+  private grounding = false;
 
   constructor(private module: WebAssembly.Module) {}
 
-  /** Grounds `text` in a fresh worker (the previous one is stopped). */
+  /** Loads `text` in a fresh worker (the previous one is stopped): it tells the engine `auto`
+   * picks, and grounds the rules when `ground` is called. */
   load(text: string, syntax: 'prefix' | 'infix', on: LoadEvents): void {
     this.stop();
+    this.syntax = syntax;
     const worker = new Worker(new URL('./ground-worker.ts', import.meta.url), { type: 'module', name: 'ground' });
     this.worker = worker;
     worker.onmessage = (e: MessageEvent<GroundReply>) => {
@@ -146,7 +152,16 @@ export class GroundClient {
       this.stop();
       on.error(e.message || 'the grounding worker stopped');
     };
-    worker.postMessage({ type: 'load', module: this.module, text, syntax } satisfies GroundRequest);
+    worker.postMessage({ type: 'load', module: this.module, text } satisfies GroundRequest);
+  }
+
+  /** Starts the full grounding, once; false when there is nothing to ground (no rules loaded,
+   * they failed, or it was cancelled). */
+  ground(): boolean {
+    if (!this.worker) return false;
+    if (!this.grounding) this.worker.postMessage({ type: 'ground', syntax: this.syntax } satisfies GroundRequest);
+    this.grounding = true;
+    return true;
   }
 
   /** Stops the worker (Cancel, or new rules); pending requests fail. */
@@ -154,12 +169,9 @@ export class GroundClient {
     this.worker?.terminate();
     this.worker = null;
     this.program = null;
+    this.grounding = false;
     for (const w of this.waiting.values()) w.fail('cancelled');
     this.waiting.clear();
-  }
-
-  get running(): boolean {
-    return this.worker !== null && this.program === null;
   }
 
   private ask(req: { type: 'evaluate'; fluents: string[]; roles: string[]; moves: string[] } | { type: 'stage'; name: string }): Promise<GroundReply> {

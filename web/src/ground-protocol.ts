@@ -56,7 +56,8 @@ export interface GroundProgramData {
 }
 
 export type GroundRequest =
-  | { type: 'load'; module: WebAssembly.Module; text: string; syntax: 'prefix' | 'infix' }
+  | { type: 'load'; module: WebAssembly.Module; text: string }
+  | { type: 'ground'; syntax: 'prefix' | 'infix' }
   | { type: 'evaluate'; id: number; fluents: string[]; roles: string[]; moves: string[] }
   | { type: 'stage'; id: number; name: string };
 

@@ -1,12 +1,14 @@
-// The grounding worker: grounds the rules off the page's thread (reporting each phase as it
-// starts), tells which engine `auto` picks as soon as it knows, sends the ground program once as flat arrays, then
-// answers truth-value requests for positions and stage texts. A new text means a new worker:
-// the page terminates this one (Cancel too; grounding is one synchronous call).
+// The grounding worker: loads the rules and tells which engine `auto` picks (about a second at
+// most, after every edit); on request grounds them fully (reporting each phase as it starts),
+// sends the ground program once as flat arrays, then answers truth-value requests for
+// positions and stage texts. A new text means a new worker: the page terminates this one
+// (Cancel too; grounding is one synchronous call).
 
-import { GroundProgram } from '../pkg/gdl_wasm.js';
+import { GroundGame, GroundProgram } from '../pkg/gdl_wasm.js';
 import { errorMessage, startEngineSync } from './engine';
 import type { EngineChoice, GroundProgramData, GroundReply, GroundRequest, GroundSummary } from './ground-protocol';
 
+let game: GroundGame | null = null;
 let program: GroundProgram | null = null;
 
 function post(m: GroundReply, transfer: Transferable[] = []): void {
@@ -18,21 +20,21 @@ onmessage = (e: MessageEvent<GroundRequest>) => {
   try {
     if (m.type === 'load') {
       startEngineSync(m.module);
+      game = new GroundGame(m.text);
+      post({ type: 'engine', choice: game.choice() as EngineChoice });
+    } else if (m.type === 'ground') {
+      if (!game) throw new Error('the rules are not loaded');
       const t0 = performance.now();
-      program = new GroundProgram(
-        m.text,
-        m.syntax,
-        (phase: string) => post({ type: 'phase', phase }),
-        (choice: EngineChoice) => post({ type: 'engine', choice }),
-      );
+      const p = game.ground(m.syntax, (phase: string) => post({ type: 'phase', phase }));
+      program = p;
       const data: GroundProgramData = {
-        summary: program.summary() as GroundSummary,
-        atoms: program.atoms(),
-        keys: m.syntax === 'prefix' ? null : program.keys(),
-        heads: program.heads(),
-        starts: program.starts(),
-        literals: program.literals(),
-        ruleRelations: program.ruleRelations(),
+        summary: p.summary() as GroundSummary,
+        atoms: p.atoms(),
+        keys: m.syntax === 'prefix' ? null : p.keys(),
+        heads: p.heads(),
+        starts: p.starts(),
+        literals: p.literals(),
+        ruleRelations: p.ruleRelations(),
         ms: performance.now() - t0,
       };
       post({ type: 'ready', data }, [data.heads.buffer, data.starts.buffer, data.literals.buffer, data.ruleRelations.buffer]);

@@ -34,8 +34,13 @@ export const groundMetrics = { selectMs: 0, evaluations: 0 };
 
 type Filter = { relation: number; fires: boolean; changes: boolean; text: string };
 
+/** Where the ground program is: rules with errors, loaded (grounded when first shown),
+ * grounding, ready, failed or cancelled. */
+type Status = 'none' | 'loaded' | 'grounding' | 'ready' | 'stopped';
+
 export class GroundPane {
   private program: Program | null = null;
+  private status: Status = 'none';
   private view: View | null = null;
   /** Values of the position (no move chosen) and with the chosen moves. */
   private now: Values | null = null;
@@ -66,10 +71,29 @@ export class GroundPane {
   /** The tab was opened (true) or left. */
   setVisible(on: boolean): void {
     this.on = on;
+    if (on) this.start();
     if (on) void this.refresh();
   }
 
+  /** New rules are loaded: they are grounded when this pane or a preview first needs them. */
+  loaded(): void {
+    this.program = null;
+    this.status = 'loaded';
+    this.pane.replaceChildren(h('p', { class: 'muted' }, 'The rules are grounded when this tab is open.'));
+    if (this.on || this.previewing) this.start();
+  }
+
+  /** Starts the full grounding if nothing has yet. */
+  private start(): void {
+    if (this.status !== 'loaded') return;
+    if (this.client.ground()) {
+      this.status = 'grounding';
+      this.grounding('engine');
+    }
+  }
+
   noRules(): void {
+    this.status = 'none';
     this.program = null;
     this.pane.replaceChildren(h('p', { class: 'message' }, 'The rules have errors: fix them to see the ground program.'));
   }
@@ -90,16 +114,19 @@ export class GroundPane {
   }
 
   failed(message: string): void {
+    this.status = 'stopped';
     this.program = null;
     this.pane.replaceChildren(h('p', { class: 'warn', role: 'alert' }, `The rules cannot be grounded: ${message}`));
   }
 
   cancelled(): void {
+    this.status = 'stopped';
     this.program = null;
     this.pane.replaceChildren(h('p', { class: 'message' }, 'Grounding cancelled. It starts again when the rules change.'));
   }
 
   ready(p: Program): void {
+    this.status = 'ready';
     this.program = p;
     this.lowered = null;
     this.atom = -1;
@@ -122,6 +149,7 @@ export class GroundPane {
   preview(chosen: (string | null)[] | null): void {
     this.previewing = chosen !== null;
     if (chosen) this.chosen = [...chosen];
+    this.start();
     if (!chosen) byId('preview-box').replaceChildren();
     else if (!this.program) byId('preview-box').replaceChildren(h('p', { class: 'muted' }, 'The ground program is not ready: see the Grounded rules tab.'));
     void this.refresh();

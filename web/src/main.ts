@@ -113,8 +113,10 @@ class App {
       cancel: () => {
         this.grounder.stop();
         this.ground.cancelled();
-        this.choice = 'grounding was cancelled';
-        this.showEngine();
+        if (this.choice === null) {
+          this.choice = 'grounding was cancelled';
+          this.showEngine();
+        }
       },
       showMoveRules: () => this.selectTab('ground'),
       showInGraph: (relation) => {
@@ -153,8 +155,10 @@ class App {
     this.renderProblems(res);
     this.renderSyntax(res.syntax);
     this.choice = null;
-    if (res.ok) this.startGrounding(text, res.syntax);
-    else {
+    if (res.ok) {
+      this.startGrounding(text, res.syntax);
+      this.ground.loaded();
+    } else {
       this.grounder.stop();
       this.ground.noRules();
     }
@@ -176,10 +180,9 @@ class App {
     this.refreshTab();
   }
 
-  /** Grounds the rules in the worker: it says which engine `auto` picks, and feeds the
-   * grounded-rules pane. */
+  /** Loads the rules in the grounding worker: it says which engine `auto` picks, and grounds
+   * them for the grounded-rules pane when that asks. */
   private startGrounding(text: string, syntax: 'prefix' | 'infix'): void {
-    this.ground.grounding('normalise');
     this.grounder.load(text, syntax, {
       phase: (p) => this.ground.grounding(p),
       engine: (choice) => {
