@@ -39,6 +39,12 @@ test('tic-tac-toe plays on the propositional network, and the engine line says w
   await page.locator('#fluents button', { hasText: '(cell 2 2 x)' }).click();
   assert.match(await page.locator('#why .why-summary').first().textContent(), /\(cell 2 2 x\) is in the state after move 2/);
   await shot(page, 'groundview-engine');
+  // Why? links to the same atom in the ground program, live.
+  await page.locator('#why-ground').click();
+  await page.waitForFunction(() => document.querySelector('#gv-atom-name')?.textContent === '(true (cell 2 2 x))', null, { timeout: 30_000 });
+  assert.match(await page.locator('#gv-atom-value').textContent(), /^holds/);
+  assert.match(await page.locator('#gv-used').textContent(), /\(next \(cell 2 2 x\)\)/);
+  await page.locator('#tab-play').click();
   // A game too big to ground plays on the reasoner, with the reason.
   const succ = Array.from({ length: 40 }, (_, i) => `(succ ${i} ${i + 1})`).join(' ');
   await setRules(

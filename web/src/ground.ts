@@ -55,6 +55,8 @@ export class GroundPane {
   private stage = 'ground';
   private list: VirtualList | null = null;
   private on = false;
+  /** An atom (canonical text) to select once the program is ready. */
+  private pendingAtom: string | null = null;
   /** The Play pane's preview mode is on: evaluate even when this pane is hidden. */
   private previewing = false;
   private seq = 0;
@@ -134,7 +136,26 @@ export class GroundPane {
     this.filter = { relation: -1, fires: false, changes: false, text: '' };
     this.list = new VirtualList((i) => this.ruleRow(this.shown[i]), { id: 'ground-list', 'aria-label': 'Ground rules' });
     this.render();
+    if (this.pendingAtom !== null) this.showAtom(this.pendingAtom);
     void this.refresh();
+  }
+
+  /** Selects the atom with canonical text `key` (from the Play pane's Why?), once grounded. */
+  showAtom(key: string): void {
+    const p = this.program;
+    this.pendingAtom = p ? null : key;
+    if (!p) return;
+    const a = p.find(key);
+    if (a >= 0) {
+      this.stage = 'ground';
+      this.filter = { relation: -1, fires: false, changes: false, text: '' };
+      this.render();
+      this.selectAtom(a);
+      const defined = p.definedBy(a);
+      if (defined.length) this.reveal(defined[0]);
+    } else {
+      byId('gv-stage').prepend(h('p', { class: 'warn', id: 'gv-no-atom' }, `${key} is not in the ground program: no rule can make it hold, and none reads it.`));
+    }
   }
 
   /** The position shown in the play pane changed. */

@@ -100,6 +100,10 @@ class App {
       reveal: (line) => this.revealLine(line),
       solve: () => this.solve(module),
       preview: (chosen) => this.ground.preview(chosen),
+      showGround: (atom) => {
+        this.selectTab('ground');
+        this.ground.showAtom(atom);
+      },
       cancelSolve: () => {
         this.solver?.cancel();
         this.solver = null;

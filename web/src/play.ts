@@ -21,6 +21,8 @@ export interface PlayActions {
   /** Solves the current position (answers through `showSolution`). */
   solve(): void;
   cancelSolve(): void;
+  /** Shows a ground atom of the current position in the grounded-rules pane. */
+  showGround(atom: string): void;
   /** Preview mode: the moves chosen so far (per role, null: none), not played; null: preview off. */
   preview(chosen: (string | null)[] | null): void;
 }
@@ -97,6 +99,10 @@ export class PlayPane {
     const reveal = (line: number) => this.actions.reveal(line);
     const explain = (a: string, s: number) => this.actions.explain(a, s);
     byId('why').replaceChildren(typeof x === 'string' ? h('p', { class: 'warn', role: 'alert' }, x) : explanationView(x, { explain, reveal }));
+    // The same atom in the ground program, live in this position (values from the engine).
+    if (typeof x !== 'string' && !x.in_move && x.step === this.view?.step) {
+      byId('why').append(h('button', { type: 'button', class: 'small', id: 'why-ground', onclick: () => this.actions.showGround(x.atom) }, 'Its ground rules, live'));
+    }
     byId('why').scrollIntoView({ block: 'nearest' });
   }
 
