@@ -15,6 +15,7 @@ const DEPTH = 2;
 const MAX_NODES = 160;
 /** Most rules followed from one atom (an atom read by hundreds of rules shows the first). */
 const FANOUT = 12;
+const MIN_READABLE_ZOOM = 0.8;
 
 let cy: cytoscape.Core | null = null;
 
@@ -97,7 +98,9 @@ export function drawNeighbourhood(container: HTMLElement, p: Program, v: Values 
     layout,
   });
   cy = core;
-  core.$id(`a${atom}`).addClass('centre');
+  const centre = core.$id(`a${atom}`).addClass('centre');
+  // A wide neighbourhood would be fitted into unreadably small text: zoom in on the atom.
+  if (core.zoom() < MIN_READABLE_ZOOM) core.zoom({ level: MIN_READABLE_ZOOM, renderedPosition: centre.renderedPosition() });
   core.on('tap', 'node', (e) => {
     const d = e.target.data() as { atom?: number; rule?: number };
     const focus = d.atom ?? p.head(d.rule ?? 0);
