@@ -34,7 +34,7 @@ const MAIN_ENGINE_MS = 500;
 const SOLVE_BUDGET = 2_000_000;
 
 /** Figures read by the browser tests and the benchmark. */
-const metrics = { readyMs: 0, lastUpdateMs: 0, loads: 0, text: () => '', engine: () => '', ground: groundMetrics };
+const metrics = { readyMs: 0, lastUpdateMs: 0, loads: 0, text: () => '', ground: groundMetrics };
 (window as unknown as { gdlPlayground: typeof metrics }).gdlPlayground = metrics;
 
 function showBanner(text: string): void {
@@ -132,7 +132,6 @@ class App {
     new AnalysisPane(module, () => (this.loaded?.ok ? this.loadedText : null), () => this.workerEngine(), (moves) => this.openPath(moves));
     this.editor = createEditor(byId('editor'), start.rules, () => this.onEdit());
     metrics.text = () => this.editor.text();
-    metrics.engine = () => byId('engine-name').textContent ?? '';
     this.setScale(scale);
     this.wireToolbar();
     this.wireTabs();
