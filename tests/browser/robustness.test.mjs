@@ -108,8 +108,9 @@ test('game text, move names and messages are shown as text, never as HTML', asyn
   await page.locator('#po-results .phase.done').waitFor({ timeout: 30_000 });
   assert.match(await page.locator('#po-results').textContent(), /<b>bold<\/b>/);
   await page.locator('#tab-ground').click();
-  await page.locator('#ground-text').waitFor({ timeout: 30_000 });
-  assert.match(await page.locator('#ground-text').textContent(), /<u>press<\/u>/);
+  await page.locator('#ground-list .vrow').first().waitFor({ timeout: 30_000 });
+  await page.locator('#gv-text').fill('press');
+  assert.match(await page.locator('#ground-list').textContent(), /<u>press<\/u>/);
   await page.locator('#share').click();
   const shared = await page.locator('#share-link').inputValue();
   await page.keyboard.press('Escape');

@@ -1,15 +1,12 @@
-//! The engines the page can play with and the grounded view, in one place.
+//! The engines the page can play with, in one place.
 //!
 //! This file is the single place that knows which engines the page offers: `auto` (the
 //! propositional network when the game grounds within limits, else the reasoner), `propnet`,
 //! `reasoner` and `ground`, all built by `gdl_core::engine::build`; the page's engine menus
-//! follow `capabilities` without other changes.
+//! follow `capabilities` without other changes. The grounded view is in `groundview.rs`.
 
 use gdl_core::ast::Description;
-use gdl_core::diagnostic::LineIndex;
 use gdl_core::engine::{Choice, Chosen};
-use gdl_core::ground::{ground, Options, PHASES};
-use gdl_core::parse::Syntax;
 use gdl_core::reasoner::Limits;
 use serde::Serialize;
 
@@ -54,91 +51,12 @@ pub fn build(name: &str, desc: &Description, limits: Limits, now: &dyn Fn() -> f
     gdl_core::engine::build(choice, desc, limits, Default::default(), now).map_err(|d| d.message)
 }
 
-/// A ground program as the grounded-rules pane shows it.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GroundView {
-    /// One ground rule per line, in the syntax asked for.
-    pub text: String,
-    pub rules: usize,
-    /// `(relation name/arity, ground rules with that head)`, most first.
-    pub relations: Vec<(String, usize)>,
-    /// `(phase, milliseconds)`, in pipeline order.
-    pub phases: Vec<(String, f64)>,
-    /// Sizes of `base` and `input`, and whether the game declares them (or they were computed).
-    pub base: usize,
-    pub input: usize,
-    pub declared_base: bool,
-    pub declared_input: bool,
-}
-
-/// Grounds `text`; `now` gives milliseconds, `progress` is told each phase as it starts.
-pub fn ground_view(
-    text: &str,
-    syntax: Syntax,
-    limits: Limits,
-    now: &dyn Fn() -> f64,
-    progress: &mut dyn FnMut(&str),
-) -> Result<GroundView, String> {
-    let loaded = gdl_core::load(text, limits).map_err(|diags| {
-        let errors = diags.iter().filter(|d| d.is_error()).count();
-        format!(
-            "the rules have {errors} error{}: fix them to see the ground program",
-            if errors == 1 { "" } else { "s" }
-        )
-    })?;
-    let options = Options { limits, ..Options::default() };
-    let g = ground(&loaded.description, options, now, progress).map_err(|d| {
-        if d.span.end == 0 {
-            return d.message;
-        }
-        let (line, column) = LineIndex::new(text).line_col(d.span.start);
-        format!("line {line}, column {column}: {}", d.message)
-    })?;
-    let text = g.print(syntax);
-    let mut relations: Vec<(String, usize)> = g.stats.rules_per_relation.into_iter().collect();
-    relations.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let phases = PHASES.iter().map(|&p| (p.to_string(), g.stats.phase_ms.get(p).copied().unwrap_or(0.0))).collect();
-    Ok(GroundView {
-        text,
-        rules: g.stats.rules,
-        relations,
-        phases,
-        base: g.stats.base,
-        input: g.stats.input,
-        declared_base: g.stats.declared_base,
-        declared_input: g.stats.declared_input,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use gdl_core::machine::StateMachine;
 
     const TICTACTOE: &str = include_str!("../../games/tictactoe.kif");
-
-    #[test]
-    fn ground_view_gives_lines_counts_and_phases() {
-        let mut seen = Vec::new();
-        let clock = std::cell::Cell::new(0.0);
-        let now = || {
-            clock.set(clock.get() + 1.0);
-            clock.get()
-        };
-        let g =
-            ground_view(TICTACTOE, Syntax::Infix, Limits::default(), &now, &mut |p| seen.push(p.to_string())).unwrap();
-        assert_eq!(seen, PHASES);
-        assert_eq!(g.text.lines().count(), g.rules);
-        assert!(g.text.contains("legal(x, mark(1, 1)) :- true(control(x)) & true(cell(1, 1, b))"), "{}", g.text);
-        assert_eq!(g.relations.iter().map(|r| r.1).sum::<usize>(), g.rules);
-        assert!(g.relations.windows(2).all(|w| w[0].1 >= w[1].1));
-        assert_eq!(g.phases.len(), 4);
-        assert!(g.phases.iter().all(|p| p.1 > 0.0));
-        assert_eq!((g.base, g.input, g.declared_base), (29, 20, true));
-        let e = ground_view("(role x", Syntax::Prefix, Limits::default(), &|| 0.0, &mut |_| {}).unwrap_err();
-        assert!(e.contains("1 error: fix them"), "{e}");
-    }
 
     #[test]
     fn engines_are_built_by_name() {

@@ -7,6 +7,7 @@
 
 pub mod analyses;
 pub mod engines;
+pub mod groundview;
 pub mod session;
 pub mod text;
 
@@ -171,20 +172,4 @@ pub fn rule_graph(text: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen]
 pub fn capabilities() -> Result<JsValue, JsError> {
     to_js(&engines::capabilities())
-}
-
-/// The ground program of `text` printed in `syntax` (`"prefix"` or `"infix"`):
-/// `{text, rules, relations, phases, base, input, declaredBase, declaredInput}`.
-/// `progress`, if given, is called with each phase's name as it starts.
-#[wasm_bindgen]
-pub fn ground(text: &str, syntax: &str, progress: Option<js_sys::Function>) -> Result<JsValue, JsError> {
-    let syntax = session::syntax_named(syntax).map_err(js_err)?;
-    let mut report = |phase: &str| {
-        if let Some(f) = &progress {
-            // A failing callback must not stop the grounding.
-            let _ = f.call1(&JsValue::NULL, &JsValue::from_str(phase));
-        }
-    };
-    let view = engines::ground_view(text, syntax, Limits::default(), &performance_now, &mut report).map_err(js_err)?;
-    to_js(&view)
 }

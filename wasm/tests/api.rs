@@ -3,7 +3,8 @@
 //! `wasm-bindgen-test-runner`). Values are read back as JS objects, as the page reads them.
 #![cfg(target_arch = "wasm32")]
 
-use gdl_wasm::{capabilities, format_text, ground, rule_graph, Session};
+use gdl_wasm::groundview::JsGroundGame;
+use gdl_wasm::{capabilities, format_text, rule_graph, Session};
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -145,15 +146,33 @@ fn formatting_graph_and_capabilities() {
 }
 
 #[wasm_bindgen_test]
-fn ground_reports_phases_and_another_engine_plays() {
+fn ground_reports_the_engine_phases_program_and_values_and_another_engine_plays() {
+    let game = JsGroundGame::new(TICTACTOE).unwrap();
+    let choice = game.choice().unwrap();
+    assert_eq!(get(&choice, "engine").as_string().unwrap(), "propnet");
+    assert!(num(&get(&choice, "network"), "gates") > 0.0);
     let phases = Array::new();
     let record = js_sys::Function::new_with_args("phase", "this.push(phase)").bind0(&phases);
-    let g = ground(TICTACTOE, "infix", Some(record)).unwrap();
+    let g = game.ground("infix", Some(record)).unwrap();
     assert_eq!(phases.length(), 4);
-    let text = get(&g, "text").as_string().unwrap();
-    assert!(text.contains("legal(x, mark(1, 1)) :- true(control(x)) & true(cell(1, 1, b))"));
-    assert_eq!(num(&g, "rules") as usize, text.lines().count());
-    assert!(message(ground("(role", "prefix", None).unwrap_err()).contains("fix them"));
+    let summary = g.summary().unwrap();
+    assert_eq!(num(&summary, "rules"), 180.0);
+    assert_eq!(get(&summary, "stages").dyn_into::<Array>().unwrap().length(), 6);
+    let atoms = g.atoms();
+    assert!(atoms.iter().any(|a| a == "legal(x, mark(1, 1))"), "{atoms:?}");
+    assert_eq!(g.heads().len(), 180);
+    assert_eq!(*g.starts().last().unwrap() as usize, g.literals().len());
+    let empty: Vec<String> = ["1 1", "1 2", "1 3", "2 1", "2 2", "2 3", "3 1", "3 2", "3 3"]
+        .iter()
+        .map(|c| format!("(cell {c} b)"))
+        .chain(["(control x)".to_string()])
+        .collect();
+    let values = g.evaluate(empty, joint(&["x"]), joint(&["(mark 1 1)"]));
+    assert_eq!(values.len(), atoms.len() + 180);
+    let at = |t: &str| atoms.iter().position(|a| a == t).unwrap();
+    assert_eq!((values[at("legal(x, mark(1, 1))")], values[at("next(cell(1, 1, x))")]), (1, 1));
+    assert!(g.stage_text("normalised").unwrap().contains(":-"));
+    assert!(message(JsGroundGame::new("(role").err().unwrap()).contains("fix them"));
 
     let mut s = Session::new(None);
     s.load(TICTACTOE).unwrap();

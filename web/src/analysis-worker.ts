@@ -1,5 +1,6 @@
 // The analyses worker: solving a position, checking a game's requirements and checking a
-// lesson run here, off the page's thread. The game is loaded into a session of its own and the moves replayed;
+// lesson run here, off the page's thread. The game is loaded into a session of its own, on the
+// engine `auto` picked (the propositional network when the game grounds), and the moves replayed;
 // Cancel terminates the worker (each task is one synchronous call).
 
 import { Session, api, errorMessage, startEngineSync } from './engine';
@@ -11,7 +12,8 @@ export type AnalysisTask =
   | { kind: 'solve'; budget: number }
   | { kind: 'analyze'; maxStates: number; playouts: number; maxSteps: number; seed: number }
   | { kind: 'lesson'; requirements: Requirement[] };
-export type AnalysisRequest = { module: WebAssembly.Module; rules: string; moves: string[][]; task: AnalysisTask };
+/** `engine`: the engine `auto` picked on the page (`auto` if not known yet). */
+export type AnalysisRequest = { module: WebAssembly.Module; rules: string; engine: string; moves: string[][]; task: AnalysisTask };
 export type AnalysisReply =
   | { type: 'solved'; solution: Solution; ms: number }
   | { type: 'analyzed'; report: AnalysisReport; ms: number }
@@ -21,7 +23,7 @@ export type AnalysisReply =
 let started = false;
 
 onmessage = (e: MessageEvent<AnalysisRequest>) => {
-  const { module, rules, moves, task } = e.data;
+  const { module, rules, engine, moves, task } = e.data;
   const post = (m: AnalysisReply) => postMessage(m);
   try {
     if (!started) {
@@ -31,6 +33,7 @@ onmessage = (e: MessageEvent<AnalysisRequest>) => {
     const session = new Session();
     if (task.kind === 'lesson') return post({ type: 'checked', verdicts: checkLesson(session, task.requirements, rules) });
     if (!api.load(session, rules).ok) throw new Error('the rules have errors');
+    if (engine !== 'reasoner') session.setEngine(engine);
     session.replay(moves);
     const t0 = performance.now();
     if (task.kind === 'solve') post({ type: 'solved', solution: api.solve(session, task.budget), ms: performance.now() - t0 });

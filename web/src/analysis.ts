@@ -15,6 +15,7 @@ export class AnalysisPane {
   constructor(
     private module: WebAssembly.Module,
     private rules: () => string | null,
+    private engine: () => string,
     private openPath: (moves: string[][]) => void,
   ) {
     byId('an-form').addEventListener('submit', (e) => {
@@ -40,7 +41,7 @@ export class AnalysisPane {
     const task = { kind: 'analyze' as const, maxStates: this.num('an-states', 1, 5_000_000), playouts: this.num('an-playouts', 1, 1_000_000), maxSteps: this.num('an-steps', 1, 100_000), seed: 1 };
     out.replaceChildren(h('p', { class: 'muted', id: 'an-status' }, 'Analysing… (exhaustive search first, random playouts if the game is too big)'));
     this.setRunning(true);
-    this.running = runTask({ module: this.module, rules, moves: [], task }, (reply) => {
+    this.running = runTask({ module: this.module, rules, engine: this.engine(), moves: [], task }, (reply) => {
       this.running = null;
       this.setRunning(false);
       if (reply.type === 'analyzed') this.render(reply.report, reply.ms, task.maxStates);

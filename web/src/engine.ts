@@ -1,7 +1,7 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, formatText, ground, initSync, ruleGraph } from '../pkg/gdl_wasm.js';
+import init, { Session, capabilities, formatText, initSync, ruleGraph } from '../pkg/gdl_wasm.js';
 import wasmUrl from '../pkg/gdl_wasm_bg.wasm?url';
 import type { EngineDiagnostic } from './editor';
 
@@ -49,17 +49,6 @@ export interface Capabilities {
   ground: boolean;
   /** The first is the default. */
   engines: { name: string; note: string }[];
-}
-
-export interface GroundView {
-  text: string;
-  rules: number;
-  relations: [string, number][];
-  phases: [string, number][];
-  base: number;
-  input: number;
-  declaredBase: boolean;
-  declaredInput: boolean;
 }
 
 /** Why an atom holds or not (gdl-core `explain`). */
@@ -113,7 +102,6 @@ export const api = {
   analyze: (s: Session, maxStates: number, playouts: number, maxSteps: number, seed: number) => s.analyze(maxStates, playouts, maxSteps, seed) as AnalysisReport,
   ruleGraph: (text: string) => ruleGraph(text) as RuleGraph,
   capabilities: () => capabilities() as Capabilities,
-  ground: (text: string, syntax: string, progress?: (phase: string) => void) => ground(text, syntax, progress) as GroundView,
 };
 
 /** Fetches, compiles and starts the engine; the module can be sent to a worker. */

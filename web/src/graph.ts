@@ -75,6 +75,8 @@ export function drawGraph(container: HTMLElement, g: RuleGraph): void {
         },
       },
       { selector: 'edge.negative', style: { 'line-color': '#b3261e', 'target-arrow-color': '#b3261e', 'line-style': 'dashed' } },
+      { selector: '.faded', style: { opacity: 0.25 } },
+      { selector: 'node.focus', style: { 'border-color': '#1a73e8', 'border-width': 5 } },
     ],
     layout: { name: 'dagre', rankDir: 'LR', nodeSep: 16, rankSep: 70, padding: 16 } as dagre.DagreLayoutOptions,
   });
@@ -86,4 +88,20 @@ export function drawGraph(container: HTMLElement, g: RuleGraph): void {
     cy.zoom(z);
     cy.pan({ x: 16 - box.x1 * z, y: container.clientHeight / 2 - ((box.y1 + box.y2) / 2) * z });
   }
+}
+
+/** Selects relation `id` (`name/arity`) with the relations it is defined with and those
+ * defined with it, fading the rest; false when the graph has no such relation. */
+export function highlightRelation(id: string): boolean {
+  if (!cy) return false;
+  const node = cy.$id(id);
+  cy.elements().removeClass('faded').removeClass('focus');
+  if (node.empty()) return false;
+  const near = node.closedNeighborhood();
+  cy.elements().not(near).addClass('faded');
+  node.addClass('focus');
+  const box = cy.container();
+  if (box) box.dataset.focus = id;
+  cy.animate({ center: { eles: node } }, { duration: 200 });
+  return true;
 }

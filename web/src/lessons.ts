@@ -75,7 +75,7 @@ export class LessonPane {
     byId('lesson-results').setAttribute('data-state', 'checking');
     this.renderStatus('Checking…');
     const task = { kind: 'lesson' as const, requirements: lesson.requirements };
-    this.checking = runTask({ module: this.module, rules: this.host.text(), moves: [], task }, (reply) => {
+    this.checking = runTask({ module: this.module, rules: this.host.text(), engine: 'auto', moves: [], task }, (reply) => {
       this.checking = null;
       if (reply.type === 'checked') this.showVerdicts(lesson, reply.verdicts);
       else this.renderStatus(`The check could not run: ${reply.type === 'error' ? reply.message : reply.type}.`);

@@ -12,7 +12,9 @@ import { createEditor, type Editor } from './editor';
 import { Session, api, errorMessage, formatText, startEngine, type Capabilities, type LoadResult, type View } from './engine';
 import { DEFAULT_EXAMPLE, example, exampleGroups, examples } from './examples';
 import { AnalysisPane } from './analysis';
-import { GroundPane } from './ground';
+import { GroundPane, groundMetrics } from './ground';
+import { GroundClient } from './ground-client';
+import type { EngineChoice } from './ground-protocol';
 import { LessonPane } from './lessons';
 import { PlayPane } from './play';
 import { PlayoutsPane } from './playouts';
@@ -26,11 +28,15 @@ const LINT_DELAY_MS = 150;
  * page never freezes longer. Playouts and grounding run in workers, without it. */
 const MAIN_THREAD_MILLIS = 3000;
 const SAVE_DELAY_MS = 300;
+/** Longest the propositional network may take to build (in the grounding worker) for the
+ * page's own session to build it too; slower games play on the reasoner here, and on the
+ * network in the workers (Best moves, Analysis). */
+const MAIN_ENGINE_MS = 500;
 /** Most positions the "Best moves" solver searches. */
 const SOLVE_BUDGET = 2_000_000;
 
 /** Figures read by the browser tests and the benchmark. */
-const metrics = { readyMs: 0, lastUpdateMs: 0, loads: 0, text: () => '' };
+const metrics = { readyMs: 0, lastUpdateMs: 0, loads: 0, text: () => '', ground: groundMetrics };
 (window as unknown as { gdlPlayground: typeof metrics }).gdlPlayground = metrics;
 
 function showBanner(text: string): void {
@@ -52,6 +58,10 @@ class App {
   private session = new Session(MAIN_THREAD_MILLIS);
   private play: PlayPane;
   private ground: GroundPane;
+  private grounder: GroundClient;
+  /** What `auto` picks for the loaded rules (from the grounding worker), or why it could not tell. */
+  private choice: EngineChoice | string | null = null;
+  private graphFocus: string | null = null;
   private loaded: LoadResult | null = null;
   private loadedText = '';
   /** The moves of the last game shown, kept while the rules have errors. */
@@ -91,6 +101,11 @@ class App {
       },
       reveal: (line) => this.revealLine(line),
       solve: () => this.solve(module),
+      preview: (chosen) => this.ground.preview(chosen),
+      showGround: (atom) => {
+        this.selectTab('ground');
+        this.ground.showAtom(atom);
+      },
       cancelSolve: () => {
         this.solver?.cancel();
         this.solver = null;
@@ -98,9 +113,25 @@ class App {
       },
     });
     this.play.setOrientation(this.orientation, false);
-    this.ground = new GroundPane(module);
+    this.grounder = new GroundClient(module);
+    this.ground = new GroundPane(this.grounder, {
+      play: (joint) => this.update(() => api.play(this.session, joint)),
+      cancel: () => {
+        this.grounder.stop();
+        this.ground.cancelled();
+        if (this.choice === null) {
+          this.choice = 'grounding was cancelled';
+          this.showEngine();
+        }
+      },
+      showMoveRules: () => this.selectTab('ground'),
+      showInGraph: (relation) => {
+        this.graphFocus = relation;
+        this.selectTab('graph');
+      },
+    });
     new PlayoutsPane(module, caps, () => (this.loaded?.ok ? { text: this.loadedText, roles: this.loaded.roles } : null));
-    new AnalysisPane(module, () => (this.loaded?.ok ? this.loadedText : null), (moves) => this.openPath(moves));
+    new AnalysisPane(module, () => (this.loaded?.ok ? this.loadedText : null), () => this.workerEngine(), (moves) => this.openPath(moves));
     this.editor = createEditor(byId('editor'), start.rules, () => this.onEdit());
     metrics.text = () => this.editor.text();
     this.setScale(scale);
@@ -132,6 +163,14 @@ class App {
     this.editor.showDiagnostics(res.diagnostics);
     this.renderProblems(res);
     this.renderSyntax(res.syntax);
+    this.choice = null;
+    if (res.ok) {
+      this.startGrounding(text, res.syntax);
+      this.ground.loaded();
+    } else {
+      this.grounder.stop();
+      this.ground.noRules();
+    }
     if (res.ok) {
       try {
         this.play.setDomain(this.session.domain(), api.view(this.session).state);
@@ -150,8 +189,64 @@ class App {
     this.refreshTab();
   }
 
+  /** Loads the rules in the grounding worker: it says which engine `auto` picks, and grounds
+   * them for the grounded-rules pane when that asks. */
+  private startGrounding(text: string, syntax: 'prefix' | 'infix'): void {
+    this.grounder.load(text, syntax, {
+      phase: (p) => this.ground.grounding(p),
+      engine: (choice) => {
+        this.choice = choice;
+        this.adoptEngine();
+      },
+      ready: (program) => this.ground.ready(program),
+      error: (message) => {
+        if (this.choice === null) this.choice = `the game could not be grounded: ${message}`;
+        this.ground.failed(message);
+        this.showEngine();
+      },
+    });
+  }
+
+  /** Plays on the propositional network when `auto` picks it and it builds quickly. */
+  private adoptEngine(): void {
+    const c = this.choice;
+    if (typeof c !== 'object' || c === null || c.engine !== 'propnet' || c.engineMs > MAIN_ENGINE_MS) return this.showEngine();
+    try {
+      this.session.setEngine('auto');
+      const played = this.session.replay(this.kept.moves);
+      this.show(api.goTo(this.session, Math.min(this.kept.step, played)));
+    } catch (e) {
+      toast(`The propositional network could not be used: ${errorMessage(e)}`);
+    }
+  }
+
+  /** The engine workers should use: what `auto` picked, once known. */
+  private workerEngine(): string {
+    return typeof this.choice === 'object' && this.choice !== null ? this.choice.engine : 'auto';
+  }
+
+  /** Why this engine plays, for the engine line (after the engine's name). */
+  private engineNote(view: View): string {
+    const c = this.choice;
+    const why = (note: string) => (note.startsWith(`${view.engine} `) ? note.slice(view.engine.length + 1) : note);
+    if (view.engine !== 'reasoner') return `${why(view.engineNote)}; chosen by auto: the game grounds`;
+    if (c === null) return 'for now: auto is grounding the game in a worker to see whether the propositional network can play it';
+    if (typeof c === 'string') return `(${c})`;
+    if (c.engine === 'propnet') return `on this page: the propositional network takes ${c.engineMs.toFixed(0)} ms to build, so Best moves and Analysis use it in their workers`;
+    return why(c.engineNote);
+  }
+
+  private showEngine(): void {
+    try {
+      if (this.loaded?.ok) this.show(api.view(this.session));
+    } catch {
+      // No position to show: the play pane says why.
+    }
+  }
+
   private show(view: View): void {
-    this.play.render(view);
+    this.play.render({ ...view, engineNote: this.engineNote(view) });
+    this.ground.setPosition(view);
     this.kept = { moves: view.history, step: view.step };
     this.scheduleSave();
   }
@@ -175,7 +270,7 @@ class App {
     const moves = this.kept.moves.slice(0, step);
     const key = JSON.stringify(moves);
     this.play.solving(true);
-    this.solver = runTask({ module, rules: this.loadedText, moves, task: { kind: 'solve', budget: SOLVE_BUDGET } }, (reply) => {
+    this.solver = runTask({ module, rules: this.loadedText, engine: this.workerEngine(), moves, task: { kind: 'solve', budget: SOLVE_BUDGET } }, (reply) => {
       this.solver = null;
       if (JSON.stringify(this.kept.moves.slice(0, this.kept.step)) !== key) return this.play.solving(false);
       if (reply.type === 'solved') this.play.showSolution(reply.solution, step);
@@ -314,12 +409,22 @@ class App {
 
   /** Draws the visible pane if what it shows depends on the text. */
   private refreshTab(): void {
+    this.ground.setVisible(this.tab === 'ground');
     if (this.tab === 'graph' && this.graphStale) {
       this.graphStale = false;
       void this.drawGraph(this.editor.text());
-    } else if (this.tab === 'ground') {
-      this.ground.show(this.loaded?.ok ? this.loadedText : null, this.loaded?.syntax ?? 'prefix');
+    } else if (this.tab === 'graph' && this.graphFocus) {
+      void this.focusGraph();
     }
+  }
+
+  /** Highlights the relation asked for from the grounded-rules pane. */
+  private async focusGraph(): Promise<void> {
+    const id = this.graphFocus;
+    this.graphFocus = null;
+    if (!id) return;
+    const { highlightRelation } = await import('./graph');
+    if (!highlightRelation(id)) toast(`${id} is not in the rule graph: the grounder made it (a part of a rule, or a copy for some constants).`);
   }
 
   private async drawGraph(text: string): Promise<void> {
@@ -335,6 +440,7 @@ class App {
     msg.hidden = true;
     const { drawGraph } = await import('./graph');
     drawGraph(byId('graph'), graph);
+    if (this.graphFocus) void this.focusGraph();
   }
 
   private share(): void {

@@ -24,6 +24,10 @@ export interface PlayActions {
   /** Solves the current position (answers through `showSolution`). */
   solve(): void;
   cancelSolve(): void;
+  /** Shows a ground atom of the current position in the grounded-rules pane. */
+  showGround(atom: string): void;
+  /** Preview mode: the moves chosen so far (per role, null: none), not played; null: preview off. */
+  preview(chosen: (string | null)[] | null): void;
 }
 
 const NOOP = /^(noop|nop|pass|wait)$/;
@@ -65,6 +69,8 @@ export class PlayPane {
   private orientation: BoardView = { swap: false, flip: false };
   /** The solved values of the position shown, if asked for. */
   private solution: Solution | null = null;
+  /** Preview mode: a chosen move lights up its ground rules instead of being played. */
+  private previewing = false;
 
   constructor(private actions: PlayActions) {
     byId('undo').addEventListener('click', () => actions.undo());
@@ -86,6 +92,13 @@ export class PlayPane {
       if (q) this.why(q);
     });
     byId('solve').addEventListener('click', () => actions.solve());
+    byId('preview').addEventListener('click', () => {
+      this.previewing = !this.previewing;
+      byId('preview').setAttribute('aria-pressed', String(this.previewing));
+      this.chosen = this.chosen.map(() => null);
+      actions.preview(this.previewing ? this.chosen : null);
+      if (this.view) this.render(this.view);
+    });
     byId('solve-cancel').addEventListener('click', () => actions.cancelSolve());
   }
 
@@ -96,6 +109,10 @@ export class PlayPane {
     const reveal = (line: number) => this.actions.reveal(line);
     const explain = (a: string, s: number) => this.actions.explain(a, s);
     byId('why').replaceChildren(typeof x === 'string' ? h('p', { class: 'warn', role: 'alert' }, x) : explanationView(x, { explain, reveal }));
+    // The same atom in the ground program, live in this position (values from the engine).
+    if (typeof x !== 'string' && !x.in_move && x.step === this.view?.step) {
+      byId('why').append(h('button', { type: 'button', class: 'small', id: 'why-ground', onclick: () => this.actions.showGround(x.atom) }, 'Its ground rules, live'));
+    }
     byId('why').scrollIntoView({ block: 'nearest' });
   }
 
@@ -172,6 +189,7 @@ export class PlayPane {
     byId<HTMLButtonElement>('restart').disabled = view.step === 0;
     byId<HTMLButtonElement>('random').disabled = view.terminal;
     byId('engine-name').textContent = view.engine;
+    byId('engine-note').textContent = view.engineNote;
     byId('step').textContent = `after ${view.step} move${view.step === 1 ? '' : 's'}`;
     byId<HTMLButtonElement>('solve').disabled = view.terminal;
     byId('fluents').replaceChildren(
@@ -283,7 +301,8 @@ export class PlayPane {
     this.chosen[role] = this.chosen[role] === move ? null : move;
     // Roles with a single legal move need no choice.
     const joint = view.legal.map((ms, r) => this.chosen[r] ?? (ms.length === 1 ? ms[0] : null));
-    if (joint.every((m): m is string => m !== null)) {
+    if (this.previewing) this.actions.preview(this.chosen);
+    else if (joint.every((m): m is string => m !== null)) {
       this.actions.play(joint);
       return;
     }

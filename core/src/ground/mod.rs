@@ -14,6 +14,7 @@
 //! keywords do not appear in it.
 
 mod decompose;
+pub mod model;
 mod relax;
 mod rules;
 
@@ -114,8 +115,15 @@ impl Ground {
 
     /// The name a relation is printed with: the grounder's own relations (`next~part1`,
     /// `aux~2`: `~` cannot be parsed) get a parseable name no relation of the game has.
-    fn relation_name(&self, sym: SymId) -> &str {
+    pub fn relation_name(&self, sym: SymId) -> &str {
         self.renamed.get(&sym).map_or_else(|| self.store.symbol_name(sym), String::as_str)
+    }
+
+    /// Atom `t` as the ground program prints it in `syntax`.
+    pub fn atom_text(&self, t: TermId, syntax: Syntax) -> String {
+        let mut out = String::new();
+        self.write_atom(t, syntax, &mut out);
+        out
     }
 
     fn write_atom(&self, t: TermId, syntax: Syntax, out: &mut String) {
@@ -209,8 +217,7 @@ pub fn ground(
     };
 
     progress(PHASES[0]);
-    let rules = crate::specialise::specialise(normalise(desc)?);
-    let (rules, parts) = decompose::decompose(rules.clone(), &relax::dynamic_relations(&rules));
+    let (rules, parts) = prepare(desc, &mut |_, _| {})?;
     lap(&mut stats, PHASES[0]);
 
     progress(PHASES[1]);
@@ -276,6 +283,35 @@ pub fn ground(
     stats.rules = rules.len();
     lap(&mut stats, PHASES[3]);
     Ok(Ground { store, rules, stats, renamed })
+}
+
+/// The steps of the first phase, in order: `each` is told each step's name and rules.
+pub const STEPS: [&str; 3] = ["normalised", "specialised", "decomposed"];
+
+/// The first phase: normalised (no `or`, locally stratified relations split), specialised
+/// (by the constants bodies use), decomposed (dynamic rules split into parts); returns the
+/// rules and the names of the part relations.
+fn prepare(desc: &Description, each: &mut dyn FnMut(&str, &[NRule])) -> Result<(Vec<NRule>, Vec<String>), Diagnostic> {
+    let rules = normalise(desc)?;
+    each(STEPS[0], &rules);
+    let rules = crate::specialise::specialise(rules);
+    each(STEPS[1], &rules);
+    let (rules, parts) = decompose::decompose(rules.clone(), &relax::dynamic_relations(&rules));
+    each(STEPS[2], &rules);
+    Ok((rules, parts))
+}
+
+/// The rules after each step of the first phase (`STEPS`), one per line, with the
+/// milliseconds each step took (`now` gives milliseconds): the pipeline shown step by step.
+pub fn steps(desc: &Description, now: &dyn Fn() -> f64) -> Result<Vec<(String, Vec<String>, f64)>, Diagnostic> {
+    let mut out = Vec::new();
+    let mut clock = now();
+    prepare(desc, &mut |name, rules| {
+        let t = now();
+        out.push((name.to_string(), rules.iter().map(ToString::to_string).collect(), t - clock));
+        clock = now();
+    })?;
+    Ok(out)
 }
 
 /// The ground program (or the instances before pruning: `what`) passed `max`; names the

@@ -1,0 +1,70 @@
+// Messages between the page and the grounding worker, and the ground program as the page
+// holds it (flat arrays from gdl-wasm's GroundProgram plus the indexes the page derives).
+
+export interface GroundStage {
+  /** normalised, specialised, decomposed, domains, ground, network */
+  name: string;
+  summary: string;
+  ms: number;
+}
+
+export interface NetworkStats {
+  fluents: number;
+  moves: number;
+  gates: number;
+  inputs: number;
+  cyclic_blocks: number;
+  permanent: number;
+  persistent: number;
+  ephemeral: number;
+  strategy: string;
+  build_ms: number;
+}
+
+/** The engine `auto` picks (propnet or reasoner), why, and how long deciding took; known
+ * before the full grounding. */
+export interface EngineChoice {
+  engine: string;
+  engineNote: string;
+  engineMs: number;
+  network: NetworkStats | null;
+}
+
+export interface GroundSummary extends EngineChoice {
+  rules: number;
+  atoms: number;
+  relations: [string, number][];
+  stages: GroundStage[];
+  warnings: string[];
+}
+
+export interface GroundProgramData {
+  summary: GroundSummary;
+  /** Atom texts by atom number. */
+  atoms: string[];
+  /** Canonical (prefix) texts, when `atoms` are printed in infix (null: the same as `atoms`). */
+  keys: string[] | null;
+  /** Per rule, its head atom. */
+  heads: Uint32Array;
+  /** Rule r's literals are literals[starts[r]..starts[r + 1]]: atom * 2 (+1 when negated). */
+  starts: Uint32Array;
+  literals: Uint32Array;
+  /** Per rule, its head relation's index in summary.relations. */
+  ruleRelations: Uint32Array;
+  /** Milliseconds the worker took (grounding, engine choice). */
+  ms: number;
+}
+
+export type GroundRequest =
+  | { type: 'load'; module: WebAssembly.Module; text: string }
+  | { type: 'ground'; syntax: 'prefix' | 'infix' }
+  | { type: 'evaluate'; id: number; fluents: string[]; roles: string[]; moves: string[] }
+  | { type: 'stage'; id: number; name: string };
+
+export type GroundReply =
+  | { type: 'phase'; phase: string }
+  | { type: 'engine'; choice: EngineChoice }
+  | { type: 'ready'; data: GroundProgramData }
+  | { type: 'values'; id: number; values: Uint8Array }
+  | { type: 'stage'; id: number; text: string }
+  | { type: 'error'; id: number; message: string };
