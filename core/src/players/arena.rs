@@ -8,7 +8,7 @@ use super::{Player, Spec};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
 use crate::solve::goal_number;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 
 /// The player (index into the list) at each role in game `game`.
@@ -22,7 +22,7 @@ pub fn player_seed(seed: u64, game: usize, role: usize) -> u64 {
 }
 
 /// How one game ended.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Game {
     /// The player index at each role.
     pub seats: Vec<usize>,
