@@ -13,10 +13,12 @@ import { Session, api, errorMessage, formatText, startEngine, type Capabilities,
 import { DEFAULT_EXAMPLE, example, examples } from './examples';
 import { AnalysisPane } from './analysis';
 import { GroundPane } from './ground';
+import { MatchPane } from './match';
 import { PlayPane } from './play';
 import { PlayoutsPane } from './playouts';
 import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
 import { loadSaved, save } from './storage';
+import { Seats } from './seats';
 import { runTask, type Running } from './tasks';
 
 const LINT_DELAY_MS = 150;
@@ -49,6 +51,7 @@ class App {
   private editor: Editor;
   private session = new Session(MAIN_THREAD_MILLIS);
   private play: PlayPane;
+  private seats: Seats;
   private ground: GroundPane;
   private loaded: LoadResult | null = null;
   private loadedText = '';
@@ -96,6 +99,9 @@ class App {
       },
     });
     this.play.setOrientation(this.orientation, false);
+    const rules = () => (this.loaded?.ok ? this.loadedText : null);
+    this.seats = new Seats(module, rules, (role, move) => this.play.choose(role, move));
+    new MatchPane(module, rules);
     this.ground = new GroundPane(module);
     new PlayoutsPane(module, caps, () => (this.loaded?.ok ? { text: this.loadedText, roles: this.loaded.roles } : null));
     new AnalysisPane(module, () => (this.loaded?.ok ? this.loadedText : null), (moves) => this.openPath(moves));
@@ -120,6 +126,8 @@ class App {
     clearTimeout(this.lintTimer);
     const text = this.editor.text();
     const res = api.load(this.session, text);
+    // New rules: thinking computers start again on them (or stop, if they have errors).
+    this.seats.clear();
     metrics.loads++;
     this.loaded = res;
     this.loadedText = text;
@@ -146,6 +154,7 @@ class App {
 
   private show(view: View): void {
     this.play.render(view);
+    this.seats.update(view);
     this.kept = { moves: view.history, step: view.step };
     this.scheduleSave();
   }
