@@ -20,6 +20,14 @@ test('a seat set to MCTS answers the human move', async () => {
   assert.deepEqual(marks.sort(), ['O', 'X']);
   await shot(page, 'players-mcts-answers');
 
+  // Back in the move list the computer waits, so the moves after stay; it continues on request.
+  await page.locator('#undo').click();
+  await page.locator('#think-continue').waitFor();
+  assert.equal(await page.locator('#history li.undone').count(), 1);
+  await page.locator('#think-continue').click();
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3 && !document.querySelector('#history li.undone'), null, { timeout: 20_000 });
+  assert.match(await page.locator('#outcome').textContent(), /x to move/);
+
   // The strongest MCTS thinks long enough to be seen; Stop hands its seat back.
   await page.locator('input[aria-label="Strength of o"]').fill('4');
   await page.locator('input[aria-label="Strength of o"]').dispatchEvent('change');

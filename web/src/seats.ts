@@ -2,6 +2,8 @@
 // the perfect player). When a computer seat has a choice to make, it thinks in a worker
 // (players-worker.ts) with a visible "thinking" line and Stop (which hands its seats back to
 // people); its move goes to the play pane as a click would. Computers on every seat play on.
+// Stepped back in the move list, computers wait (so the moves after can be stepped through)
+// until a move is played there or "Continue from here" is clicked.
 
 import './players.css';
 import { byId, h } from './dom';
@@ -14,6 +16,8 @@ export class Seats {
   private view: View | null = null;
   /** Stops for the computers thinking now, per role. */
   private thinking = new Map<number, () => void>();
+  /** Back in the move list, computers wait unless asked to continue from there. */
+  private resumed = false;
 
   constructor(
     private module: WebAssembly.Module,
@@ -30,7 +34,10 @@ export class Seats {
     }
     const moved = this.view === null || this.view.step !== view.step || this.view.history.length !== view.history.length || this.view.state.join() !== view.state.join();
     this.view = view;
-    if (moved) this.stop();
+    if (moved) {
+      this.stop();
+      this.resumed = false;
+    }
     this.startThinking();
   }
 
@@ -44,6 +51,8 @@ export class Seats {
     const view = this.view;
     const rules = this.rules();
     if (!view || view.terminal || rules === null) return this.renderThinking();
+    const computerToMove = view.roles.some((_, r) => playerSpec(this.seats[r]) !== null && view.legal[r].length > 1);
+    if (computerToMove && view.step < view.history.length && !this.resumed) return this.renderWaiting();
     const moves = view.history.slice(0, view.step);
     view.roles.forEach((_, r) => {
       const player = playerSpec(this.seats[r]);
@@ -76,6 +85,17 @@ export class Seats {
     for (const r of this.thinking.keys()) this.seats[r] = 'human';
     this.stop();
     this.renderSeats();
+  }
+
+  /** Stepped back in the move list: the computers wait, so the moves after stay to step through. */
+  private renderWaiting(): void {
+    const resume = () => {
+      this.resumed = true;
+      this.startThinking();
+    };
+    byId('thinking').replaceChildren(
+      h('p', { class: 'thinking waiting', role: 'status' }, 'The computers wait while you step through the moves.', h('button', { type: 'button', class: 'small', id: 'think-continue', onclick: resume }, 'Continue from here')),
+    );
   }
 
   private renderThinking(): void {
