@@ -85,8 +85,29 @@ over 1) says whether the threads themselves lose anything (1.00: none).
 | game | 1 thread | 2 threads | ratio | per CPU second |
 | --- | --- | --- | --- | --- |
 {chr(10).join(scaling)}
-""")
+{page_section()}""")
 
+
+def page_section():
+    """The page's figures from the last `node tests/browser/bench.mjs` (its bench.json)."""
+    path = os.path.join(ROOT, "tests/browser/artifacts/bench.json")
+    if not os.path.exists(path):
+        return "\nThe page: run `node tests/browser/bench.mjs` first to add its figures here.\n"
+    b = json.load(open(path))
+    p, busy, idle = b["playoutsPerSec"], b.get("busyClickMs"), b["clickMs"]
+    if busy is None or "pagePool" not in p:
+        return ""
+    return f"""
+The page (from `node tests/browser/bench.mjs` of {b["date"][:16].replace("T", " ")}, Chromium
+{b["chromium"]}, {b["cores"]} cores seen by `navigator.hardwareConcurrency`):
+
+| measure | figure |
+| --- | --- |
+| tic-tac-toe playouts/s, Playouts pane, 1 worker | {p["page"]:,.0f} |
+| the same, {b["cores"]} workers (the default pool) | {p["pagePool"]:,.0f} ({p["poolOverOne"]:.2f}x) |
+| click to next frame, median / max | {idle["toPaintMedian"]:.1f} / {idle["toPaintMax"]:.1f} ms |
+| the same while a match of MCTS players (100k playouts a move) runs | {busy["toPaintMedian"]:.1f} / {busy["toPaintMax"]:.1f} ms |
+"""
 
 if __name__ == "__main__":
     main()
