@@ -185,7 +185,8 @@ enum Command {
         /// Most joint moves per game; a game cut there counts as a draw.
         #[arg(long, default_value_t = 1000)]
         max_steps: usize,
-        /// Threads playing games at once (default: every core).
+        /// Threads playing games at once (default: every core). With budgets in time, more
+        /// threads than free cores give each player less thinking.
         #[arg(long)]
         threads: Option<usize>,
         #[arg(long)]

@@ -156,3 +156,23 @@ fn a_cut_playout_scores_a_draw() {
     let s = m.initial_state();
     assert_eq!(simulate(&mut m, &s, &mut Rng::new(1)).unwrap(), [0.5]);
 }
+
+#[test]
+fn decoupled_uct_finds_the_dominant_move_of_a_simultaneous_game() {
+    // Both roles move at once; a scores 100 with `good` whatever b does, and b's moves
+    // change nothing for it: each role's own statistics must show it.
+    let text = "(role a) (role b) (init start)\n\
+                (<= (legal a good) (true start)) (<= (legal a bad) (true start)) (<= (legal a meh) (true start))\n\
+                (<= (legal b left) (true start)) (<= (legal b right) (true start))\n\
+                (<= (next (won a)) (does a good)) (<= (next (won a)) (does a meh) (does b left))\n\
+                (<= (next over) (true start))\n\
+                (<= terminal (true over))\n\
+                (<= (goal a 100) (true (won a))) (<= (goal a 0) (not (true (won a)))) (goal b 50)";
+    let mut m = crate::load(text, Default::default()).unwrap().reasoner;
+    let s = m.initial_state();
+    for seed in 0..5 {
+        let d = Uct::new(seed, Budget::Playouts(300)).choose(&mut m, &s, 0, &no_clock).unwrap();
+        assert_eq!(m.move_text(d.chosen), "good", "seed {seed}");
+        assert!(d.expects.unwrap() > 90.0);
+    }
+}
