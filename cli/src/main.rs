@@ -694,11 +694,15 @@ fn bench(
     let load_ms = loading.elapsed().as_secs_f64() * 1000.0;
     let roles = m.roles().to_vec();
     let build = || loader.build().map(|c| c.engine).map_err(|d| d.message);
-    let start = Instant::now();
-    let cpu_start = cpu_seconds();
-    let work = |t: usize, m: &mut EngineMachine| bench_playouts(m, seed.wrapping_add(t as u64), seconds, max_steps);
+    // The clocks start when every thread has its engine: the first thread to start reads them.
+    let started = std::sync::OnceLock::new();
+    let work = |t: usize, m: &mut EngineMachine| {
+        started.get_or_init(|| (Instant::now(), cpu_seconds()));
+        bench_playouts(m, seed.wrapping_add(t as u64), seconds, max_steps)
+    };
     let per_thread =
         parallel::each_thread(threads, &mut m, &build, &work).map_err(|e| runtime(RuntimeError::new(e)))?;
+    let (start, cpu_start) = *started.get().expect("thread 0 always works");
     let mut total = Counts::default();
     for c in per_thread {
         (total.playouts, total.moves, total.cut) =

@@ -150,7 +150,7 @@ function nodeRate(engine = 'auto') {
 function nativeRate(engine = 'auto') {
   const gdl = join(ROOT, 'target/release/gdl');
   execFileSync('cargo', ['build', '--release', '--quiet', '-p', 'gdl-cli'], { cwd: ROOT, stdio: 'inherit' });
-  const out = execFileSync(gdl, ['bench', GAME, '--seconds', String(SECONDS), '--engine', engine, '--json'], { encoding: 'utf8' });
+  const out = execFileSync(gdl, ['bench', GAME, '--seconds', String(SECONDS), '--engine', engine, '--threads', '1', '--json'], { encoding: 'utf8' });
   return JSON.parse(out).playouts_per_sec;
 }
 
