@@ -28,16 +28,21 @@ test('a seat set to MCTS answers the human move', async () => {
   await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3 && !document.querySelector('#history li.undone'), null, { timeout: 20_000 });
   assert.match(await page.locator('#outcome').textContent(), /x to move/);
 
-  // The strongest MCTS thinks long enough to be seen; Stop hands its seat back.
-  await page.locator('input[aria-label="Strength of o"]').fill('4');
-  await page.locator('input[aria-label="Strength of o"]').dispatchEvent('change');
-  await cell(page, 1, 1).click();
+  // In breakthrough the strongest MCTS thinks for seconds: the thinking line shows, and Stop
+  // hands its seat back.
+  await page.locator('#examples').selectOption({ label: 'Breakthrough' });
+  await page.locator('select.seat-kind[data-role="black"]').waitFor();
+  await page.locator('select.seat-kind[data-role="black"]').selectOption('mcts');
+  await page.locator('input[aria-label="Strength of black"]').fill('4');
+  await page.locator('input[aria-label="Strength of black"]').dispatchEvent('change');
+  await page.locator('#moves .role-moves[data-role="white"] button.move').first().click();
   const thinking = page.locator('#thinking .thinking');
   await thinking.waitFor({ timeout: 5_000 });
-  assert.match(await thinking.textContent(), /o \(MCTS \(100,000 playouts a move\)\) is thinking/);
+  assert.match(await thinking.textContent(), /black \(MCTS \(100,000 playouts a move\)\) is thinking/);
   await page.locator('#think-stop').click();
   assert.equal(await thinking.count(), 0);
-  assert.equal(await page.locator('select.seat-kind[data-role="o"]').inputValue(), 'human');
+  assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'human');
+  assert.equal(await page.locator('#history li').count(), 2, 'black did not move');
   assert.deepEqual(errors, []);
   await context.close();
 });
