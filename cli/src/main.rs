@@ -4,23 +4,26 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
-use gdl_core::analyze::{Declared, Options as AnalyzeOptions, Outcome as AnalyzeOutcome};
+use gdl_core::analyze::{self, Declared, Options as AnalyzeOptions, Outcome as AnalyzeOutcome};
 use gdl_core::ast::Description;
 use gdl_core::diagnostic::{Diagnostic, LineIndex};
 use gdl_core::engine::{Choice, Engine as EngineMachine};
 use gdl_core::explain::{Explainer, Explanation};
 use gdl_core::ground::Options as GroundOptions;
-use gdl_core::machine::{GoalValue, StateMachine};
+use gdl_core::machine::{GoalValue, RuntimeError, StateMachine};
 use gdl_core::parse::{parse, Syntax};
 use gdl_core::propnet::{Opt, Options as PropnetOptions, Strategy};
 use gdl_core::reasoner::{Limits, TimeLimit};
 use gdl_core::rng::Rng;
 use gdl_core::trace::{playout_rng, record_playout, replay, Playout};
 use serde_json::json;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+
+mod matches;
+mod parallel;
 
 #[derive(Parser)]
 #[command(name = "gdl", version, about = "Parse, check, play and benchmark GDL games")]
@@ -159,6 +162,33 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 1000)]
         max_steps: usize,
+        /// Threads running playouts, each on its own engine (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect): wins, draws,
+    /// losses and mean score per player with 95% confidence intervals. Seats rotate between
+    /// games; with more roles than players the list cycles.
+    Match {
+        file: PathBuf,
+        /// Players, comma-separated: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect.
+        #[arg(long)]
+        players: String,
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Most joint moves per game; a game cut there counts as a draw.
+        #[arg(long, default_value_t = 1000)]
+        max_steps: usize,
+        /// Threads playing games at once (default: every core). With budgets in time, more
+        /// threads than free cores give each player less thinking.
+        #[arg(long)]
+        threads: Option<usize>,
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -224,6 +254,10 @@ enum Command {
         max_steps: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Threads sharing the random playouts of a game too big to search, each on its own
+        /// engine (default: every core). The results depend on the seed and this number.
+        #[arg(long)]
+        threads: Option<usize>,
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -303,14 +337,17 @@ fn main() -> ExitCode {
             playout(&file, count, seed, max_steps, trace.as_deref(), json, &engine)
         }
         Command::Replay { file, trace, json, engine } => replay_cmd(&file, &trace, json, &engine),
-        Command::Bench { file, seconds, seed, max_steps, json, engine } => {
-            bench(&file, seconds, seed, max_steps, json, &engine)
+        Command::Bench { file, seconds, seed, max_steps, threads, json, engine } => {
+            bench(&file, seconds, seed, max_steps, threads, json, &engine)
+        }
+        Command::Match { file, players, games, seed, max_steps, threads, json, engine } => {
+            match_cmd(&file, &players, games, seed, max_steps, threads, json, &engine)
         }
         Command::Solve { file, path, budget, json, engine } => solve_cmd(&file, &path, budget, json, &engine),
         Command::Perft { file, depth, json, engine } => perft_cmd(&file, depth, json, &engine),
-        Command::Analyze { file, max_states, playouts, max_steps, seed, json, engine } => {
+        Command::Analyze { file, max_states, playouts, max_steps, seed, threads, json, engine } => {
             let options = AnalyzeOptions { max_states, playouts, max_steps, seed };
-            analyze_cmd(&file, options, json, &engine)
+            analyze_cmd(&file, options, threads, json, &engine)
         }
         Command::Explain { file, query, path, step, depth, json, limits } => {
             explain(&file, &query, &path, step, depth, json, limits.limits())
@@ -383,35 +420,58 @@ fn report(file: &Path, text: &str, diags: &[Diagnostic], json: bool) {
 }
 
 /// Loads a game into the chosen engine; says on stderr which engine runs (unless `json`).
-fn load_engine(file: &Path, args: &EngineArgs, json: bool) -> Result<EngineMachine, Failure> {
-    let limits = args.limits.limits();
-    let (text, description) = validated(file, json)?;
-    let choice = match args.engine {
-        Engine::Auto => Choice::Auto,
-        Engine::Reasoner => Choice::Reasoner,
-        Engine::Ground => Choice::Ground,
-        Engine::Propnet => Choice::Propnet,
-    };
-    let strategy = match args.strategy {
-        StrategyArg::Sweep => Some(Strategy::Sweep),
-        StrategyArg::Propagate => Some(Strategy::Propagate),
-        StrategyArg::Measure => None,
-    };
-    let options = PropnetOptions { opt: args.opt, strategy };
-    let start = Instant::now();
-    let now = || start.elapsed().as_secs_f64() * 1000.0;
-    match gdl_core::engine::build(choice, &description, limits, options, &now) {
-        Ok(chosen) => {
-            if !json {
-                eprintln!("engine: {}", chosen.note);
+/// What it takes to build the chosen engine, as often as needed (one per thread).
+struct Loader {
+    text: String,
+    description: Description,
+    choice: Choice,
+    limits: Limits,
+    options: PropnetOptions,
+}
+
+impl Loader {
+    fn new(file: &Path, args: &EngineArgs, json: bool) -> Result<Loader, Failure> {
+        let (text, description) = validated(file, json)?;
+        let choice = match args.engine {
+            Engine::Auto => Choice::Auto,
+            Engine::Reasoner => Choice::Reasoner,
+            Engine::Ground => Choice::Ground,
+            Engine::Propnet => Choice::Propnet,
+        };
+        let strategy = match args.strategy {
+            StrategyArg::Sweep => Some(Strategy::Sweep),
+            StrategyArg::Propagate => Some(Strategy::Propagate),
+            StrategyArg::Measure => None,
+        };
+        let options = PropnetOptions { opt: args.opt, strategy };
+        Ok(Loader { text, description, choice, limits: args.limits.limits(), options })
+    }
+
+    fn build(&self) -> Result<gdl_core::engine::Chosen, Diagnostic> {
+        let start = Instant::now();
+        let now = || start.elapsed().as_secs_f64() * 1000.0;
+        gdl_core::engine::build(self.choice, &self.description, self.limits, self.options, &now)
+    }
+
+    /// The engine, its choice said on stderr (unless `json`), or the game's diagnostic.
+    fn engine(&self, file: &Path, json: bool) -> Result<EngineMachine, Failure> {
+        match self.build() {
+            Ok(chosen) => {
+                if !json {
+                    eprintln!("engine: {}", chosen.note);
+                }
+                Ok(chosen.engine)
             }
-            Ok(chosen.engine)
-        }
-        Err(d) => {
-            report(file, &text, &[d], json);
-            Err(Failure::Invalid)
+            Err(d) => {
+                report(file, &self.text, &[d], json);
+                Err(Failure::Invalid)
+            }
         }
     }
+}
+
+fn load_engine(file: &Path, args: &EngineArgs, json: bool) -> Result<EngineMachine, Failure> {
+    Loader::new(file, args, json)?.engine(file, json)
 }
 
 fn runtime(e: gdl_core::machine::RuntimeError) -> Failure {
@@ -571,38 +631,87 @@ fn replay_cmd(file: &Path, trace: &Path, json: bool, engine: &EngineArgs) -> Out
     }
 }
 
-fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, engine: &EngineArgs) -> Outcome {
-    let loading = Instant::now();
-    let mut m = load_engine(file, engine, json)?;
-    let load_ms = loading.elapsed().as_secs_f64() * 1000.0;
-    let roles = m.roles().to_vec();
+/// What one thread's random playouts came to.
+#[derive(Default)]
+struct Counts {
+    playouts: u64,
+    moves: u64,
+    cut: u64,
+    /// Goal values of every role, and how many playouts ended with them (few: a list).
+    outcomes: Vec<(Vec<Vec<GoalValue>>, u64)>,
+}
+
+impl Counts {
+    fn add(&mut self, goals: &[Vec<GoalValue>], n: u64) {
+        match self.outcomes.iter_mut().find(|(x, _)| x == goals) {
+            Some((_, k)) => *k += n,
+            None => self.outcomes.push((goals.to_vec(), n)),
+        }
+    }
+}
+
+/// Random playouts on `m` for `seconds` (at least one).
+fn bench_playouts(m: &mut EngineMachine, seed: u64, seconds: f64, max_steps: usize) -> Result<Counts, String> {
     let mut rng = Rng::new(seed);
+    let mut c = Counts::default();
     let start = Instant::now();
-    let cpu_start = cpu_seconds();
-    let (mut playouts, mut moves, mut cut) = (0u64, 0u64, 0u64);
-    // Goal values of every role, and how many playouts ended with them (few: a list).
-    let mut outcomes: Vec<(Vec<Vec<GoalValue>>, u64)> = Vec::new();
     // Batches grow while they take under a tenth of the time (engines may run a batch's
     // playouts several at a time).
     let mut batch = 1;
-    while playouts == 0 || start.elapsed().as_secs_f64() < seconds {
+    while c.playouts == 0 || start.elapsed().as_secs_f64() < seconds {
         let begun = Instant::now();
         m.playouts(&mut rng, batch, max_steps, &mut |_, o| {
-            playouts += 1;
-            moves += o.length as u64;
+            c.playouts += 1;
+            c.moves += o.length as u64;
             match &o.goals {
-                Some(g) => match outcomes.iter_mut().find(|(x, _)| x == g) {
-                    Some((_, n)) => *n += 1,
-                    None => outcomes.push((g.clone(), 1)),
-                },
-                None => cut += 1,
+                Some(g) => c.add(g, 1),
+                None => c.cut += 1,
             }
         })
-        .map_err(runtime)?;
+        .map_err(|e| e.message)?;
         if begun.elapsed().as_secs_f64() < seconds / 10.0 {
             batch = (batch * 2).min(1 << 16);
         }
     }
+    Ok(c)
+}
+
+/// Random playouts for `seconds` on `threads` threads: thread `t` runs the series seeded
+/// `seed + t` on its own engine.
+fn bench(
+    file: &Path,
+    seconds: f64,
+    seed: u64,
+    max_steps: usize,
+    threads: Option<usize>,
+    json: bool,
+    engine: &EngineArgs,
+) -> Outcome {
+    let threads = threads_arg(threads)?;
+    let loader = Loader::new(file, engine, json)?;
+    let loading = Instant::now();
+    let mut m = loader.engine(file, json)?;
+    let load_ms = loading.elapsed().as_secs_f64() * 1000.0;
+    let roles = m.roles().to_vec();
+    let build = || loader.build().map(|c| c.engine).map_err(|d| d.message);
+    // The clocks start when every thread has its engine: the first thread to start reads them.
+    let started = std::sync::OnceLock::new();
+    let work = |t: usize, m: &mut EngineMachine| {
+        started.get_or_init(|| (Instant::now(), cpu_seconds()));
+        bench_playouts(m, seed.wrapping_add(t as u64), seconds, max_steps)
+    };
+    let per_thread =
+        parallel::each_thread(threads, &mut m, &build, &work).map_err(|e| runtime(RuntimeError::new(e)))?;
+    let (start, cpu_start) = *started.get().expect("thread 0 always works");
+    let mut total = Counts::default();
+    for c in per_thread {
+        (total.playouts, total.moves, total.cut) =
+            (total.playouts + c.playouts, total.moves + c.moves, total.cut + c.cut);
+        for (goals, n) in &c.outcomes {
+            total.add(goals, *n);
+        }
+    }
+    let Counts { playouts, moves, cut, mut outcomes } = total;
     let elapsed = start.elapsed().as_secs_f64();
     outcomes.sort();
     let cpu = cpu_seconds().map(|c| c - cpu_start.unwrap_or(0.0));
@@ -613,13 +722,17 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
             outcomes.iter().map(|(k, v)| (json!(k).to_string(), json!(v))).collect();
         println!(
             "{}",
-            json!({"game": file.display().to_string(), "engine": m.engine_name(), "playouts": playouts,
+            json!({"game": file.display().to_string(), "engine": m.engine_name(), "threads": threads, "playouts": playouts,
                    "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": rate,
                    "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": avg, "cut": cut,
                    "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "network": m.propnet_stats()})
         );
     } else {
-        println!("{}: engine {}, {playouts} playouts in {elapsed:.2} s", file.display(), m.engine_name());
+        println!(
+            "{}: engine {}, {threads} threads, {playouts} playouts in {elapsed:.2} s",
+            file.display(),
+            m.engine_name()
+        );
         println!("  {rate:.1} playouts/s, average length {avg:.1} joint moves, {cut} cut at {max_steps}");
         println!("  outcomes (goals per role {}):", roles.join(", "));
         for (k, v) in outcomes {
@@ -627,6 +740,64 @@ fn bench(file: &Path, seconds: f64, seed: u64, max_steps: usize, json: bool, eng
         }
     }
     Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn match_cmd(
+    file: &Path,
+    players: &str,
+    games: usize,
+    seed: u64,
+    max_steps: usize,
+    threads: Option<usize>,
+    json: bool,
+    engine: &EngineArgs,
+) -> Outcome {
+    let specs = matches::parse_players(players).map_err(|e| Failure::Usage(anyhow::anyhow!("--players: {e}")))?;
+    let threads = threads_arg(threads)?.min(games.max(1));
+    let loader = Loader::new(file, engine, json)?;
+    let mut m = loader.engine(file, json)?;
+    let roles = m.roles().to_vec();
+    let setup = matches::Setup { specs, games, seed, max_steps, threads };
+    let start = Instant::now();
+    let build = || loader.build().map(|c| c.engine).map_err(|d| d.message);
+    let progress = |done: usize| {
+        if !json && std::io::stderr().is_terminal() {
+            eprint!("\rgame {done}/{games}");
+        }
+    };
+    let played = matches::play(&setup, &mut m, &build, &progress).map_err(|e| runtime(RuntimeError::new(e)))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let tallies = gdl_core::players::arena::tally(&setup.specs, &played);
+    if json {
+        println!(
+            "{}",
+            json!({"game": file.display().to_string(), "engine": m.engine_name(), "roles": roles,
+                   "threads": threads, "seconds": seconds, "players": tallies, "games": played})
+        );
+    } else {
+        if std::io::stderr().is_terminal() {
+            eprintln!();
+        }
+        let names: Vec<String> = setup.specs.iter().map(|s| s.to_string()).collect();
+        println!(
+            "{}: {games} games, {}, engine {}, {threads} threads, {seconds:.1} s",
+            file.display(),
+            names.join(" vs "),
+            m.engine_name()
+        );
+        matches::print(&roles, &tallies);
+    }
+    Ok(())
+}
+
+/// `--threads`: at least one; every core when not given.
+fn threads_arg(threads: Option<usize>) -> Result<usize, Failure> {
+    match threads {
+        Some(0) => Err(Failure::Usage(anyhow::anyhow!("--threads must be at least 1"))),
+        Some(t) => Ok(t),
+        None => Ok(parallel::all_cores()),
+    }
 }
 
 fn explain(
@@ -760,11 +931,31 @@ fn perft_cmd(file: &Path, depth: usize, json: bool, engine: &EngineArgs) -> Outc
     }
 }
 
-fn analyze_cmd(file: &Path, options: AnalyzeOptions, json: bool, engine: &EngineArgs) -> Outcome {
-    let mut m = load_engine(file, engine, json)?;
-    let (_, description) = validated(file, true)?;
-    let declared = Declared::of(&description, engine.limits.limits());
-    let report = gdl_core::analyze::analyze(&mut m, &declared, options).map_err(runtime)?;
+fn analyze_cmd(
+    file: &Path,
+    options: AnalyzeOptions,
+    threads: Option<usize>,
+    json: bool,
+    engine: &EngineArgs,
+) -> Outcome {
+    let threads = threads_arg(threads)?;
+    let loader = Loader::new(file, engine, json)?;
+    let mut m = loader.engine(file, json)?;
+    let declared = Declared::of(&loader.description, engine.limits.limits());
+    let report = match analyze::exhaustive(&mut m, &declared, options).map_err(runtime)? {
+        Some(report) => report,
+        None => {
+            // Too many states: the random playouts, shared between the threads.
+            let build = || loader.build().map(|c| c.engine).map_err(|d| d.message);
+            let work = |t: usize, m: &mut EngineMachine| {
+                analyze::sample(m, &declared, options, t, threads).map_err(|e| e.message)
+            };
+            let parts =
+                parallel::each_thread(threads, &mut m, &build, &work).map_err(|e| runtime(RuntimeError::new(e)))?;
+            let sample = analyze::Sample::merge(parts).expect("at least one thread");
+            analyze::sampled(m.roles(), &declared, options, sample)
+        }
+    };
     if json {
         println!("{}", serde_json::to_string(&report).expect("serialisable"));
     } else {

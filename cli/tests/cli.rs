@@ -300,3 +300,63 @@ fn analyze_proves_or_labels_and_fails_with_witnesses() {
     assert_eq!(t["witness"], serde_json::json!([["(go 2)"], ["(go 1)"]]));
     assert_eq!(v["well_formed"], "fails");
 }
+
+#[test]
+fn match_tallies_players_with_confidence_intervals() {
+    let ttt = repo(TTT);
+    let run = |threads: &str| -> Value {
+        let args = ["match", ttt.to_str().unwrap(), "--players", "perfect,random", "--games", "10", "--seed", "3"];
+        serde_json::from_str(&stdout(&[&args[..], &["--threads", threads, "--json"]].concat())).unwrap()
+    };
+    let v = run("1");
+    let perfect = &v["players"][0];
+    assert_eq!((perfect["player"].as_str(), perfect["games"].as_u64()), (Some("perfect"), Some(10)));
+    assert_eq!(perfect["losses"], 0);
+    assert_eq!(v["players"][1]["wins"], 0);
+    assert!(perfect["points"]["plus_minus"].as_f64().unwrap() >= 0.0);
+    // Seats alternate, and every game is the same whatever the number of threads.
+    assert_eq!(v["games"][0]["seats"], serde_json::json!([0, 1]));
+    assert_eq!(v["games"][1]["seats"], serde_json::json!([1, 0]));
+    assert_eq!(v["games"], run("3")["games"]);
+    let text = stdout(&["match", ttt.to_str().unwrap(), "--players", "uct:200,random", "--games", "2"]);
+    assert!(text.contains("uct:200 vs random") && text.contains("points (95% CI)"), "{text}");
+}
+
+#[test]
+fn match_explains_bad_players_and_games_too_big_for_perfect() {
+    let ttt = repo(TTT);
+    let out = gdl().args(["match", ttt.to_str().unwrap(), "--players", "uct,alphabeta"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown player 'alphabeta'"), "{err}");
+    let c4 = repo("games/connectfour.kif");
+    let out =
+        gdl().args(["match", c4.to_str().unwrap(), "--players", "perfect,random", "--games", "1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("perfect player cannot play this game"), "{err}");
+    gdl().args(["match", ttt.to_str().unwrap(), "--players", "random", "--threads", "0"]).assert().code(2);
+}
+
+#[test]
+fn one_player_match_reports_mean_score() {
+    let puzzle = repo("games/eightpuzzle.kif");
+    let text = stdout(&["match", puzzle.to_str().unwrap(), "--players", "random", "--games", "2", "--max-steps", "50"]);
+    assert!(text.contains("mean score (95% CI)") && !text.contains("wins"), "{text}");
+}
+
+#[test]
+fn bench_and_analyze_run_on_threads() {
+    let bt = repo("games/breakthrough.kif");
+    let v: Value =
+        serde_json::from_str(&stdout(&["bench", bt.to_str().unwrap(), "--seconds", "0.2", "--threads", "2", "--json"]))
+            .unwrap();
+    assert_eq!(v["threads"], 2);
+    assert!(v["playouts"].as_u64().unwrap() >= 2);
+    let analyze =
+        |threads: &str| stdout(&["analyze", bt.to_str().unwrap(), "--playouts", "40", "--threads", threads, "--json"]);
+    let two = analyze("2");
+    assert_eq!(two, analyze("2"), "the same seed and threads give the same report");
+    let v: Value = serde_json::from_str(&two).unwrap();
+    assert_eq!((v["method"].as_str(), v["playouts"].as_u64()), (Some("simulation"), Some(40)));
+}

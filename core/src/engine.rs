@@ -242,6 +242,14 @@ impl StateMachine for Engine {
         }
     }
 
+    fn playout_from(&mut self, state: &State, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
+        match (self, state) {
+            (Engine::Reasoner(m), State::Reasoner(s)) => m.playout_from(s, rng, max_steps),
+            (Engine::Propnet(m), State::Propnet(s)) => m.playout_from(s, rng, max_steps),
+            _ => Err(other()),
+        }
+    }
+
     fn playouts(
         &mut self,
         rng: &mut Rng,

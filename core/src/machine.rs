@@ -67,7 +67,16 @@ pub trait StateMachine {
     where
         Self: Sized,
     {
-        crate::trace::step_playout(self, rng, max_steps)
+        let init = self.initial_state();
+        self.playout_from(&init, rng, max_steps)
+    }
+    /// A random playout from `state` (the players' simulations), with the choices of
+    /// `trace::step_playout_from`; an engine may replace it with a faster one.
+    fn playout_from(&mut self, state: &Self::State, rng: &mut Rng, max_steps: usize) -> Result<Outcome>
+    where
+        Self: Sized,
+    {
+        crate::trace::step_playout_from(self, state, rng, max_steps)
     }
     /// `count` random playouts from the initial state: playout `j` is `playout` with the
     /// generator `trace::playout_rng` makes for it from `rng`. `each` hears of every outcome

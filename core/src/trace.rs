@@ -94,8 +94,19 @@ pub fn playout_rng(series: &mut Rng) -> Rng {
 /// A random playout through the state-machine interface, step by step: same choices as
 /// `record_playout`, without recording.
 pub fn step_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
+    let init = m.initial_state();
+    step_playout_from(m, &init, rng, max_steps)
+}
+
+/// `step_playout` from any state: `length` counts the joint moves played from there.
+pub fn step_playout_from<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    rng: &mut Rng,
+    max_steps: usize,
+) -> Result<Outcome> {
     need_roles(m)?;
-    let mut state = m.initial_state();
+    let mut state = state.clone();
     let mut joint = Vec::with_capacity(m.roles().len());
     for length in 0..=max_steps {
         if m.is_terminal(&state)? {

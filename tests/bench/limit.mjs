@@ -51,7 +51,7 @@ function build() {
 const ours = {
   native(g) {
     const out = run(join(ROOT, 'target/release/gdl'), ['bench', join(CORPUS, g.file), '--engine', 'propnet',
-      '--seconds', String(SECONDS), '--json']);
+      '--seconds', String(SECONDS), '--threads', '1', '--json']);
     return JSON.parse(out).playouts_per_cpu_sec;
   },
   /** The page's wasm (web/pkg) in node, the propnet, batches as the page's worker makes them. */

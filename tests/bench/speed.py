@@ -189,10 +189,11 @@ def measure(game, path, args):
         return row
     limit = args.timeout + max(args.seconds, args.auto_seconds)
     common = ['--seconds', str(args.seconds), '--max-steps', str(args.max_steps)]
-    row['reasoner'] = bench_side([args.gdl, 'bench', path, '--engine', 'reasoner', '--json'] + common,
+    # One thread: the rates compare one engine with the oracle's one process.
+    row['reasoner'] = bench_side([args.gdl, 'bench', path, '--engine', 'reasoner', '--json', '--threads', '1'] + common,
                                  limit, 'gdl')
     row['oracle'] = bench_side([args.oracle, 'bench', path] + common, limit, 'oracle')
-    row['auto'] = bench_side([args.gdl, 'bench', path, '--engine', 'auto', '--json', '--seconds',
+    row['auto'] = bench_side([args.gdl, 'bench', path, '--engine', 'auto', '--json', '--threads', '1', '--seconds',
                               str(args.auto_seconds), '--max-steps', str(args.max_steps)], limit, 'gdl')
     return row
 

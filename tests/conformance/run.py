@@ -772,7 +772,8 @@ def propnet_table(games, opts, path, count, command, started):
             continue
         row = {'game': game, 'rules': json.loads(r.out)['rules']}
         for engine in ('propnet', 'reasoner'):
-            b = run_cmd([opts.gdl, 'bench', p, '--engine', engine, '--seconds', '1', '--json'], opts.timeout)
+            b = run_cmd([opts.gdl, 'bench', p, '--engine', engine, '--seconds', '1', '--threads', '1', '--json'],
+                        opts.timeout)
             try:
                 row[engine] = json.loads(b.out)
             except ValueError:

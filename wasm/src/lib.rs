@@ -8,6 +8,7 @@
 pub mod analyses;
 pub mod engines;
 pub mod groundview;
+pub mod players;
 pub mod session;
 pub mod text;
 
@@ -140,6 +141,24 @@ impl Session {
         to_js(&report)
     }
 
+    /// The move `player` (`random`, `mc:500`, `uct:1000`, `uct:1s`, `perfect`) chooses for
+    /// role number `role` in the current position: `{move, playouts, expects}`.
+    pub fn think(&mut self, player: &str, role: u32, seed: f64) -> Result<JsValue, JsError> {
+        let thought = self.inner.think(player, role as usize, seed as u64, &performance_now).map_err(js_err)?;
+        to_js(&thought)
+    }
+
+    /// Game number `game` of a match between `players` (`uct:1000,random`; seats rotate
+    /// with the game's number), from the initial state: `{seats, goals, length}`.
+    #[wasm_bindgen(js_name = matchGame)]
+    pub fn match_game(&mut self, players: &str, seed: f64, game: u32, max_steps: u32) -> Result<JsValue, JsError> {
+        let g = self
+            .inner
+            .match_game(players, seed as u64, game as usize, max_steps as usize, &performance_now)
+            .map_err(js_err)?;
+        to_js(&g)
+    }
+
     /// Seeds the playouts' random generator (an integer below 2^53).
     pub fn seed(&mut self, seed: f64) {
         self.inner.seed(seed as u64);
@@ -152,6 +171,15 @@ impl Session {
         let batch = self.inner.playouts(count, max_steps as usize).map_err(js_err)?;
         to_js(&batch)
     }
+}
+
+/// Each player's results over the games of a match (from `matchGame`): `[{player, games,
+/// wins, draws, losses, unfinished, points: {mean, plus_minus}, score: {mean, plus_minus}}]`.
+#[wasm_bindgen(js_name = matchTally)]
+pub fn match_tally(players: &str, games: JsValue) -> Result<JsValue, JsError> {
+    let games: Vec<gdl_core::players::arena::Game> =
+        serde_wasm_bindgen::from_value(games).map_err(|e| JsError::new(&format!("not a list of games: {e}")))?;
+    to_js(&players::match_tally(players, &games).map_err(js_err)?)
 }
 
 /// The rules printed in `to` (`"prefix"` or `"infix"`).

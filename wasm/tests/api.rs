@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use gdl_wasm::groundview::JsGroundGame;
-use gdl_wasm::{capabilities, format_text, rule_graph, Session};
+use gdl_wasm::{capabilities, format_text, match_tally, rule_graph, Session};
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -234,4 +234,25 @@ fn a_time_limit_stops_a_slow_load() {
     assert!(texts.iter().any(|t| t.contains("took longer than 50 ms") && t.contains("max_millis")), "{texts:?}");
     // The same session loads the next text at once.
     assert_eq!(get(&s.load(TICTACTOE).unwrap(), "ok"), JsValue::TRUE);
+}
+
+#[wasm_bindgen_test]
+fn computer_players_think_and_play_matches() {
+    let mut s = Session::new(None);
+    s.load(TICTACTOE).unwrap();
+    s.set_engine("auto").unwrap();
+    let t = s.think("uct:200", 0, 1.0).unwrap();
+    assert!(get(&t, "move").as_string().unwrap().starts_with("(mark "));
+    assert_eq!(num(&t, "playouts"), 200.0);
+    assert!(message(s.think("alphabeta", 0, 1.0).unwrap_err()).contains("unknown player 'alphabeta'"));
+    let games = Array::new();
+    for g in 0..2 {
+        let game = s.match_game("perfect,random", 5.0, g, 100).unwrap();
+        assert_eq!(get(&game, "seats").dyn_into::<Array>().unwrap().length(), 2);
+        games.push(&game);
+    }
+    let tally = match_tally("perfect,random", games.into()).unwrap().dyn_into::<Array>().unwrap();
+    let perfect = tally.get(0);
+    assert_eq!((num(&perfect, "games"), num(&perfect, "losses")), (2.0, 0.0));
+    assert!(message(match_tally("random", JsValue::from_str("no")).unwrap_err()).contains("not a list of games"));
 }

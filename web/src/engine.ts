@@ -1,11 +1,11 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, formatText, initSync, ruleGraph } from '../pkg/gdl_wasm.js';
+import init, { Session, capabilities, formatText, initSync, matchTally, ruleGraph } from '../pkg/gdl_wasm.js';
 import wasmUrl from '../pkg/gdl_wasm_bg.wasm?url';
 import type { EngineDiagnostic } from './editor';
 
-export { Session, formatText };
+export { Session, formatText, matchTally };
 
 export interface LoadResult {
   ok: boolean;

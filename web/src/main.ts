@@ -16,11 +16,13 @@ import { GroundPane, groundMetrics } from './ground';
 import { GroundClient } from './ground-client';
 import type { EngineChoice } from './ground-protocol';
 import { LessonPane } from './lessons';
+import { MatchPane } from './match';
 import { PlayPane } from './play';
 import { PlayoutsPane } from './playouts';
 import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
 import { registerOffline } from './offline';
 import { loadSaved, save } from './storage';
+import { Seats } from './seats';
 import { runTask, type Running } from './tasks';
 
 const LINT_DELAY_MS = 150;
@@ -57,6 +59,7 @@ class App {
   private editor: Editor;
   private session = new Session(MAIN_THREAD_MILLIS);
   private play: PlayPane;
+  private seats: Seats;
   private ground: GroundPane;
   private grounder: GroundClient;
   /** What `auto` picks for the loaded rules (from the grounding worker), or why it could not tell. */
@@ -113,6 +116,9 @@ class App {
       },
     });
     this.play.setOrientation(this.orientation, false);
+    const rules = () => (this.loaded?.ok ? this.loadedText : null);
+    this.seats = new Seats(module, rules, (role, move) => this.play.choose(role, move));
+    new MatchPane(module, rules);
     this.grounder = new GroundClient(module);
     this.ground = new GroundPane(this.grounder, {
       play: (joint) => this.update(() => api.play(this.session, joint)),
@@ -157,6 +163,8 @@ class App {
     clearTimeout(this.lintTimer);
     const text = this.editor.text();
     const res = api.load(this.session, text);
+    // New rules: thinking computers start again on them (or stop, if they have errors).
+    this.seats.clear();
     metrics.loads++;
     this.loaded = res;
     this.loadedText = text;
@@ -247,6 +255,7 @@ class App {
   private show(view: View): void {
     this.play.render({ ...view, engineNote: this.engineNote(view) });
     this.ground.setPosition(view);
+    this.seats.update(view);
     this.kept = { moves: view.history, step: view.step };
     this.scheduleSave();
   }

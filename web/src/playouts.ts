@@ -1,17 +1,28 @@
-// The playouts pane: N playouts or T seconds in a Web Worker, with a progress bar, Cancel,
+// The playouts pane: N playouts or T seconds on a pool of Web Workers (one per core by
+// default, each with its share of the playouts and its own seed), with a progress bar, Cancel,
 // playouts per second, lengths and a goal histogram per role.
 
 import { byId, h } from './dom';
 import type { Capabilities } from './engine';
-import type { FromWorker, Totals } from './playout-protocol';
+import { emptyTotals, merge, type FromWorker, type Totals } from './playout-protocol';
+
+/** The playouts of worker `w` of `workers` when `count` are shared out (the first ones
+ * take one more when it does not divide). */
+export function shareCount(count: number, w: number, workers: number): number {
+  return Math.floor(count / workers) + (w < count % workers ? 1 : 0);
+}
 
 export class PlayoutsPane {
-  private worker: Worker | null = null;
+  /** The pool: one worker per core (navigator.hardwareConcurrency) unless set otherwise. */
+  private workers: Worker[] = [];
   private roles: string[] = [];
   private running = false;
   private engine = 'auto';
-  /** Which engine runs and why, as the worker reports it. */
+  /** Which engine runs and why, as the first worker reports it. */
   private note = '';
+  /** Per worker of the run: its latest totals, and whether it finished. */
+  private parts: { totals: Totals | null; done: boolean; cancelled: boolean }[] = [];
+  private count: number | null = null;
 
   constructor(
     private module: WebAssembly.Module,
@@ -22,6 +33,7 @@ export class PlayoutsPane {
     engines.replaceChildren(
       ...caps.engines.map((e) => h('option', { value: e.name, title: e.note }, e.name)),
     );
+    byId<HTMLInputElement>('po-workers').value = String(navigator.hardwareConcurrency || 1);
     byId('playout-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.start();
@@ -45,20 +57,40 @@ export class PlayoutsPane {
     const count = byTime ? null : Math.round(num('po-count', 1, 1e8, 1000));
     const seconds = byTime ? num('po-seconds', 0.1, 3600, 5) : null;
     const maxSteps = Math.round(num('po-max-steps', 1, 1e6, 1000));
+    const n = Math.min(count ?? Infinity, Math.round(num('po-workers', 1, 64, navigator.hardwareConcurrency || 1)));
     this.roles = game.roles;
-    this.worker ??= new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name: 'playouts' });
-    this.worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(e.data);
-    this.worker.onerror = (e) => this.finish(null, `The playouts stopped: ${e.message}`);
+    this.count = count;
+    while (this.workers.length < n) this.workers.push(new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name: 'playouts' }));
+    this.parts = Array.from({ length: n }, () => ({ totals: null, done: false, cancelled: false }));
     this.setRunning(true);
     out.replaceChildren(h('p', { class: 'muted' }, 'Starting…'));
     byId<HTMLProgressElement>('po-progress').value = 0;
     this.engine = byId<HTMLSelectElement>('po-engine').value || 'auto';
     this.note = this.engine;
-    this.worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.engine, count, seconds, maxSteps, seed: Math.floor(Math.random() * 2 ** 32) });
+    const seed = Math.floor(Math.random() * 2 ** 32);
+    this.workers.slice(0, n).forEach((worker, w) => {
+      worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(w, e.data);
+      worker.onerror = (e) => this.finish(this.total(), `The playouts stopped: ${e.message}`);
+      const mine = count === null ? null : shareCount(count, w, n);
+      worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32 });
+    });
   }
 
   cancel(): void {
-    if (this.running) this.worker?.postMessage({ type: 'cancel' });
+    if (this.running) this.workers.slice(0, this.parts.length).forEach((w) => w.postMessage({ type: 'cancel' }));
+  }
+
+  /** Every worker's totals so far, merged. */
+  private total(): Totals {
+    const t = emptyTotals(this.roles.length);
+    for (const { totals } of this.parts) {
+      if (!totals) continue;
+      merge(t, totals);
+      t.elapsedMs = Math.max(t.elapsedMs, totals.elapsedMs);
+      t.progress = Math.max(t.progress, totals.progress);
+    }
+    if (this.count !== null) t.progress = t.playouts / this.count;
+    return t;
   }
 
   private setRunning(on: boolean): void {
@@ -68,11 +100,23 @@ export class PlayoutsPane {
     byId('pane-playouts').classList.toggle('running', on);
   }
 
-  private onMessage(m: FromWorker): void {
-    if (m.type === 'engine') this.note = m.note;
-    else if (m.type === 'progress') this.show(m.totals, 'running');
-    else if (m.type === 'done') this.finish(m.totals, null, m.cancelled);
-    else this.finish(m.totals, m.message);
+  private onMessage(w: number, m: FromWorker): void {
+    const part = this.parts[w];
+    if (!this.running || !part) return;
+    if (m.type === 'engine') {
+      if (w === 0) this.note = m.note;
+      return;
+    }
+    part.totals = m.totals ?? part.totals;
+    if (m.type === 'progress') return this.show(this.total(), 'running');
+    if (m.type === 'error') {
+      this.cancel();
+      return this.finish(this.total(), m.message);
+    }
+    part.done = true;
+    part.cancelled = m.cancelled;
+    if (this.parts.every((p) => p.done)) this.finish(this.total(), null, this.parts.some((p) => p.cancelled));
+    else this.show(this.total(), 'running');
   }
 
   private finish(totals: Totals | null, error: string | null, cancelled = false): void {
@@ -115,6 +159,7 @@ export class PlayoutsPane {
         stat('average length', `${avg.toFixed(1)} moves`, 'po-avg'),
         stat('shortest / longest', `${t.minLength} / ${t.maxLength}`, 'po-range'),
         stat('time', `${(t.elapsedMs / 1000).toFixed(2)} s`, 'po-time'),
+        stat('workers', String(this.parts.length), 'po-workers-out'),
       ),
       t.cut > 0 ? h('p', { class: 'warn' }, `${t.cut.toLocaleString('en')} playouts were stopped at the move limit before the game ended.`) : '',
       ...hist,

@@ -105,14 +105,22 @@ pub fn analyze<M: StateMachine>(m: &mut M, declared: &Declared, options: Options
 where
     M::State: Hash,
 {
-    let mut findings = Findings::new(m.roles().len());
-    match explore(m, declared, options.max_states, &mut findings)? {
-        Some(graph) => Ok(graph.report(m, findings, declared)),
+    match exhaustive(m, declared, options)? {
+        Some(report) => Ok(report),
         None => {
-            let mut findings = Findings::new(m.roles().len());
-            simulate(m, declared, options, &mut findings)
+            let roles = m.roles().to_vec();
+            Ok(sampled(&roles, declared, options, sample(m, declared, options, 0, 1)?))
         }
     }
+}
+
+/// The report of an exhaustive search, when the reachable states fit `max_states`.
+pub fn exhaustive<M: StateMachine>(m: &mut M, declared: &Declared, options: Options) -> Result<Option<Report>>
+where
+    M::State: Hash,
+{
+    let mut findings = Findings::new(m.roles().len());
+    Ok(explore(m, declared, options.max_states, &mut findings)?.map(|graph| graph.report(m, findings, declared)))
 }
 
 /// A witness path: states' parents are kept, so any state's path can be rebuilt.
@@ -498,16 +506,60 @@ fn overall(checks: &[Check]) -> Outcome {
     }
 }
 
-/// Random playouts, for games too big to search.
-fn simulate<M: StateMachine>(m: &mut M, declared: &Declared, options: Options, f: &mut Findings) -> Result<Report>
+/// What random playouts found: first failures and wins, a line that returns to one of its
+/// states (with the move it returns after), a line that did not end.
+pub struct Sample {
+    findings: Findings,
+    repeat: Option<(Path, usize)>,
+    long: Option<Path>,
+}
+
+impl Sample {
+    /// Samples joined in order: the first finding of each kind wins; states add up.
+    pub fn merge(samples: Vec<Sample>) -> Option<Sample> {
+        samples.into_iter().reduce(|mut a, b| {
+            let f = &mut a.findings;
+            for (mine, theirs) in [
+                (&mut f.unplayable, b.findings.unplayable),
+                (&mut f.bad_goals, b.findings.bad_goals),
+                (&mut f.outside_base, b.findings.outside_base),
+                (&mut f.outside_input, b.findings.outside_input),
+            ] {
+                if mine.is_none() {
+                    *mine = theirs;
+                }
+            }
+            for (mine, theirs) in f.wins.iter_mut().zip(b.findings.wins) {
+                if mine.is_none() {
+                    *mine = theirs;
+                }
+            }
+            f.states += b.findings.states;
+            a.repeat = a.repeat.or(b.repeat);
+            a.long = a.long.or(b.long);
+            a
+        })
+    }
+}
+
+/// Part `part` of `parts` of the random playouts (playouts `part`, `part + parts`, ...),
+/// for games too big to search; the generator is seeded `seed + part`, so one part is
+/// every playout with the seed as given.
+pub fn sample<M: StateMachine>(
+    m: &mut M,
+    declared: &Declared,
+    options: Options,
+    part: usize,
+    parts: usize,
+) -> Result<Sample>
 where
     M::State: Hash,
 {
-    let roles = m.roles().to_vec();
-    let mut rng = Rng::new(options.seed);
+    let mut f = Findings::new(m.roles().len());
+    let mut rng = Rng::new(options.seed.wrapping_add(part as u64));
     let mut repeat: Option<(Path, usize)> = None;
     let mut long: Option<Path> = None;
-    for _ in 0..options.playouts {
+    for _ in (part..options.playouts).step_by(parts.max(1)) {
         let mut s = m.initial_state();
         let mut seen: FxHashMap<M::State, usize> = FxHashMap::default();
         let mut path: Path = Vec::new();
@@ -530,6 +582,12 @@ where
             s = m.next_state(&s, &joint)?;
         }
     }
+    Ok(Sample { findings: f, repeat, long })
+}
+
+/// The report of random playouts (every part of them merged).
+pub fn sampled(roles: &[String], declared: &Declared, options: Options, sample: Sample) -> Report {
+    let Sample { findings: f, repeat, long } = sample;
     let mut checks = vec![match (&repeat, &long) {
         (Some((p, back)), _) => endless(p, *back),
         (None, Some(p)) => Check {
@@ -549,8 +607,8 @@ where
             witness: None,
         },
     }];
-    checks.extend(f.common_checks(&roles, declared, false, "visited"));
-    for role in &roles {
+    checks.extend(f.common_checks(roles, declared, false, "visited"));
+    for role in roles {
         checks.push(Check {
             name: "strong winnability",
             role: Some(role.clone()),
@@ -561,7 +619,7 @@ where
         });
     }
     let well_formed = overall(&checks);
-    Ok(Report { method: "simulation", states: f.states, playouts: options.playouts, checks, well_formed })
+    Report { method: "simulation", states: f.states, playouts: options.playouts, checks, well_formed }
 }
 
 #[cfg(test)]

@@ -324,9 +324,15 @@ impl Propnet {
 
     /// A random playout from the initial state, choosing as `trace::step_playout` does.
     pub fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
-        need_roles(self)?;
         let init = self.init.clone();
-        self.load(&init);
+        self.playout_from(&init, rng, max_steps)
+    }
+
+    /// A random playout from `state`, choosing as `trace::step_playout_from` does, without
+    /// allocating per step.
+    pub fn playout_from(&mut self, state: &State, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
+        need_roles(self)?;
+        self.load(state);
         let (mut legal, mut chosen) = (std::mem::take(&mut self.legal), std::mem::take(&mut self.chosen));
         let mut result = Ok(Outcome { length: max_steps, goals: None });
         'play: for length in 0..=max_steps {
@@ -406,6 +412,10 @@ impl StateMachine for Propnet {
 
     fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
         Propnet::playout(self, rng, max_steps)
+    }
+
+    fn playout_from(&mut self, state: &State, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
+        Propnet::playout_from(self, state, rng, max_steps)
     }
 
     fn playouts(

@@ -1,0 +1,160 @@
+//! Games and matches between players: who sits where, one game played to the end, and the
+//! tally of a match per player (wins, draws, losses, mean score, 95% confidence intervals).
+//! Seats rotate between games: in game `g`, role `r` is played by player `(r + g) mod k`
+//! of the `k` listed, so two players swap seats every game, a one-player game gives each
+//! player its turn, and with more roles than players the list cycles.
+
+use super::{Player, Spec};
+use crate::machine::{Result, StateMachine};
+use crate::rng::Rng;
+use crate::solve::goal_number;
+use serde::{Deserialize, Serialize};
+use std::hash::Hash;
+
+/// The player (index into the list) at each role in game `game`.
+pub fn seats(players: usize, roles: usize, game: usize) -> Vec<usize> {
+    (0..roles).map(|r| (r + game) % players).collect()
+}
+
+/// The seed of the player at `role` in game `game` of a match seeded with `seed`.
+pub fn player_seed(seed: u64, game: usize, role: usize) -> u64 {
+    Rng::new(seed ^ ((game as u64) << 20 | role as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64()
+}
+
+/// How one game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Game {
+    /// The player index at each role.
+    pub seats: Vec<usize>,
+    /// Each role's goal value; `None` when the game did not end within the move limit.
+    pub goals: Option<Vec<i64>>,
+    /// Joint moves played.
+    pub length: usize,
+}
+
+/// Plays game `game` of a match between `specs` from the initial state, at most
+/// `max_steps` joint moves.
+pub fn play_game<M: StateMachine + 'static>(
+    m: &mut M,
+    specs: &[Spec],
+    seed: u64,
+    game: usize,
+    max_steps: usize,
+    now: &dyn Fn() -> f64,
+) -> Result<Game>
+where
+    M::State: Hash,
+{
+    let roles = m.roles().len();
+    let seats = seats(specs.len(), roles, game);
+    let mut players: Vec<Box<dyn Player<M>>> =
+        seats.iter().enumerate().map(|(r, &p)| specs[p].player(player_seed(seed, game, r))).collect();
+    let mut state = m.initial_state();
+    for length in 0..=max_steps {
+        if m.is_terminal(&state)? {
+            let goals = m.goals(&state)?.iter().map(|g| goal_number(g)).collect();
+            return Ok(Game { seats, goals: Some(goals), length });
+        }
+        if length == max_steps {
+            break;
+        }
+        let joint: Vec<M::Move> =
+            (0..roles).map(|r| Ok(players[r].choose(m, &state, r, now)?.chosen)).collect::<Result<_>>()?;
+        state = m.next_state(&state, &joint)?;
+    }
+    Ok(Game { seats, goals: None, length: max_steps })
+}
+
+/// A mean with the half-width of its 95% confidence interval (normal approximation).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    pub mean: f64,
+    pub plus_minus: f64,
+}
+
+impl Estimate {
+    pub fn of(samples: &[f64]) -> Estimate {
+        let n = samples.len() as f64;
+        if samples.is_empty() {
+            return Estimate { mean: 0.0, plus_minus: 0.0 };
+        }
+        let mean = samples.iter().sum::<f64>() / n;
+        let var = if n > 1.0 { samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+        Estimate { mean, plus_minus: 1.96 * (var / n).sqrt() }
+    }
+}
+
+/// One player's results over a match (a player seated at several roles of a game counts
+/// once per seat).
+#[derive(Clone, Debug, Serialize)]
+pub struct Tally {
+    pub player: String,
+    pub games: usize,
+    /// Strictly the highest goal of the game.
+    pub wins: usize,
+    /// Tied for the highest.
+    pub draws: usize,
+    pub losses: usize,
+    /// Games that did not end within the move limit.
+    pub unfinished: usize,
+    /// Points per game: 1 a win, ½ a draw, 0 a loss (unfinished games count as draws; in a
+    /// one-role game, the goal value / 100).
+    pub points: Estimate,
+    /// Goal value per game (unfinished: 50).
+    pub score: Estimate,
+}
+
+/// Each player's tally over `games`.
+pub fn tally(specs: &[Spec], games: &[Game]) -> Vec<Tally> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(p, spec)| {
+            let (mut points, mut score) = (Vec::new(), Vec::new());
+            let mut t = Tally {
+                player: spec.to_string(),
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                unfinished: 0,
+                points: Estimate::of(&[]),
+                score: Estimate::of(&[]),
+            };
+            for g in games {
+                for (r, _) in g.seats.iter().enumerate().filter(|&(_, &q)| q == p) {
+                    t.games += 1;
+                    let Some(goals) = &g.goals else {
+                        t.unfinished += 1;
+                        points.push(0.5);
+                        score.push(50.0);
+                        continue;
+                    };
+                    let best_other = goals.iter().enumerate().filter(|&(o, _)| o != r).map(|(_, &v)| v).max();
+                    let mine = goals[r];
+                    score.push(mine as f64);
+                    let point = match best_other {
+                        // One role: the score is all there is.
+                        None => mine as f64 / 100.0,
+                        Some(o) if mine < o => {
+                            t.losses += 1;
+                            0.0
+                        }
+                        Some(o) if mine == o => {
+                            t.draws += 1;
+                            0.5
+                        }
+                        Some(_) => {
+                            t.wins += 1;
+                            1.0
+                        }
+                    };
+                    points.push(point);
+                }
+            }
+            t.points = Estimate::of(&points);
+            t.score = Estimate::of(&score);
+            t
+        })
+        .collect()
+}

@@ -1,0 +1,120 @@
+//! Players by name, as the command line and the page write them: `random`, `mc:500`,
+//! `uct:1000`, `uct:1s`, `uct:250ms`, `perfect`. A budget is a number of playouts per move
+//! (deterministic for a seed) or a time per move.
+
+use super::{flat::Flat, perfect::Perfect, random::Random, uct::Uct, Player};
+use crate::machine::StateMachine;
+use std::fmt;
+use std::hash::Hash;
+
+/// How long a player thinks per move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    Playouts(u64),
+    Millis(f64),
+}
+
+/// When a search started and what stops it.
+pub struct Stop {
+    budget: Budget,
+    deadline: f64,
+}
+
+impl Budget {
+    /// Starts counting now.
+    pub fn stop(self, now: &dyn Fn() -> f64) -> Stop {
+        let deadline = match self {
+            Budget::Millis(ms) => now() + ms,
+            Budget::Playouts(_) => 0.0,
+        };
+        Stop { budget: self, deadline }
+    }
+}
+
+impl Stop {
+    /// Whether a search that ran `done` playouts must stop. Every search runs at least one.
+    pub fn reached(&self, done: u64, now: &dyn Fn() -> f64) -> bool {
+        match self.budget {
+            Budget::Playouts(n) => done >= n.max(1),
+            // The clock is read every 8 playouts.
+            Budget::Millis(_) => done > 0 && done.is_multiple_of(8) && now() >= self.deadline,
+        }
+    }
+}
+
+/// A kind of player with its settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spec {
+    Random,
+    Flat(Budget),
+    Uct(Budget),
+    Perfect,
+}
+
+const USAGE: &str = "write random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms or perfect";
+
+impl Spec {
+    /// Reads `random`, `mc:N`, `uct:N`, `uct:Ns`, `uct:Nms`, `perfect`.
+    pub fn parse(text: &str) -> Result<Spec, String> {
+        let text = text.trim();
+        let (kind, budget) = match text.split_once(':') {
+            Some((k, b)) => (k, Some(b)),
+            None => (text, None),
+        };
+        let budget = budget.map(|b| parse_budget(b).map_err(|e| format!("player '{text}': {e}"))).transpose()?;
+        match (kind, budget) {
+            ("random", None) => Ok(Spec::Random),
+            ("perfect", None) => Ok(Spec::Perfect),
+            ("mc", b) => Ok(Spec::Flat(b.unwrap_or(Budget::Playouts(1000)))),
+            ("uct" | "mcts", b) => Ok(Spec::Uct(b.unwrap_or(Budget::Playouts(1000)))),
+            ("random" | "perfect", Some(_)) => Err(format!("player '{text}': {kind} takes no budget; {USAGE}")),
+            _ => Err(format!("unknown player '{text}': {USAGE}")),
+        }
+    }
+
+    /// The player, seeded.
+    pub fn player<M: StateMachine + 'static>(self, seed: u64) -> Box<dyn Player<M>>
+    where
+        M::State: Hash,
+    {
+        match self {
+            Spec::Random => Box::new(Random::new(seed)),
+            Spec::Flat(b) => Box::new(Flat::new(seed, b)),
+            Spec::Uct(b) => Box::new(Uct::new(seed, b)),
+            Spec::Perfect => Box::new(Perfect::new(seed, super::perfect::DEFAULT_NODES)),
+        }
+    }
+}
+
+fn parse_budget(b: &str) -> Result<Budget, String> {
+    let number = |s: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0);
+    let bad = || format!("'{b}' is not a budget: write a number of playouts (1000) or a time (2s, 500ms)");
+    if let Some(ms) = b.strip_suffix("ms") {
+        number(ms).map(Budget::Millis).ok_or_else(bad)
+    } else if let Some(s) = b.strip_suffix('s') {
+        number(s).map(|s| Budget::Millis(s * 1000.0)).ok_or_else(bad)
+    } else {
+        b.trim().parse::<u64>().ok().filter(|&n| n > 0).map(Budget::Playouts).ok_or_else(bad)
+    }
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Playouts(n) => write!(f, "{n}"),
+            Budget::Millis(ms) if ms % 1000.0 == 0.0 => write!(f, "{}s", ms / 1000.0),
+            Budget::Millis(ms) => write!(f, "{ms}ms"),
+        }
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spec::Random => write!(f, "random"),
+            Spec::Flat(b) => write!(f, "mc:{b}"),
+            Spec::Uct(b) => write!(f, "uct:{b}"),
+            Spec::Perfect => write!(f, "perfect"),
+        }
+    }
+}

@@ -1,0 +1,178 @@
+use super::arena::{play_game, seats, tally};
+use super::uct::Uct;
+use super::*;
+use crate::engine::{build, Choice, Engine};
+use crate::path::{parse_path, play};
+use crate::rng::Rng;
+
+fn engine(name: &str) -> Engine {
+    let text = std::fs::read_to_string(format!("{}/../games/{name}.kif", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let desc = crate::parse::parse(&text).description;
+    build(Choice::Propnet, &desc, Default::default(), Default::default(), &|| 0.0).unwrap().engine
+}
+
+fn after(m: &mut Engine, path: &str) -> <Engine as StateMachine>::State {
+    play(m, &parse_path(path).unwrap()).unwrap().0.pop().unwrap()
+}
+
+fn no_clock() -> f64 {
+    0.0
+}
+
+#[test]
+fn specs_read_and_print_back() {
+    for text in ["random", "mc:500", "uct:1000", "uct:2s", "uct:250ms", "perfect"] {
+        assert_eq!(Spec::parse(text).unwrap().to_string(), text);
+    }
+    assert_eq!(Spec::parse("mcts:10").unwrap(), Spec::Uct(Budget::Playouts(10)));
+    for bad in ["uct:0", "uct:x", "alpha", "random:5", "uct:-1s"] {
+        let e = Spec::parse(bad).unwrap_err();
+        assert!(e.contains(bad), "{e}");
+    }
+}
+
+#[test]
+fn uct_and_flat_take_a_win_in_one() {
+    // x: (1 1), (2 2); o: (1 2), (1 3): x wins with (mark 3 3), and must see it.
+    let mut m = engine("tictactoe");
+    let s = after(&mut m, "(mark 1 1); (mark 1 2); (mark 2 2); (mark 1 3)");
+    for spec in ["uct:1000", "mc:1000"] {
+        for seed in 0..5 {
+            let d = Spec::parse(spec).unwrap().player::<Engine>(seed).choose(&mut m, &s, 0, &no_clock).unwrap();
+            assert_eq!(m.move_text(d.chosen), "(mark 3 3)", "{spec} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn uct_blocks_a_win_in_one() {
+    // o must take (1 3), or x wins there next.
+    let mut m = engine("tictactoe");
+    let s = after(&mut m, "(mark 1 1); (mark 2 2); (mark 1 2)");
+    for seed in 0..5 {
+        let d = Uct::new(seed, Budget::Playouts(2000)).choose(&mut m, &s, 1, &no_clock).unwrap();
+        assert_eq!(m.move_text(d.chosen), "(mark 1 3)", "seed {seed}");
+    }
+}
+
+#[test]
+fn perfect_never_loses_tictactoe_against_random() {
+    let mut m = engine("tictactoe");
+    let specs = [Spec::Perfect, Spec::Random];
+    let games: Vec<_> = (0..40).map(|g| play_game(&mut m, &specs, 7, g, 100, &no_clock).unwrap()).collect();
+    let t = tally(&specs, &games);
+    assert_eq!(t[0].games, 40);
+    assert_eq!(t[0].losses, 0, "{t:?}");
+    assert!(t[0].wins > 20, "{t:?}");
+    assert_eq!((t[1].wins, t[1].losses), (0, t[0].wins));
+}
+
+#[test]
+fn every_player_plays_legal_moves_in_every_game() {
+    // Turn-taking, simultaneous (rps) and one-player games; play_game refuses nothing, so
+    // check each move against the legal list.
+    for (game, specs) in [
+        ("tictactoe", "perfect,random"),
+        ("nim", "uct:50,mc:30"),
+        ("rps", "uct:50,perfect"),
+        ("eightpuzzle", "uct:30"),
+        ("connectfour", "mc:20,uct:20"),
+    ] {
+        let mut m = engine(game);
+        let specs: Vec<Spec> = specs.split(',').map(|s| Spec::parse(s).unwrap()).collect();
+        let roles = m.roles().len();
+        let mut state = m.initial_state();
+        let mut players: Vec<_> = (0..roles).map(|r| specs[r % specs.len()].player::<Engine>(r as u64)).collect();
+        for _ in 0..12 {
+            if m.is_terminal(&state).unwrap() {
+                break;
+            }
+            let mut joint = Vec::new();
+            for (r, p) in players.iter_mut().enumerate() {
+                let mv = p.choose(&mut m, &state, r, &no_clock).unwrap().chosen;
+                assert!(m.legal_moves(&state, r).unwrap().contains(&mv), "{game}: {}", m.move_text(mv));
+                joint.push(mv);
+            }
+            state = m.next_state(&state, &joint).unwrap();
+        }
+    }
+}
+
+#[test]
+fn same_seed_same_game() {
+    let mut m = engine("connectfour");
+    let specs = [Spec::Uct(Budget::Playouts(100)), Spec::Flat(Budget::Playouts(100))];
+    let a = play_game(&mut m, &specs, 3, 1, 200, &no_clock).unwrap();
+    let b = play_game(&mut m, &specs, 3, 1, 200, &no_clock).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.seats, [1, 0]);
+}
+
+#[test]
+fn seats_alternate_and_cycle() {
+    assert_eq!((0..3).map(|g| seats(2, 2, g)).collect::<Vec<_>>(), [vec![0, 1], vec![1, 0], vec![0, 1]]);
+    assert_eq!(seats(2, 1, 1), [1]);
+    assert_eq!(seats(2, 3, 0), [0, 1, 0]);
+}
+
+#[test]
+fn uct_beats_random_at_connect_four() {
+    let mut m = engine("connectfour");
+    let specs = [Spec::Uct(Budget::Playouts(300)), Spec::Random];
+    let games: Vec<_> = (0..6).map(|g| play_game(&mut m, &specs, 1, g, 200, &no_clock).unwrap()).collect();
+    let t = tally(&specs, &games);
+    assert!(t[0].wins >= 5, "{t:?}");
+}
+
+#[test]
+fn a_time_budget_reads_the_clock() {
+    let mut m = engine("tictactoe");
+    let s = m.initial_state();
+    let clock = std::cell::Cell::new(0.0);
+    let now = || {
+        clock.set(clock.get() + 1.0);
+        clock.get()
+    };
+    let d = Uct::new(1, Budget::Millis(100.0)).choose(&mut m, &s, 0, &now).unwrap();
+    // One clock tick per 8 playouts, plus the start: about 800 playouts.
+    assert!((790..=810).contains(&d.playouts), "{}", d.playouts);
+}
+
+#[test]
+fn perfect_refuses_a_game_too_big_to_solve() {
+    let mut m = engine("connectfour");
+    let s = m.initial_state();
+    let Err(e) = super::perfect::Perfect::new(1, 10_000).choose(&mut m, &s, 0, &no_clock) else {
+        panic!("connect four solved in 10 000 nodes")
+    };
+    assert!(e.message.contains("cannot play this game") && e.message.contains("MCTS"), "{e}");
+}
+
+#[test]
+fn a_cut_playout_scores_a_draw() {
+    let text = "(role a) (init (p)) (<= (legal a go) (true (p))) (<= (next (p)) (true (p))) \
+                (<= terminal (true (q))) (goal a 100)";
+    let mut m = crate::load(text, Default::default()).unwrap().reasoner;
+    let s = m.initial_state();
+    assert_eq!(simulate(&mut m, &s, &mut Rng::new(1)).unwrap(), [0.5]);
+}
+
+#[test]
+fn decoupled_uct_finds_the_dominant_move_of_a_simultaneous_game() {
+    // Both roles move at once; a scores 100 with `good` whatever b does, and b's moves
+    // change nothing for it: each role's own statistics must show it.
+    let text = "(role a) (role b) (init start)\n\
+                (<= (legal a good) (true start)) (<= (legal a bad) (true start)) (<= (legal a meh) (true start))\n\
+                (<= (legal b left) (true start)) (<= (legal b right) (true start))\n\
+                (<= (next (won a)) (does a good)) (<= (next (won a)) (does a meh) (does b left))\n\
+                (<= (next over) (true start))\n\
+                (<= terminal (true over))\n\
+                (<= (goal a 100) (true (won a))) (<= (goal a 0) (not (true (won a)))) (goal b 50)";
+    let mut m = crate::load(text, Default::default()).unwrap().reasoner;
+    let s = m.initial_state();
+    for seed in 0..5 {
+        let d = Uct::new(seed, Budget::Playouts(300)).choose(&mut m, &s, 0, &no_clock).unwrap();
+        assert_eq!(m.move_text(d.chosen), "good", "seed {seed}");
+        assert!(d.expects.unwrap() > 90.0);
+    }
+}

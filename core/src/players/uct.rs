@@ -1,0 +1,162 @@
+//! UCT: Monte Carlo tree search choosing with UCB1, one new node and one random playout per
+//! iteration. Decoupled for simultaneous moves: in each node every role keeps visits and
+//! total score for each of its own legal moves and picks its move on those alone, so the
+//! same search serves turn-taking games (the other roles have one move) and simultaneous
+//! ones. The tree is built afresh for every move; the chosen move is the most visited.
+
+use super::{legal, scores, simulate, Budget, Decision, Player};
+use crate::machine::{Result, StateMachine};
+use crate::rng::Rng;
+use rustc_hash::FxHashMap;
+
+/// The exploration constant of UCB1, on scores between 0 and 1.
+pub const EXPLORATION: f64 = 0.7;
+/// Most nodes one search keeps; past it, iterations still run playouts, without growing the tree.
+pub const MAX_NODES: usize = 1_000_000;
+
+pub struct Uct {
+    rng: Rng,
+    budget: Budget,
+}
+
+impl Uct {
+    pub fn new(seed: u64, budget: Budget) -> Uct {
+        Uct { rng: Rng::new(seed), budget }
+    }
+}
+
+/// Visits and total score of one move of one role in one node.
+#[derive(Clone, Copy, Default)]
+struct Stat {
+    visits: u32,
+    total: f64,
+}
+
+impl Stat {
+    fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / self.visits as f64
+        }
+    }
+}
+
+struct Node<M: StateMachine> {
+    state: M::State,
+    /// Scores when the state is terminal.
+    end: Option<Vec<f64>>,
+    /// Legal moves per role (empty when terminal).
+    moves: Vec<Vec<M::Move>>,
+    /// Per role, per legal move.
+    stats: Vec<Vec<Stat>>,
+    visits: u32,
+    /// Child by the index of each role's move.
+    children: FxHashMap<Vec<u32>, usize>,
+}
+
+struct Tree<'a, M: StateMachine> {
+    m: &'a mut M,
+    rng: &'a mut Rng,
+    nodes: Vec<Node<M>>,
+}
+
+impl<M: StateMachine> Tree<'_, M> {
+    fn node(&mut self, state: M::State) -> Result<Node<M>> {
+        let roles = self.m.roles().len();
+        let (end, moves) = if self.m.is_terminal(&state)? {
+            (Some(scores(&self.m.goals(&state)?)), vec![Vec::new(); roles])
+        } else {
+            (None, (0..roles).map(|r| legal(self.m, &state, r)).collect::<Result<_>>()?)
+        };
+        let stats = moves.iter().map(|ms: &Vec<M::Move>| vec![Stat::default(); ms.len()]).collect();
+        Ok(Node { state, end, moves, stats, visits: 0, children: FxHashMap::default() })
+    }
+
+    /// Each role's move in node `n` by UCB1 on its own statistics (an untried move first,
+    /// drawn at random among the untried).
+    fn select(&mut self, n: usize) -> Vec<u32> {
+        let node = &self.nodes[n];
+        let log_n = (node.visits.max(1) as f64).ln();
+        let mut pick = Vec::with_capacity(node.stats.len());
+        for stats in &node.stats {
+            let untried: Vec<usize> = (0..stats.len()).filter(|&i| stats[i].visits == 0).collect();
+            let chosen = if !untried.is_empty() {
+                untried[self.rng.below(untried.len())]
+            } else {
+                let ucb = |s: &Stat| s.mean() + EXPLORATION * (log_n / s.visits as f64).sqrt();
+                (0..stats.len()).fold(0, |b, i| if ucb(&stats[i]) > ucb(&stats[b]) { i } else { b })
+            };
+            pick.push(chosen as u32);
+        }
+        pick
+    }
+
+    /// One iteration: down the tree, one new node, a playout, scores back up.
+    fn iterate(&mut self) -> Result<()> {
+        let mut path: Vec<(usize, Vec<u32>)> = Vec::new();
+        let mut n = 0;
+        let values = loop {
+            if let Some(end) = &self.nodes[n].end {
+                break end.clone();
+            }
+            let pick = self.select(n);
+            if let Some(&child) = self.nodes[n].children.get(&pick) {
+                path.push((n, pick));
+                n = child;
+                continue;
+            }
+            let node = &self.nodes[n];
+            let joint: Vec<M::Move> = pick.iter().enumerate().map(|(r, &i)| node.moves[r][i as usize]).collect();
+            let next = self.m.next_state(&node.state, &joint)?;
+            path.push((n, pick.clone()));
+            if self.nodes.len() >= MAX_NODES {
+                break simulate(self.m, &next, self.rng)?;
+            }
+            let child = self.node(next)?;
+            let values = match &child.end {
+                Some(end) => end.clone(),
+                None => simulate(self.m, &child.state, self.rng)?,
+            };
+            self.nodes.push(child);
+            let id = self.nodes.len() - 1;
+            self.nodes[n].children.insert(pick, id);
+            n = id;
+            break values;
+        };
+        self.nodes[n].visits += 1;
+        for (n, pick) in path {
+            let node = &mut self.nodes[n];
+            node.visits += 1;
+            for (r, &i) in pick.iter().enumerate() {
+                let s = &mut node.stats[r][i as usize];
+                s.visits += 1;
+                s.total += values[r];
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<M: StateMachine> Player<M> for Uct {
+    fn choose(&mut self, m: &mut M, state: &M::State, role: usize, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
+        let mine = legal(m, state, role)?;
+        if mine.len() == 1 {
+            return Ok(Decision { chosen: mine[0], playouts: 0, expects: None });
+        }
+        let mut tree = Tree { m, rng: &mut self.rng, nodes: Vec::new() };
+        let root = tree.node(state.clone())?;
+        tree.nodes.push(root);
+        let stop = self.budget.stop(now);
+        let mut done = 0;
+        while !stop.reached(done, now) {
+            tree.iterate()?;
+            done += 1;
+        }
+        let stats = &tree.nodes[0].stats[role];
+        let better = |a: &Stat, b: &Stat| (a.visits, a.mean()) > (b.visits, b.mean());
+        let best = (0..stats.len()).fold(0, |b, i| if better(&stats[i], &stats[b]) { i } else { b });
+        let expects = (stats[best].visits > 0).then(|| 100.0 * stats[best].mean());
+        Ok(Decision { chosen: tree.nodes[0].moves[role][best], playouts: done, expects })
+    }
+}

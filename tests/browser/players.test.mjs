@@ -1,0 +1,73 @@
+// Browser tests of the computer players: a seat set to MCTS answers a person's move in
+// tic-tac-toe (with its "thinking" line and Stop), and a short match in the Match pane shows
+// its results table and chart. Screenshots go to artifacts/.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { cell, openPage, shot, useBrowser } from './lib.mjs';
+
+const env = useBrowser();
+
+test('a seat set to MCTS answers the human move', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await page.locator('select.seat-kind[data-role="o"]').selectOption('mcts');
+  assert.equal(await page.locator('input[aria-label="Strength of o"]').count(), 1);
+  await cell(page, 2, 2).click();
+  // o answers by itself: two moves in the list, and x to move again.
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3, null, { timeout: 20_000 });
+  assert.match(await page.locator('#outcome').textContent(), /x to move/);
+  const marks = await page.locator('#board .mark').allTextContents();
+  assert.deepEqual(marks.sort(), ['O', 'X']);
+  await shot(page, 'players-mcts-answers');
+
+  // Back in the move list the computer waits, so the moves after stay; it continues on request.
+  await page.locator('#undo').click();
+  await page.locator('#think-continue').waitFor();
+  assert.equal(await page.locator('#history li.undone').count(), 1);
+  await page.locator('#think-continue').click();
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3 && !document.querySelector('#history li.undone'), null, { timeout: 20_000 });
+  assert.match(await page.locator('#outcome').textContent(), /x to move/);
+
+  // In breakthrough the strongest MCTS thinks for seconds: the thinking line shows, and Stop
+  // hands its seat back.
+  await page.locator('#examples').selectOption({ label: 'Breakthrough' });
+  await page.locator('select.seat-kind[data-role="black"]').waitFor();
+  await page.locator('select.seat-kind[data-role="black"]').selectOption('mcts');
+  await page.locator('input[aria-label="Strength of black"]').fill('4');
+  await page.locator('input[aria-label="Strength of black"]').dispatchEvent('change');
+  await page.locator('#moves .role-moves[data-role="white"] button.move').first().click();
+  const thinking = page.locator('#thinking .thinking');
+  await thinking.waitFor({ timeout: 5_000 });
+  assert.match(await thinking.textContent(), /black \(MCTS \(100,000 playouts a move\)\) is thinking/);
+  await page.locator('#think-stop').click();
+  assert.equal(await thinking.count(), 0);
+  assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'human');
+  assert.equal(await page.locator('#history li').count(), 2, 'black did not move');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a short match shows its results table and chart', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await page.locator('#tab-match').click();
+  await page.locator('#ma-a').selectOption('mcts:0');
+  await page.locator('#ma-b').selectOption('random');
+  await page.locator('#ma-games').fill('4');
+  await page.locator('#ma-run').click();
+  await page.waitForFunction(() => /4 of 4 games/.test(document.querySelector('#ma-results')?.textContent ?? ''), null, { timeout: 30_000 });
+  const rows = page.locator('.match-table tbody tr');
+  assert.equal(await rows.count(), 2);
+  const first = await rows.nth(0).locator('td').allTextContents();
+  assert.equal(first[0], 'uct:100');
+  assert.equal(first[1], '4');
+  // Wins + draws + losses = games, for each player.
+  for (let i = 0; i < 2; i++) {
+    const [, games, w, d, l] = (await rows.nth(i).locator('td').allTextContents()).map(Number);
+    assert.equal(w + d + l, games);
+  }
+  assert.equal(await page.locator('.match-chart .chart-row').count(), 2);
+  assert.equal(await page.locator('#ma-run').isDisabled(), false);
+  await shot(page, 'players-match');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
