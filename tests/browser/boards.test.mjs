@@ -94,7 +94,18 @@ test('an othello-like game of x and o shows black and white stones', async () =>
   const { context, page, errors } = await withGame(placementGame({ roles: ['x', 'o'], rel: 'cell', empty: 'b', move: 'place', side: 8, start }), 64);
   assert.equal(await page.locator('#board').getAttribute('data-scheme'), 'stones');
   assert.equal(await page.locator('#board .disc').count(), 4);
-  const colour = (x, y) => cell(page, x, y).locator('.disc').evaluate((el) => getComputedStyle(el).backgroundColor);
+  // Read in one step in the page: the board may be drawn again meanwhile (the engine `auto`
+  // picks arrives after the first drawing), which detaches the element a locator found.
+  const colour = (x, y) =>
+    page
+      .waitForFunction(
+        ([x, y]) => {
+          const disc = document.querySelector(`#board [data-x="${x}"][data-y="${y}"] .disc`);
+          return disc && getComputedStyle(disc).backgroundColor;
+        },
+        [String(x), String(y)],
+      )
+      .then((h) => h.jsonValue());
   // x moves first: black.
   assert.equal(await colour(4, 5), 'rgb(32, 33, 36)');
   assert.equal(await colour(4, 4), 'rgb(255, 255, 255)');
