@@ -5,8 +5,9 @@
 //! `(count e3 e4 f3 f4 red ?n)`. When every use of a relation fixes some arguments, its rules
 //! are copied once per distinct use with those arguments substituted, so that only the
 //! facts some rule can read are derived. The new constants flow into the copied bodies, so
-//! the pass repeats until nothing changes. Only non-recursive, non-keyword relations are
-//! specialised, so the facts every reader sees are unchanged.
+//! the pass repeats until nothing changes, or until a round would multiply the program
+//! (`MAX_GROWTH`). Only non-recursive, non-keyword relations are specialised, so the facts
+//! every reader sees are unchanged.
 
 use crate::ast::Term;
 use crate::deps::DepGraph;
@@ -17,11 +18,16 @@ use rustc_hash::{FxHashMap, FxHashSet};
 const MAX_USES: usize = 16;
 /// Most rounds of specialisation.
 const MAX_ROUNDS: usize = 8;
+/// A round that would make the program more than this many times its original size (and
+/// more than `MIN_GROWTH` rules bigger) is not made: copies of copies multiply.
+const MAX_GROWTH: usize = 4;
+const MIN_GROWTH: usize = 256;
 
 /// A use of a relation: the ground arguments it fixes (`None`: not fixed).
 type Use = Vec<Option<Term>>;
 
 pub fn specialise(mut rules: Vec<NRule>) -> Vec<NRule> {
+    let most = (rules.len() * MAX_GROWTH).max(rules.len() + MIN_GROWTH);
     for _ in 0..MAX_ROUNDS {
         let graph = graph_of(&rules);
         let uses = uses_per_relation(&rules, &graph);
@@ -39,6 +45,9 @@ pub fn specialise(mut rules: Vec<NRule>) -> Vec<NRule> {
             out.extend(copies.into_iter().filter(|r| seen.insert(text(r))));
         }
         let unchanged = out.len() == rules.len() && rules.iter().all(|r| seen.contains(&text(r)));
+        if out.len() > most {
+            break;
+        }
         rules = out;
         if unchanged {
             break;
@@ -167,6 +176,20 @@ mod tests {
             (legal ?p go) :- (count a ?p ?n) (not (count b ?p 0))
             (score a 1) :- (true (mark a))"#]]
         .assert_eq(&out);
+    }
+
+    /// Each level asks the next with one more constant: every round doubles the copies.
+    #[test]
+    fn copies_of_copies_stop_before_they_multiply_the_program() {
+        let mut text = String::from("(<= (legal r go) (p0 0))\n");
+        for k in 0..40 {
+            let vars: String = (0..=k).map(|i| format!(" ?b{i}")).collect();
+            text += &format!("(<= (p{k}{vars}) (true (at{vars})) (p{} {vars} 0) (p{} {vars} 1))\n", k + 1, k + 1);
+        }
+        let rules = normalise(&parse(&text).description).unwrap();
+        let out = specialise(rules.clone());
+        assert!(out.len() > rules.len(), "the first rounds are made");
+        assert!(out.len() <= (rules.len() * MAX_GROWTH).max(rules.len() + MIN_GROWTH), "{} rules", out.len());
     }
 
     #[test]

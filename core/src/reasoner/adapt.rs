@@ -6,10 +6,11 @@
 //! there a top-down (Prolog) reasoner wins. Each candidate program is loaded and probed
 //! (every query along a few states of one line of play) under probe limits: the program as
 //! written first, then every state-dependent relation computed on demand (`crate::magic`,
-//! what a top-down reasoner does), then, from the best so far, with the relation that broke
-//! a limit, or the biggest one, on demand. A program's cost is its work per state (join
-//! steps, facts derived, plans run) plus a share of its load; a transformed program is
-//! adopted only if it is clearly cheaper. When nothing passes, the program as written runs
+//! what a top-down reasoner does), then the program without `crate::specialise` (whose
+//! copies per constant use can multiply a program's rules), then, from the best so far,
+//! with the relation that broke a limit, or the biggest one, on demand. A program's cost is
+//! its work per state (join steps, facts derived, plans run) plus a share of its load; a
+//! transformed program is adopted only if it is clearly cheaper. When nothing passes, the program as written runs
 //! with the caller's limits and reports its own errors.
 
 use super::{Deadline, Limits, LoadFailure, Reasoner};
@@ -69,8 +70,10 @@ fn attempt(
     }
 }
 
-/// One load is one request: every candidate shares the deadline.
-pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic> {
+/// Chooses how to evaluate the normalised rules `plain`. One load is one request: every
+/// candidate shares the deadline.
+pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic> {
+    let rules = crate::specialise::specialise(plain.clone());
     let deadline = limits.time.map(|t| t.deadline());
     let probe = Limits {
         max_facts: limits.max_facts.min(PROBE_FACTS),
@@ -86,6 +89,9 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     // whichever is cheap bounds the probe of the other.
     let mut candidates = vec![Vec::new(), magic::dynamic(&rules)];
     let mut trial: Vec<Key> = candidates.pop().expect("two candidates");
+    // After the program as written, the same without specialisation (when that differs).
+    let same = plain.len() == rules.len() && plain.iter().zip(&rules).all(|(a, b)| a.to_string() == b.to_string());
+    let mut unspecialised = (!same).then_some(plain);
     for _ in 0..MAX_ATTEMPTS {
         let as_written = trial.is_empty();
         let weight = if as_written { GAIN } else { 1.0 / GAIN };
@@ -111,6 +117,14 @@ pub fn choose(rules: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         if let Some(c) = candidates.pop() {
             trial = c;
             continue;
+        }
+        if let Some(plain) = unspecialised.take() {
+            // Adopted only if clearly cheaper than the best so far.
+            let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 * GAIN);
+            if let Attempt::Ok(r, cost) = attempt(&plain, &[], probe, deadline, cap)? {
+                adopted.clear();
+                best = Some((r, cost * GAIN));
+            }
         }
         // Next: the biggest relation of the best program, on demand.
         let Some((b, _)) = &best else { break };

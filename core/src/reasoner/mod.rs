@@ -174,7 +174,7 @@ impl Reasoner {
     /// Loads a description that passed validation. Errors name the rule that cannot run.
     /// The evaluation strategy is chosen by measurement (see `adapt`).
     pub fn new(desc: &Description, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
-        adapt::choose(crate::specialise::specialise(normalise(desc)?), limits)
+        adapt::choose(normalise(desc)?, limits)
     }
 
     /// The biggest relation a rule defines (not a keyword, not an internal one), with its
