@@ -6,12 +6,12 @@
 //! there a top-down (Prolog) reasoner wins. Each candidate program is loaded and probed
 //! (every query along a few states of one line of play) under probe limits: the program as
 //! written first, then every state-dependent relation computed on demand (`crate::magic`,
-//! what a top-down reasoner does), then the program without `crate::specialise` (whose
-//! copies per constant use can multiply a program's rules), then, from the best so far,
-//! with the relation that broke a limit, or the biggest one, on demand. A program's cost is
-//! its work per state (join steps, facts derived, plans run) plus a share of its load; a
-//! transformed program is adopted only if it is clearly cheaper. When nothing passes, the program as written runs
-//! with the caller's limits and reports its own errors.
+//! what a top-down reasoner does), then the program without `crate::specialise` when its
+//! copies per constant use made the program much bigger, then, from the best so far, with
+//! the relation that broke a limit, or the biggest one, on demand. A program's cost is its
+//! work per state (join steps, facts derived, plans run) plus a share of its load; a
+//! transformed program is adopted only if it is clearly cheaper. When nothing passes, the
+//! program as written runs with the caller's limits and reports its own errors.
 
 use super::{Deadline, Limits, LoadFailure, Reasoner};
 use crate::diagnostic::Diagnostic;
@@ -27,6 +27,8 @@ const MIN_SIZE: usize = 5_000;
 const MAX_ATTEMPTS: usize = 12;
 /// A transformed program must cost at most this share of the best one so far.
 const GAIN: f64 = 0.95;
+/// A specialised program this many times bigger than the rules is probed against them.
+const SPECIALISED_GROWTH: f64 = 1.5;
 
 type Key = (String, usize);
 
@@ -89,9 +91,9 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     // whichever is cheap bounds the probe of the other.
     let mut candidates = vec![Vec::new(), magic::dynamic(&rules)];
     let mut trial: Vec<Key> = candidates.pop().expect("two candidates");
-    // After the program as written, the same without specialisation (when that differs).
-    let same = plain.len() == rules.len() && plain.iter().zip(&rules).all(|(a, b)| a.to_string() == b.to_string());
-    let mut unspecialised = (!same).then_some(plain);
+    // After the program as written, the same without specialisation, when specialisation
+    // made it much bigger (its copies then cost more than they save).
+    let mut unspecialised = (rules.len() as f64 > plain.len() as f64 * SPECIALISED_GROWTH).then_some(plain);
     for _ in 0..MAX_ATTEMPTS {
         let as_written = trial.is_empty();
         let weight = if as_written { GAIN } else { 1.0 / GAIN };

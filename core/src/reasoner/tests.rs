@@ -202,3 +202,37 @@ fn a_relation_asked_from_one_place_is_computed_on_demand() {
         assert_eq!(chosen.state_text(&s), plain.state_text(&t));
     }
 }
+
+/// Each level asks the next about both values of one more bit, in the manner of the corpus'
+/// ruleDepth games: specialisation copies every level per constant use, many times over,
+/// for nothing (the rules only ever hold for the current step). The program runs without
+/// those copies, with the same answers.
+#[test]
+fn a_program_that_specialisation_multiplies_runs_as_written() {
+    let mut text =
+        String::from("(role r) (init (step 0)) (bit 0) (bit 1)\n(<= (legal r go) (p0 0)) (<= (legal r stop))\n");
+    for k in 0..30 {
+        let vars: String = (0..=k).map(|i| format!(" ?b{i}")).collect();
+        let bits: String = (0..=k).map(|i| format!(" (bit ?b{i})")).collect();
+        text += &format!("(<= (p{k}{vars}){bits} (true (step {k})))\n");
+        text += &format!("(<= (p{k}{vars}){bits} (not (true (step {k}))) (p{n}{vars} 0) (p{n}{vars} 1))\n", n = k + 1);
+    }
+    text += "(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n)) (<= terminal (true (step 3)))\n(<= (goal r 100))\n";
+    text += &(0..30).map(|i| format!("(succ {i} {})", i + 1)).collect::<String>();
+    let plans = |r: &Reasoner| r.comps.iter().map(|c| c.rules.len()).sum::<usize>();
+    let mut chosen = load(&text);
+    let rules = normalise(&parse(&text).description).unwrap();
+    let mut special = Reasoner::from_rules(crate::specialise::specialise(rules.clone()), Limits::default()).unwrap();
+    let plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
+    assert!(plans(&special) > 2 * plans(&plain), "{} specialised rules, {} as written", plans(&special), plans(&plain));
+    assert_eq!(plans(&chosen), plans(&plain));
+    let (mut s, mut t) = (chosen.initial_state(), special.initial_state());
+    for _ in 0..3 {
+        let (a, b) = (chosen.legal_moves(&s, 0).unwrap(), special.legal_moves(&t, 0).unwrap());
+        let texts = |r: &Reasoner, ms: &[TermId]| ms.iter().map(|&m| r.move_text(m)).collect::<Vec<_>>();
+        assert_eq!(texts(&chosen, &a), texts(&special, &b));
+        let go = |r: &Reasoner, ms: &[TermId]| *ms.iter().find(|&&m| r.move_text(m) == "go").expect("go is legal");
+        s = chosen.next_state(&s, &[go(&chosen, &a)]).unwrap();
+        t = special.next_state(&t, &[go(&special, &b)]).unwrap();
+    }
+}
