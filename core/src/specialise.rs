@@ -27,7 +27,7 @@ const MIN_GROWTH: usize = 256;
 type Use = Vec<Option<Term>>;
 
 pub fn specialise(mut rules: Vec<NRule>) -> Vec<NRule> {
-    let most = (rules.len() * MAX_GROWTH).max(rules.len() + MIN_GROWTH);
+    let most = most_rules(rules.len());
     for _ in 0..MAX_ROUNDS {
         let graph = graph_of(&rules);
         let uses = uses_per_relation(&rules, &graph);
@@ -54,6 +54,11 @@ pub fn specialise(mut rules: Vec<NRule>) -> Vec<NRule> {
         }
     }
     rules
+}
+
+/// The most rules specialisation may make of `n`.
+fn most_rules(n: usize) -> usize {
+    (n * MAX_GROWTH).max(n + MIN_GROWTH)
 }
 
 /// A rule as text, to recognise copies.
@@ -189,7 +194,7 @@ mod tests {
         let rules = normalise(&parse(&text).description).unwrap();
         let out = specialise(rules.clone());
         assert!(out.len() > rules.len(), "the first rounds are made");
-        assert!(out.len() <= (rules.len() * MAX_GROWTH).max(rules.len() + MIN_GROWTH), "{} rules", out.len());
+        assert!(out.len() <= most_rules(rules.len()), "{} rules", out.len());
     }
 
     #[test]
