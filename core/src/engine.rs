@@ -111,10 +111,12 @@ pub fn build(
     }
 }
 
-/// "reasoner", with the relations it computes on demand and `why` it runs, if anything.
+/// "reasoner", with how it evaluates (top-down, or the relations it computes on demand)
+/// and `why` it runs, if anything.
 pub fn reasoner_note(r: &Reasoner, why: &str) -> String {
     let demand = r.on_demand();
     let shown = match demand.len() {
+        _ if r.is_tabled() => "top-down with tables".to_string(),
         0 => String::new(),
         n if n <= 4 => format!("computes {} on demand", demand.join(", ")),
         n => format!("computes {} and {} more relations on demand", demand[..3].join(", "), n - 3),

@@ -7,13 +7,15 @@
 //! (every query along a few states of one line of play) under probe limits: the program as
 //! written first, then every state-dependent relation computed on demand (`crate::magic`,
 //! what a top-down reasoner does), then the program without `crate::specialise` when its
-//! copies per constant use made the program much bigger, then, from the best so far, with
-//! the relation that broke a limit, or the biggest one, on demand. A program's cost is its
+//! copies per constant use made the program much bigger, then the rules evaluated top-down
+//! with tables (`tabled`: only the calls the queries make, as a Prolog reasoner with
+//! tabling), then, from the best bottom-up program so far, with the relation that broke a
+//! limit, or the biggest one, on demand. A program's cost is its
 //! work per state (join steps, facts derived, plans run) plus a share of its load; a
 //! transformed program is adopted only if it is clearly cheaper. When nothing passes, the
 //! program as written runs with the caller's limits and reports its own errors.
 
-use super::{Deadline, Limits, LoadFailure, Reasoner};
+use super::{Deadline, Limits, LoadFailure, Reasoner, Tabled};
 use crate::diagnostic::Diagnostic;
 use crate::magic;
 use crate::program::NRule;
@@ -32,6 +34,15 @@ const SPECIALISED_GROWTH: f64 = 1.5;
 
 type Key = (String, usize);
 
+/// How a candidate evaluates the rules.
+#[derive(Clone, Copy)]
+enum How<'a> {
+    /// Bottom-up, with these relations computed on demand (magic sets).
+    BottomUp(&'a [Key]),
+    /// Top-down with tables.
+    Tabled,
+}
+
 enum Attempt {
     /// The program passed the probe; its cost.
     Ok(Box<Reasoner>, f64),
@@ -47,15 +58,21 @@ enum Attempt {
 /// up once the probe's work passes `cap`.
 fn attempt(
     rules: &[NRule],
-    on_demand: &[Key],
+    how: How,
     limits: Limits,
     deadline: Option<Deadline>,
     cap: f64,
 ) -> Result<Attempt, Diagnostic> {
-    let program = if on_demand.is_empty() { Some(rules.to_vec()) } else { magic::transform(rules, on_demand) };
+    let program = match how {
+        How::BottomUp(on_demand) if !on_demand.is_empty() => magic::transform(rules, on_demand),
+        _ => Some(rules.to_vec()),
+    };
     let Some(program) = program else { return Ok(Attempt::NotApplicable) };
     match Reasoner::build_within(program, limits, deadline) {
         Ok(mut r) => {
+            if let How::Tabled = how {
+                r.tabled = Some(Box::new(Tabled::new(&r, rules)));
+            }
             r.work_cap = r.work.saturating_add(cap.min(u64::MAX as f64) as u64);
             let probed = r.probe_cost();
             let dearer = r.work >= r.work_cap;
@@ -94,11 +111,13 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     // After the program as written, the same without specialisation, when specialisation
     // made it much bigger (its copies then cost more than they save).
     let mut unspecialised = (rules.len() as f64 > plain.len() as f64 * SPECIALISED_GROWTH).then_some(plain);
+    // Then top-down with tables, once.
+    let mut tabled = true;
     for _ in 0..MAX_ATTEMPTS {
         let as_written = trial.is_empty();
         let weight = if as_written { GAIN } else { 1.0 / GAIN };
         let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 / weight);
-        match attempt(&rules, &trial, probe, deadline, cap)? {
+        match attempt(&rules, How::BottomUp(&trial), probe, deadline, cap)? {
             Attempt::Ok(r, cost) => {
                 adopted = trial.clone();
                 best = Some((r, if as_written { cost * GAIN } else { cost }));
@@ -123,13 +142,21 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         if let Some(plain) = unspecialised.take() {
             // Adopted only if clearly cheaper than the best so far.
             let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 * GAIN);
-            if let Attempt::Ok(r, cost) = attempt(&plain, &[], probe, deadline, cap)? {
+            if let Attempt::Ok(r, cost) = attempt(&plain, How::BottomUp(&[]), probe, deadline, cap)? {
                 adopted.clear();
                 best = Some((r, cost * GAIN));
             }
         }
-        // Next: the biggest relation of the best program, on demand.
-        let Some((b, _)) = &best else { break };
+        if std::mem::take(&mut tabled) {
+            let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 * GAIN);
+            if let Attempt::Ok(r, cost) = attempt(&rules, How::Tabled, probe, deadline, cap)? {
+                adopted.clear();
+                best = Some((r, cost));
+            }
+        }
+        // Next: the biggest relation of the best program, on demand (a refinement of
+        // bottom-up evaluation: none when top-down evaluation won).
+        let Some((b, _)) = best.as_ref().filter(|b| !b.0.is_tabled()) else { break };
         let skip: Vec<Key> = adopted.iter().chain(&tried).cloned().collect();
         let Some((rel, size)) = b.largest_relation(&skip) else { break };
         if size < MIN_SIZE {

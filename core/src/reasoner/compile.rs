@@ -217,17 +217,15 @@ impl Pending {
     }
 }
 
-/// Compiles one normal rule. `recursive(rel)` tells whether a body relation belongs to the
-/// head's component (then semi-naive plans are made). Errors: the head has a variable no
-/// positive literal binds.
-pub fn compile_rule(
-    rule: &NRule,
-    store: &mut TermStore,
-    rels: &mut Relations,
-    rel_stores: &mut Vec<RelStore>,
-    same_component: &dyn Fn(RelId) -> bool,
-    estimate: Estimate,
-) -> Result<CRule, Diagnostic> {
+/// A rule's head and body as patterns, with its slot names (for messages).
+struct Parts {
+    head_rel: RelId,
+    head: Box<[Pat]>,
+    body: Vec<Pending>,
+    slot_names: Vec<String>,
+}
+
+fn parts(rule: &NRule, store: &mut TermStore, rels: &mut Relations) -> Result<Parts, Diagnostic> {
     let mut c = RuleCompiler { store, rels, slots: FxHashMap::default() };
     let (head_rel, head) = c.atom(&rule.head, rule.span)?;
     let mut body = Vec::new();
@@ -245,68 +243,115 @@ pub fn compile_rule(
             NLit::Same(a, b) => Pending::Same(c.pat(a, rule.span)?, c.pat(b, rule.span)?),
         });
     }
-    let slots = c.slots.len();
-    let slot_names: Vec<String> = {
-        let mut v = vec![String::new(); slots];
-        for (name, &s) in &c.slots {
-            v[s as usize] = name.clone();
-        }
-        v
-    };
-    while rel_stores.len() < c.rels.keys.len() {
-        let arity = c.rels.keys[rel_stores.len()].1;
-        rel_stores.push(RelStore::new(arity));
+    let mut slot_names = vec![String::new(); c.slots.len()];
+    for (name, &s) in &c.slots {
+        slot_names[s as usize] = name.clone();
     }
-    let plan = |first: Option<usize>, rel_stores: &mut Vec<RelStore>| -> Result<Plan, Diagnostic> {
-        let steps = order(&body, first, slots, rel_stores, c.store, estimate);
-        let mut bound = vec![false; slots];
-        for s in &steps {
-            if let Step::Join(l) | Step::Delta(l) = s {
-                let mut v = Vec::new();
-                l.args.iter().for_each(|a| pat_vars(a, &mut v));
-                v.into_iter().for_each(|x| bound[x as usize] = true);
-            }
-        }
-        let mut hv = Vec::new();
-        head.iter().for_each(|a| pat_vars(a, &mut hv));
-        if let Some(&v) = hv.iter().find(|&&v| !bound[v as usize]) {
-            return Err(Diagnostic::error(
-                "unsafe-variable",
-                rule.span,
-                format!(
-                    "variable ?{} of the head is not bound by any positive condition of the body",
-                    slot_names[v as usize]
-                ),
-            ));
-        }
-        hv.sort_unstable();
-        hv.dedup();
-        let head_ready = head_ready(&steps, &hv);
-        Ok(Plan { steps, head_rel, head: head.clone(), head_slots: hv.into(), head_ready, slots })
-    };
-    let full = plan(None, rel_stores)?;
+    Ok(Parts { head_rel, head, body, slot_names })
+}
+
+/// Compiles one normal rule. `recursive(rel)` tells whether a body relation belongs to the
+/// head's component (then semi-naive plans are made). Errors: the head has a variable no
+/// positive literal binds.
+pub fn compile_rule(
+    rule: &NRule,
+    store: &mut TermStore,
+    rels: &mut Relations,
+    rel_stores: &mut Vec<RelStore>,
+    same_component: &dyn Fn(RelId) -> bool,
+    estimate: Estimate,
+) -> Result<CRule, Diagnostic> {
+    let parts = parts(rule, store, rels)?;
+    let full = plan(rule, &parts, None, &[], store, rels, rel_stores, estimate)?;
     let mut delta = Vec::new();
-    for (i, b) in body.iter().enumerate() {
+    for (i, b) in parts.body.iter().enumerate() {
         if let Pending::Pos(r, _) = b {
             if same_component(*r) {
-                delta.push(plan(Some(i), rel_stores)?);
+                delta.push(plan(rule, &parts, Some(i), &[], store, rels, rel_stores, estimate)?);
             }
         }
     }
     Ok(CRule { full, delta })
 }
 
-/// Orders the body: the delta literal first (if any), then greedily the positive literal
-/// expected to match fewest facts, with tests placed as soon as their variables are bound.
+/// Compiles one normal rule for a call that gives the values of the head arguments marked
+/// in `given` (top-down evaluation): the body is ordered with their variables bound, and
+/// `head_slots` lists only the head variables the body binds.
+pub fn compile_call(
+    rule: &NRule,
+    given: &[bool],
+    store: &mut TermStore,
+    rels: &mut Relations,
+    rel_stores: &mut Vec<RelStore>,
+    estimate: Estimate,
+) -> Result<Plan, Diagnostic> {
+    let parts = parts(rule, store, rels)?;
+    plan(rule, &parts, None, given, store, rels, rel_stores, estimate)
+}
+
+/// The plan of a rule: `first` is the body literal reading the newest facts only (semi-naive),
+/// `given` the head arguments whose values are known before the body runs.
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    rule: &NRule,
+    parts: &Parts,
+    first: Option<usize>,
+    given: &[bool],
+    store: &mut TermStore,
+    rels: &Relations,
+    rel_stores: &mut Vec<RelStore>,
+    estimate: Estimate,
+) -> Result<Plan, Diagnostic> {
+    let slots = parts.slot_names.len();
+    while rel_stores.len() < rels.keys.len() {
+        let arity = rels.keys[rel_stores.len()].1;
+        rel_stores.push(RelStore::new(arity));
+    }
+    let mut bound = vec![false; slots];
+    for (a, _) in parts.head.iter().zip(given).filter(|(_, &g)| g) {
+        let mut v = Vec::new();
+        pat_vars(a, &mut v);
+        v.into_iter().for_each(|x| bound[x as usize] = true);
+    }
+    let given_slots = bound.clone();
+    let steps = order(&parts.body, first, bound.clone(), rel_stores, store, estimate);
+    for s in &steps {
+        if let Step::Join(l) | Step::Delta(l) = s {
+            let mut v = Vec::new();
+            l.args.iter().for_each(|a| pat_vars(a, &mut v));
+            v.into_iter().for_each(|x| bound[x as usize] = true);
+        }
+    }
+    let mut hv = Vec::new();
+    parts.head.iter().for_each(|a| pat_vars(a, &mut hv));
+    if let Some(&v) = hv.iter().find(|&&v| !bound[v as usize]) {
+        return Err(Diagnostic::error(
+            "unsafe-variable",
+            rule.span,
+            format!(
+                "variable ?{} of the head is not bound by any positive condition of the body",
+                parts.slot_names[v as usize]
+            ),
+        ));
+    }
+    hv.retain(|&v| !given_slots[v as usize]);
+    hv.sort_unstable();
+    hv.dedup();
+    let head_ready = head_ready(&steps, &hv);
+    Ok(Plan { steps, head_rel: parts.head_rel, head: parts.head.clone(), head_slots: hv.into(), head_ready, slots })
+}
+
+/// Orders the body (`bound`: the slots known before it runs): the delta literal first (if
+/// any), then greedily the positive literal expected to match fewest facts, with tests
+/// placed as soon as their variables are bound.
 fn order(
     body: &[Pending],
     first: Option<usize>,
-    slots: usize,
+    mut bound: Vec<bool>,
     rel_stores: &mut [RelStore],
     store: &TermStore,
     estimate: Estimate,
 ) -> Vec<Step> {
-    let mut bound = vec![false; slots];
     let mut done = vec![false; body.len()];
     let mut steps = Vec::new();
     let lit = |rel: RelId, args: &[Pat], bound: &[bool], rel_stores: &mut [RelStore]| {

@@ -7,7 +7,8 @@ use super::store::{KeyHasher, RelStore, NONE};
 use super::Deadline;
 use crate::term::{TermId, TermStore, TooDeep};
 
-const UNBOUND: TermId = TermId::MAX;
+/// The value of a slot no literal has bound yet.
+pub const UNBOUND: TermId = TermId::MAX;
 
 /// Buffers reused by every plan execution (no allocation per rule and state).
 #[derive(Default)]
@@ -263,25 +264,8 @@ impl<'a> Exec<'a> {
         match_pat(self.store, self.bind, self.trail, p, t)
     }
 
-    /// Are the two patterns the same term? Unbound parts are only equal to themselves.
     fn same(&self, a: &Pat, b: &Pat) -> bool {
-        match (self.ground(a), self.ground(b)) {
-            (Some(x), Some(y)) => x == y,
-            _ => a == b,
-        }
-    }
-
-    /// The term id of a pattern under the bindings, if it is ground and already exists.
-    fn ground(&self, p: &Pat) -> Option<TermId> {
-        match p {
-            Pat::Const(c) => Some(*c),
-            Pat::Var(v) => Some(self.bind[*v as usize]).filter(|&t| t != UNBOUND),
-            Pat::Func(sym, args) => {
-                let ids: Option<Vec<TermId>> = args.iter().map(|a| self.ground(a)).collect();
-                // A term never interned cannot equal an existing one: use a fresh marker.
-                Some(self.store.lookup(*sym, &ids?).unwrap_or(UNBOUND - 1))
-            }
-        }
+        same(self.store, self.bind, a, b)
     }
 
     /// Records the values of the head's variables for this solution.
@@ -295,8 +279,30 @@ impl<'a> Exec<'a> {
     }
 }
 
+/// Are the two patterns the same term under the bindings? Unbound parts are only equal to
+/// themselves.
+pub fn same(store: &TermStore, bind: &[TermId], a: &Pat, b: &Pat) -> bool {
+    match (ground(store, bind, a), ground(store, bind, b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// The term id of a pattern under the bindings, if it is ground and already exists.
+fn ground(store: &TermStore, bind: &[TermId], p: &Pat) -> Option<TermId> {
+    match p {
+        Pat::Const(c) => Some(*c),
+        Pat::Var(v) => Some(bind[*v as usize]).filter(|&t| t != UNBOUND),
+        Pat::Func(sym, args) => {
+            let ids: Option<Vec<TermId>> = args.iter().map(|a| ground(store, bind, a)).collect();
+            // A term never interned cannot equal an existing one: use a fresh marker.
+            Some(store.lookup(*sym, &ids?).unwrap_or(UNBOUND - 1))
+        }
+    }
+}
+
 /// Matches a pattern against a ground term, binding unbound slots (recorded on the trail).
-fn match_pat(store: &TermStore, bind: &mut [TermId], trail: &mut Vec<u16>, p: &Pat, t: TermId) -> bool {
+pub fn match_pat(store: &TermStore, bind: &mut [TermId], trail: &mut Vec<u16>, p: &Pat, t: TermId) -> bool {
     match p {
         Pat::Const(c) => *c == t,
         Pat::Var(v) => {

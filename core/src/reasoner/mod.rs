@@ -10,6 +10,7 @@ mod adapt;
 mod compile;
 mod eval;
 mod store;
+mod tabled;
 
 use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
@@ -19,6 +20,7 @@ use crate::term::{TermId, TermStore};
 use compile::{compile_rule, CRule, RelId, Relations};
 use eval::{Exec, Exhausted, Scratch, Stop};
 use store::RelStore;
+use tabled::Tabled;
 
 /// Limits that stop runaway games.
 #[derive(Clone, Copy, Debug)]
@@ -130,6 +132,10 @@ pub struct Reasoner {
     r_next: RelId,
     /// Reported by `engine_name`.
     name: &'static str,
+    /// Size estimates that ordered the rule bodies (top-down rules are ordered lazily).
+    sizes: Sizes,
+    /// Set when the state-dependent relations are answered top-down (`tabled`).
+    tabled: Option<Box<Tabled>>,
 }
 
 pub type State = std::rc::Rc<[TermId]>;
@@ -363,6 +369,8 @@ impl Reasoner {
             work_cap: u64::MAX,
             r_true,
             r_does,
+            sizes: Sizes { known: Vec::new(), does: 0 },
+            tabled: None,
         };
         // Components in dependency order: static ones are evaluated right after being
         // compiled, so that later rules are ordered knowing the static relations' sizes.
@@ -389,6 +397,7 @@ impl Reasoner {
         r.role_names = r.role_terms.iter().map(|&t| r.store.text(t).to_string()).collect();
         let init = &r.facts[r_init as usize];
         r.init = sorted_state((0..init.len()).map(|i| init.tuple(i)[0]).collect());
+        r.sizes = sizes;
         Ok(r)
     }
 
@@ -586,10 +595,17 @@ impl Reasoner {
         if phase == Phase::State {
             self.current_state = None;
         }
+        if let Some(t) = &mut self.tabled {
+            t.reset(phase);
+        }
     }
 
     /// Evaluates what `query` needs in the current state (and move).
     fn query(&mut self, query: Query) -> Result<()> {
+        let target = [self.r_legal, self.r_terminal, self.r_goal, self.r_next][query as usize];
+        if self.tabled.as_ref().is_some_and(|t| t.answers(target)) && self.query_tabled(query, target) {
+            return Ok(());
+        }
         self.start_request();
         let plan = std::mem::take(&mut self.plans[query as usize]);
         let res = self.evaluate(&plan);
@@ -599,6 +615,43 @@ impl Reasoner {
             self.reset(Phase::State);
         }
         res
+    }
+
+    /// Answers `query` top-down into its relation's facts. False if a limit was reached: the
+    /// top-down evaluator is then dropped, and this query and the next run bottom-up.
+    fn query_tabled(&mut self, query: Query, target: RelId) -> bool {
+        let Some(mut t) = self.tabled.take() else { return false };
+        if t.answered[query as usize] {
+            self.tabled = Some(t);
+            return true;
+        }
+        self.start_request();
+        let budget = self.limits.max_join_steps.min(self.work_cap.saturating_sub(self.work));
+        self.budget = budget;
+        let answered = match t.answer(self, target) {
+            Ok(answers) => {
+                let facts = &mut self.facts[target as usize];
+                facts.clear();
+                for i in 0..answers.len() {
+                    facts.insert(answers.tuple(i), &self.store);
+                }
+                true
+            }
+            Err(tabled::Fail) => false,
+        };
+        self.work += budget - self.budget;
+        // On failure the tables go with the evaluator; the facts bottom-up evaluation
+        // reads (`true`, `does`, static relations) are untouched.
+        if answered {
+            t.answered[query as usize] = true;
+            self.tabled = Some(t);
+        }
+        answered
+    }
+
+    /// Whether the state-dependent relations are answered top-down, with tables.
+    pub fn is_tabled(&self) -> bool {
+        self.tabled.is_some()
     }
 
     /// A request starts: its deadline is the load's while loading, else a new one.

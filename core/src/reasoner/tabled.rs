@@ -1,0 +1,532 @@
+//! Tabled top-down evaluation: the state-dependent relations are answered on demand, only
+//! for the arguments a rule asks about, as a Prolog reasoner with tabling does; static
+//! relations, `true` and `does` are read from the relation stores.
+//!
+//! A call is a relation with some arguments given; its answers go to a table, so no call is
+//! evaluated twice in one state. A rule is compiled once per relation and set of given
+//! arguments (`compile_call`: its body ordered with their variables bound). Recursion: a
+//! call reaching a table still being evaluated reads the answers found so far; the oldest
+//! such table of a group (its leader) evaluates the whole group again until no table gets a
+//! new answer, then marks it complete (strongly connected components of calls). `not`
+//! waits for a complete table, which stratification guarantees: a negated call never
+//! reaches a table still being evaluated.
+//!
+//! Tables of relations depending on `does` are dropped when the joint move changes, the
+//! others when the state changes.
+
+use super::compile::{compile_call, KeySrc, Lit, Pat, Plan, RelId, Step};
+use super::eval::{build, match_pat, same, UNBOUND};
+use super::store::{KeyHasher, RelStore, NONE};
+use super::{Phase, Query, Reasoner, FACT_COST, PLAN_COST, VALUES_GUESS};
+use crate::program::NRule;
+use crate::term::TermId;
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+/// Calls evaluated inside one another at most (deeper recursion falls back to bottom-up
+/// evaluation: the native and the browser's stacks must not overflow).
+const MAX_NESTING: usize = 200;
+/// What creating a table costs, in join steps.
+const TABLE_COST: u64 = 16;
+/// Tables of relations depending on `does` carry this bit in their reference.
+const MOVE_TABLE: u32 = 1 << 31;
+
+/// The answers to one call.
+struct Table {
+    rel: RelId,
+    /// The call's arguments, `UNBOUND` where not given.
+    key: Box<[TermId]>,
+    answers: RelStore,
+    complete: bool,
+    /// Position on the stack of incomplete tables.
+    depth: usize,
+}
+
+/// The tables of one phase: per relation, the table of each call.
+#[derive(Default)]
+struct Tables {
+    index: Vec<FxHashMap<Box<[TermId]>, u32>>,
+    tables: Vec<Table>,
+}
+
+impl Tables {
+    fn clear(&mut self) {
+        self.index.iter_mut().for_each(|m| m.clear());
+        self.tables.clear();
+    }
+}
+
+/// A limit was reached (join steps, time, facts of a table, term depth, nesting): the
+/// reasoner answers the query bottom-up instead, which reports its own limits.
+#[derive(Debug)]
+pub struct Fail;
+
+/// What a step tells the step before it after a solution.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Go,
+    /// A solution was found: the steps after this one could only derive the same answer.
+    Cut(usize),
+    /// The rule has no more answers to give (its head was complete before the body ran).
+    Done,
+}
+
+/// Where a join reads its tuples.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The answers of a table.
+    Table(u32),
+    /// The facts of a store along an index chain.
+    Chain(u16),
+    /// Every fact of a store.
+    Scan,
+}
+
+/// The top-down evaluator of a reasoner.
+pub struct Tabled {
+    /// The queries answered in the current state (and move), by `Query` number.
+    pub answered: [bool; 4],
+    /// Relations answered top-down.
+    top_down: Vec<bool>,
+    /// Relations whose tables the joint move invalidates.
+    on_moves: Vec<bool>,
+    rules: Vec<Vec<NRule>>,
+    /// Compiled rules per relation and given arguments (bit `i`: argument `i`).
+    plans: FxHashMap<(RelId, u64), Rc<[Plan]>>,
+    state: Tables,
+    moves: Tables,
+    /// Incomplete tables, oldest first.
+    stack: Vec<u32>,
+    /// Calls being evaluated inside one another.
+    nesting: usize,
+    /// The lowest stack position the current evaluation read an incomplete table at.
+    low: usize,
+    /// Answers found so far (a leader repeats its group until this stops changing).
+    found: u64,
+    bind: Vec<TermId>,
+    trail: Vec<u16>,
+    /// Steps since the clock was last read.
+    ticks: u64,
+}
+
+/// Join steps between two readings of the clock.
+const CLOCK_EVERY: u64 = 1 << 14;
+
+impl Tabled {
+    /// The evaluator for the reasoner's rules: every relation that depends on the state is
+    /// answered top-down.
+    pub fn new(r: &Reasoner, rules: &[NRule]) -> Tabled {
+        let n = r.facts.len();
+        let mut phase = vec![Phase::Static; n];
+        for comp in &r.comps {
+            for &rel in &comp.rels {
+                phase[rel as usize] = comp.phase;
+            }
+        }
+        let top_down: Vec<bool> =
+            (0..n).map(|i| phase[i] != Phase::Static && i as RelId != r.r_true && i as RelId != r.r_does).collect();
+        let mut by_rel = vec![Vec::new(); n];
+        for rule in rules {
+            if let Some(rel) = r.rels.get(rule.head.name().expect("named"), rule.head.args().len()) {
+                if top_down[rel as usize] {
+                    by_rel[rel as usize].push(rule.clone());
+                }
+            }
+        }
+        let tables = || Tables { index: vec![FxHashMap::default(); n], tables: Vec::new() };
+        Tabled {
+            answered: [false; 4],
+            on_moves: phase.iter().map(|&p| p == Phase::Move).collect(),
+            top_down,
+            rules: by_rel,
+            plans: FxHashMap::default(),
+            state: tables(),
+            moves: tables(),
+            stack: Vec::new(),
+            nesting: 0,
+            low: usize::MAX,
+            found: 0,
+            bind: Vec::new(),
+            trail: Vec::new(),
+            ticks: 0,
+        }
+    }
+
+    /// Whether `rel` is answered top-down (it depends on the state).
+    pub fn answers(&self, rel: RelId) -> bool {
+        self.top_down[rel as usize]
+    }
+
+    /// Forgets the tables `phase` invalidates (`State`: all of them).
+    pub fn reset(&mut self, phase: Phase) {
+        self.moves.clear();
+        self.answered[Query::Next as usize] = false;
+        if phase == Phase::State {
+            self.state.clear();
+            self.answered = [false; 4];
+        }
+    }
+
+    /// Answers `rel` with every argument free: its facts.
+    pub fn answer(&mut self, r: &mut Reasoner, rel: RelId) -> Result<&RelStore, Fail> {
+        self.stack.clear();
+        self.bind.clear();
+        self.trail.clear();
+        self.nesting = 0;
+        let key = vec![UNBOUND; r.rels.keys[rel as usize].1];
+        let (t, _) = self.solve(r, rel, &key)?;
+        Ok(&self.table(t).answers)
+    }
+
+    fn table(&self, t: u32) -> &Table {
+        if t & MOVE_TABLE != 0 {
+            &self.moves.tables[(t & !MOVE_TABLE) as usize]
+        } else {
+            &self.state.tables[t as usize]
+        }
+    }
+
+    fn table_mut(&mut self, t: u32) -> &mut Table {
+        if t & MOVE_TABLE != 0 {
+            &mut self.moves.tables[(t & !MOVE_TABLE) as usize]
+        } else {
+            &mut self.state.tables[t as usize]
+        }
+    }
+
+    /// The table of a call, evaluated (complete, or part of a group a caller leads), and
+    /// the lowest stack position it read an incomplete table at (`usize::MAX`: complete).
+    fn solve(&mut self, r: &mut Reasoner, rel: RelId, key: &[TermId]) -> Result<(u32, usize), Fail> {
+        let on_moves = self.on_moves[rel as usize];
+        let tables = if on_moves { &mut self.moves } else { &mut self.state };
+        if let Some(&i) = tables.index[rel as usize].get(key) {
+            let t = &tables.tables[i as usize];
+            let low = if t.complete { usize::MAX } else { t.depth };
+            return Ok((i | if on_moves { MOVE_TABLE } else { 0 }, low));
+        }
+        if self.nesting >= MAX_NESTING {
+            return Err(Fail);
+        }
+        let i = tables.tables.len() as u32;
+        let depth = self.stack.len();
+        tables.tables.push(Table {
+            rel,
+            key: key.into(),
+            answers: RelStore::new(r.rels.keys[rel as usize].1),
+            complete: false,
+            depth,
+        });
+        tables.index[rel as usize].insert(key.into(), i);
+        let t = i | if on_moves { MOVE_TABLE } else { 0 };
+        r.work += TABLE_COST;
+        self.stack.push(t);
+        self.nesting += 1;
+        let result = self.lead(r, t, depth);
+        self.nesting -= 1;
+        let low = result?;
+        if low < depth {
+            return Ok((t, low));
+        }
+        for u in self.stack.drain(depth..).collect::<Vec<_>>() {
+            self.table_mut(u).complete = true;
+        }
+        Ok((t, usize::MAX))
+    }
+
+    /// Evaluates a new table at stack position `depth`, and if it leads a group, the group
+    /// until nothing changes. Returns the lowest stack position read below the group.
+    fn lead(&mut self, r: &mut Reasoner, t: u32, depth: usize) -> Result<usize, Fail> {
+        let mut low = self.evaluate(r, t)?;
+        if low != depth {
+            return Ok(low);
+        }
+        loop {
+            let before = self.found;
+            let mut k = depth;
+            while k < self.stack.len() {
+                let u = self.stack[k];
+                low = low.min(self.evaluate(r, u)?);
+                k += 1;
+            }
+            if low < depth || self.found == before {
+                return Ok(low);
+            }
+        }
+    }
+
+    /// Runs every rule of table `t`'s relation once for its call. Returns the lowest stack
+    /// position of an incomplete table it read.
+    fn evaluate(&mut self, r: &mut Reasoner, t: u32) -> Result<usize, Fail> {
+        let (rel, key) = {
+            let table = self.table(t);
+            (table.rel, table.key.clone())
+        };
+        let plans = self.plans(r, rel, &key);
+        let all_given = key.iter().all(|&k| k != UNBOUND);
+        let outer = std::mem::replace(&mut self.low, usize::MAX);
+        let mut result = Ok(());
+        for plan in plans.iter() {
+            r.work += PLAN_COST;
+            let base = self.bind.len();
+            self.bind.resize(base + plan.slots, UNBOUND);
+            let mark = self.trail.len();
+            let heads = plan.head.iter().zip(key.iter());
+            let applies = heads
+                .into_iter()
+                .all(|(p, &k)| k == UNBOUND || match_pat(&r.store, &mut self.bind[base..], &mut self.trail, p, k));
+            if applies {
+                result = self.step(r, plan, 0, base, t).map(drop);
+            }
+            self.trail.truncate(mark);
+            self.bind.truncate(base);
+            if result.is_err() || (all_given && !self.table(t).answers.is_empty()) {
+                break;
+            }
+        }
+        let low = std::mem::replace(&mut self.low, outer);
+        result.map(|()| low)
+    }
+
+    /// The rules of `rel` compiled for the arguments `key` gives.
+    fn plans(&mut self, r: &mut Reasoner, rel: RelId, key: &[TermId]) -> Rc<[Plan]> {
+        let given: Vec<bool> = key.iter().enumerate().map(|(i, &k)| i < 64 && k != UNBOUND).collect();
+        let mask = given.iter().enumerate().fold(0u64, |m, (i, &g)| if g { m | 1 << i } else { m });
+        if let Some(p) = self.plans.get(&(rel, mask)) {
+            return p.clone();
+        }
+        let (sizes, top_down) = (&r.sizes, &self.top_down);
+        // A call costs what it computes, which grows with every argument it does not give.
+        let estimate = |rel: RelId, args: &[Pat], bound: &[bool]| match top_down[rel as usize] {
+            true => match args.iter().filter(|a| !is_ground(a, bound)).count() {
+                0 => 0.5,
+                free => VALUES_GUESS.powi(free as i32),
+            },
+            false => sizes.estimate(rel, args, bound),
+        };
+        let plans: Rc<[Plan]> = self.rules[rel as usize]
+            .iter()
+            .map(|rule| {
+                compile_call(rule, &given, &mut r.store, &mut r.rels, &mut r.facts, &estimate)
+                    .expect("the rule compiled when the game loaded")
+            })
+            .collect();
+        self.plans.insert((rel, mask), plans.clone());
+        plans
+    }
+
+    /// Takes one join step from the budget.
+    fn spend(&mut self, r: &mut Reasoner) -> Result<(), Fail> {
+        if r.budget == 0 {
+            return Err(Fail);
+        }
+        r.budget -= 1;
+        self.ticks += 1;
+        if self.ticks.is_multiple_of(CLOCK_EVERY) && r.deadline.is_some_and(|d| d.passed()) {
+            return Err(Fail);
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, r: &mut Reasoner, plan: &Plan, k: usize, base: usize, out: u32) -> Result<Flow, Fail> {
+        let Some(step) = plan.steps.get(k) else { return self.emit(r, plan, base, out) };
+        match step {
+            Step::Join(lit) | Step::Delta(lit) => self.join(r, plan, k, lit, base, out),
+            Step::Neg(lit) => {
+                if self.exists(r, lit, base)? {
+                    Ok(Flow::Go)
+                } else {
+                    self.step(r, plan, k + 1, base, out)
+                }
+            }
+            Step::Distinct(a, b) => {
+                if same(&r.store, &self.bind[base..], a, b) {
+                    Ok(Flow::Go)
+                } else {
+                    self.step(r, plan, k + 1, base, out)
+                }
+            }
+            Step::Same(a, b) => {
+                if same(&r.store, &self.bind[base..], a, b) {
+                    self.step(r, plan, k + 1, base, out)
+                } else {
+                    Ok(Flow::Go)
+                }
+            }
+        }
+    }
+
+    /// What the step after `k` reported tells step `k`: stop (and pass it on) or go on.
+    fn stops(flow: Flow, k: usize) -> bool {
+        match flow {
+            Flow::Go => false,
+            Flow::Cut(c) => k > c,
+            Flow::Done => true,
+        }
+    }
+
+    /// Joins with the answers of a call (relations answered top-down) or with the facts of
+    /// a store (through an index chain, or all of them).
+    fn join(
+        &mut self,
+        r: &mut Reasoner,
+        plan: &Plan,
+        k: usize,
+        lit: &Lit,
+        base: usize,
+        out: u32,
+    ) -> Result<Flow, Fail> {
+        let rel = lit.rel as usize;
+        let (source, mut f) = match &lit.index {
+            _ if self.top_down[rel] => (Source::Table(self.call(r, lit, base)?), 0),
+            Some((ix, keys)) => (Source::Chain(*ix), r.facts[rel].chain_start(*ix, self.key(keys, base))),
+            None => (Source::Scan, 0),
+        };
+        let mark = self.trail.len();
+        loop {
+            let tuples = match source {
+                Source::Table(t) => answers_of(&self.state, &self.moves, t),
+                _ => &r.facts[rel],
+            };
+            if f == NONE || f >= tuples.len() {
+                return Ok(Flow::Go);
+            }
+            let tuple = tuples.tuple(f);
+            if match_pat_args(r, &mut self.bind[base..], &mut self.trail, &lit.args, tuple) {
+                let flow = self.step(r, plan, k + 1, base, out);
+                undo(&mut self.bind[base..], &mut self.trail, mark);
+                let flow = flow?;
+                if Self::stops(flow, k) {
+                    return Ok(flow);
+                }
+            } else {
+                undo(&mut self.bind[base..], &mut self.trail, mark);
+            }
+            self.spend(r)?;
+            f = match source {
+                Source::Chain(ix) => r.facts[rel].chain_next(ix, f),
+                _ => f + 1,
+            };
+        }
+    }
+
+    /// Evaluates the call a literal makes under the bindings; returns its table.
+    fn call(&mut self, r: &mut Reasoner, lit: &Lit, base: usize) -> Result<u32, Fail> {
+        let mut key = Vec::with_capacity(lit.args.len());
+        for a in lit.args.iter() {
+            key.push(self.value(r, a, base)?);
+        }
+        let (t, low) = self.solve(r, lit.rel, &key)?;
+        self.low = self.low.min(low);
+        Ok(t)
+    }
+
+    /// The term a pattern stands for under the bindings, `UNBOUND` if not ground.
+    fn value(&self, r: &mut Reasoner, p: &Pat, base: usize) -> Result<TermId, Fail> {
+        Ok(match p {
+            Pat::Const(c) => *c,
+            Pat::Var(v) => self.bind[base + *v as usize],
+            Pat::Func(sym, args) => {
+                let mut ids = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    let v = self.value(r, a, base)?;
+                    if v == UNBOUND {
+                        return Ok(UNBOUND);
+                    }
+                    ids.push(v);
+                }
+                r.store.intern(*sym, &ids).map_err(|_| Fail)?
+            }
+        })
+    }
+
+    /// Does a fact or answer match the literal (its unbound variables match anything)?
+    fn exists(&mut self, r: &mut Reasoner, lit: &Lit, base: usize) -> Result<bool, Fail> {
+        let mark = self.trail.len();
+        let rel = lit.rel as usize;
+        let mut found = false;
+        if self.top_down[rel] {
+            let t = self.call(r, lit, base)?;
+            debug_assert!(self.table(t).complete, "stratified: a negated call completes");
+            for i in 0..self.table(t).answers.len() {
+                let answers = answers_of(&self.state, &self.moves, t);
+                found = match_pat_args(r, &mut self.bind[base..], &mut self.trail, &lit.args, answers.tuple(i));
+                undo(&mut self.bind[base..], &mut self.trail, mark);
+                if found {
+                    break;
+                }
+            }
+            return Ok(found);
+        }
+        let mut f = match &lit.index {
+            Some((ix, keys)) => r.facts[rel].chain_start(*ix, self.key(keys, base)),
+            None => 0,
+        };
+        while f != NONE && f < r.facts[rel].len() && !found {
+            self.spend(r)?;
+            found = match_pat_args(r, &mut self.bind[base..], &mut self.trail, &lit.args, r.facts[rel].tuple(f));
+            undo(&mut self.bind[base..], &mut self.trail, mark);
+            f = match &lit.index {
+                Some((ix, _)) => r.facts[rel].chain_next(*ix, f),
+                None => f + 1,
+            };
+        }
+        Ok(found)
+    }
+
+    fn key(&self, keys: &[KeySrc], base: usize) -> u64 {
+        let mut h = KeyHasher::new();
+        for k in keys {
+            h.add(match *k {
+                KeySrc::Const(c) => c,
+                KeySrc::Var(v) => self.bind[base + v as usize],
+            });
+        }
+        h.finish()
+    }
+
+    /// Adds the head built from the bindings to table `out`.
+    fn emit(&mut self, r: &mut Reasoner, plan: &Plan, base: usize, out: u32) -> Result<Flow, Fail> {
+        let mut tuple = Vec::with_capacity(plan.head.len());
+        for p in plan.head.iter() {
+            tuple.push(build(&mut r.store, &self.bind[base..], p).map_err(|_| Fail)?);
+        }
+        let max_facts = r.limits.max_facts;
+        let table = self.table_mut(out);
+        if table.answers.insert(&tuple, &r.store) {
+            if table.answers.len() as usize > max_facts {
+                return Err(Fail);
+            }
+            self.found += 1;
+            r.work += FACT_COST;
+        }
+        Ok(if plan.head_slots.is_empty() { Flow::Done } else { Flow::Cut(plan.head_ready) })
+    }
+}
+
+/// Is the pattern ground once the `bound` slots are?
+fn is_ground(p: &Pat, bound: &[bool]) -> bool {
+    match p {
+        Pat::Var(v) => bound[*v as usize],
+        Pat::Const(_) => true,
+        Pat::Func(_, args) => args.iter().all(|a| is_ground(a, bound)),
+    }
+}
+
+/// The answers of table `t` (a free function: the caller holds the bindings mutably).
+fn answers_of<'a>(state: &'a Tables, moves: &'a Tables, t: u32) -> &'a RelStore {
+    if t & MOVE_TABLE != 0 {
+        &moves.tables[(t & !MOVE_TABLE) as usize].answers
+    } else {
+        &state.tables[t as usize].answers
+    }
+}
+
+fn match_pat_args(r: &Reasoner, bind: &mut [TermId], trail: &mut Vec<u16>, pats: &[Pat], tuple: &[TermId]) -> bool {
+    pats.iter().zip(tuple).all(|(p, &t)| match_pat(&r.store, bind, trail, p, t))
+}
+
+fn undo(bind: &mut [TermId], trail: &mut Vec<u16>, mark: usize) {
+    for v in trail.drain(mark..) {
+        bind[v as usize] = UNBOUND;
+    }
+}
