@@ -54,14 +54,15 @@ enum Attempt {
     NotApplicable,
 }
 
-/// Loads the rules with `on_demand` relations computed on demand and probes them, giving
-/// up once the probe's work passes `cap`.
+/// Loads the rules evaluated `how` and probes them along `states` states (the first
+/// program that passes sets it), giving up once the probe's work passes `cap`.
 fn attempt(
     rules: &[NRule],
     how: How,
     limits: Limits,
     deadline: Option<Deadline>,
     cap: f64,
+    states: &mut Option<usize>,
 ) -> Result<Attempt, Diagnostic> {
     let program = match how {
         How::BottomUp(on_demand) if !on_demand.is_empty() => magic::transform(rules, on_demand),
@@ -74,11 +75,14 @@ fn attempt(
                 r.tabled = Some(Box::new(Tabled::new(&r, rules)));
             }
             r.work_cap = r.work.saturating_add(cap.min(u64::MAX as f64) as u64);
-            let probed = r.probe_cost();
+            let probed = r.probe_cost(*states);
             let dearer = r.work >= r.work_cap;
             r.work_cap = u64::MAX;
             match probed {
-                Ok(cost) if cost < cap => Ok(Attempt::Ok(Box::new(r), cost)),
+                Ok((cost, visited)) if cost < cap => {
+                    states.get_or_insert(visited);
+                    Ok(Attempt::Ok(Box::new(r), cost))
+                }
                 Ok(_) => Ok(Attempt::Dearer),
                 Err(_) if dearer => Ok(Attempt::Dearer),
                 Err(e) => Ok(Attempt::Limit(e.relation)),
@@ -103,6 +107,8 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     // `GAIN` times its cost (a transformed program must be clearly cheaper to win).
     let mut best: Option<(Box<Reasoner>, f64)> = None;
     let mut adopted: Vec<Key> = Vec::new();
+    // The states every probe visits, once the first program passed.
+    let mut states = None;
     let mut tried: Vec<Key> = Vec::new();
     // Every dynamic relation on demand (top-down) first, then the program as written:
     // whichever is cheap bounds the probe of the other.
@@ -117,7 +123,7 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         let as_written = trial.is_empty();
         let weight = if as_written { GAIN } else { 1.0 / GAIN };
         let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 / weight);
-        match attempt(&rules, How::BottomUp(&trial), probe, deadline, cap)? {
+        match attempt(&rules, How::BottomUp(&trial), probe, deadline, cap, &mut states)? {
             Attempt::Ok(r, cost) => {
                 adopted = trial.clone();
                 best = Some((r, if as_written { cost * GAIN } else { cost }));
@@ -142,14 +148,14 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         if let Some(plain) = unspecialised.take() {
             // Adopted only if clearly cheaper than the best so far.
             let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 * GAIN);
-            if let Attempt::Ok(r, cost) = attempt(&plain, How::BottomUp(&[]), probe, deadline, cap)? {
+            if let Attempt::Ok(r, cost) = attempt(&plain, How::BottomUp(&[]), probe, deadline, cap, &mut states)? {
                 adopted.clear();
                 best = Some((r, cost * GAIN));
             }
         }
         if std::mem::take(&mut tabled) {
             let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 * GAIN);
-            if let Attempt::Ok(r, cost) = attempt(&rules, How::Tabled, probe, deadline, cap)? {
+            if let Attempt::Ok(r, cost) = attempt(&rules, How::Tabled, probe, deadline, cap, &mut states)? {
                 adopted.clear();
                 best = Some((r, cost));
             }

@@ -146,8 +146,12 @@ const FACT_COST: u64 = 4;
 const PLAN_COST: u64 = 16;
 /// The load's work counts for this many states' (it is done once).
 const LOAD_SHARE: f64 = 100.0;
-/// States a probe visits, and the seed of its line of play.
-const PROBE_STATES: usize = 6;
+/// States a probe visits: at least the first, at most the second; the first probe of a
+/// game stops adding states once its work passes `PROBE_WORK` (later probes visit as many
+/// states, so that costs compare), and the seed of its line of play. Deep enough that a
+/// game's middle, not only its opening, is measured.
+const PROBE_STATES: (usize, usize) = (6, 60);
+const PROBE_WORK: u64 = 5_000_000;
 const PROBE_SEED: u64 = 0x9e37_79b9;
 
 /// Why a program could not be loaded.
@@ -193,35 +197,42 @@ impl Reasoner {
             .map(|(k, n)| (k.clone(), n))
     }
 
-    /// The cost of a game: the work of answering every query along a few states of play,
-    /// plus a share of the load's (done once, for every state of a game).
-    fn probe_cost(&mut self) -> Result<f64> {
+    /// The cost of a game: the work of answering every query along `states` states of play
+    /// (`None`: as many as `PROBE_WORK` allows), plus a share of the load's (done once, for
+    /// every state of a game). Returns the cost and the states visited.
+    fn probe_cost(&mut self, states: Option<usize>) -> Result<(f64, usize)> {
         let load = self.work;
-        self.probe()?;
-        Ok((self.work - load) as f64 + load as f64 / LOAD_SHARE)
+        let visited = self.probe(states)?;
+        Ok(((self.work - load) as f64 + load as f64 / LOAD_SHARE, visited))
     }
 
-    /// Answers every query along the first `PROBE_STATES` states of one line of play (the
-    /// same random line for every program of the game: moves are sorted, the seed fixed).
-    fn probe(&mut self) -> Result<()> {
+    /// Answers every query along the first states of one line of play (the same random line
+    /// for every program of the game: moves are sorted, the seed fixed). Returns the number
+    /// of states visited.
+    fn probe(&mut self, states: Option<usize>) -> Result<usize> {
         let mut rng = crate::rng::Rng::new(PROBE_SEED);
         let mut s = self.initial_state();
-        for _ in 0..PROBE_STATES {
+        let start = self.work;
+        for visited in 0..states.unwrap_or(PROBE_STATES.1) {
+            if states.is_none() && visited >= PROBE_STATES.0 && self.work - start > PROBE_WORK {
+                return Ok(visited);
+            }
             if self.is_terminal(&s)? {
-                return self.goals(&s).map(drop);
+                self.goals(&s)?;
+                return Ok(visited + 1);
             }
             let mut joint = Vec::new();
             for role in 0..self.roles().len() {
                 let moves = self.legal_moves(&s, role)?;
                 if moves.is_empty() {
-                    return Ok(());
+                    return Ok(visited + 1);
                 }
                 joint.push(moves[rng.below(moves.len())]);
             }
             self.goals(&s)?;
             s = self.next_state(&s, &joint)?;
         }
-        Ok(())
+        Ok(states.unwrap_or(PROBE_STATES.1))
     }
 
     /// Loads normal rules; static relations are evaluated at once.

@@ -17,7 +17,7 @@
 use super::compile::{compile_call, KeySrc, Lit, Pat, Plan, RelId, Step};
 use super::eval::{build, match_pat, same, UNBOUND};
 use super::store::{KeyHasher, RelStore, NONE};
-use super::{Phase, Query, Reasoner, FACT_COST, PLAN_COST, VALUES_GUESS};
+use super::{Phase, Query, Reasoner, VALUES_GUESS};
 use crate::program::NRule;
 use crate::term::TermId;
 use rustc_hash::FxHashMap;
@@ -26,8 +26,14 @@ use std::rc::Rc;
 /// Calls evaluated inside one another at most (deeper recursion falls back to bottom-up
 /// evaluation: the native and the browser's stacks must not overflow).
 const MAX_NESTING: usize = 200;
-/// What creating a table costs, in join steps.
-const TABLE_COST: u64 = 16;
+/// What creating a table costs, in join steps (hashing the call, allocating the table),
+/// what running a rule for a call costs once its head matches, and what a new answer
+/// costs (building its terms, adding it to the table). Measured against join steps over
+/// the corpus, so that `adapt` compares top-down and bottom-up work in one unit.
+const TABLE_COST: u64 = 10;
+const RULE_COST: u64 = 7;
+const ANSWER_COST: u64 = 16;
+
 /// Tables of relations depending on `does` carry this bit in their reference.
 const MOVE_TABLE: u32 = 1 << 31;
 
@@ -47,11 +53,16 @@ struct Table {
 struct Tables {
     index: Vec<FxHashMap<Box<[TermId]>, u32>>,
     tables: Vec<Table>,
+    /// The relations with tables (clearing visits only these: a specialised program may
+    /// have thousands of relations).
+    used: Vec<RelId>,
 }
 
 impl Tables {
     fn clear(&mut self) {
-        self.index.iter_mut().for_each(|m| m.clear());
+        for r in self.used.drain(..) {
+            self.index[r as usize].clear();
+        }
         self.tables.clear();
     }
 }
@@ -133,7 +144,7 @@ impl Tabled {
                 }
             }
         }
-        let tables = || Tables { index: vec![FxHashMap::default(); n], tables: Vec::new() };
+        let tables = || Tables { index: vec![FxHashMap::default(); n], tables: Vec::new(), used: Vec::new() };
         Tabled {
             answered: [false; 4],
             on_moves: phase.iter().map(|&p| p == Phase::Move).collect(),
@@ -216,6 +227,9 @@ impl Tabled {
             complete: false,
             depth,
         });
+        if tables.index[rel as usize].is_empty() {
+            tables.used.push(rel);
+        }
         tables.index[rel as usize].insert(key.into(), i);
         let t = i | if on_moves { MOVE_TABLE } else { 0 };
         r.work += TABLE_COST;
@@ -266,7 +280,6 @@ impl Tabled {
         let outer = std::mem::replace(&mut self.low, usize::MAX);
         let mut result = Ok(());
         for plan in plans.iter() {
-            r.work += PLAN_COST;
             let base = self.bind.len();
             self.bind.resize(base + plan.slots, UNBOUND);
             let mark = self.trail.len();
@@ -275,6 +288,7 @@ impl Tabled {
                 .into_iter()
                 .all(|(p, &k)| k == UNBOUND || match_pat(&r.store, &mut self.bind[base..], &mut self.trail, p, k));
             if applies {
+                r.work += RULE_COST;
                 result = self.step(r, plan, 0, base, t).map(drop);
             }
             self.trail.truncate(mark);
@@ -497,7 +511,7 @@ impl Tabled {
                 return Err(Fail);
             }
             self.found += 1;
-            r.work += FACT_COST;
+            r.work += ANSWER_COST;
         }
         Ok(if plan.head_slots.is_empty() { Flow::Done } else { Flow::Cut(plan.head_ready) })
     }

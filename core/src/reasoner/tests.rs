@@ -344,3 +344,23 @@ fn tabled_evaluation_too_deep_falls_back_to_bottom_up() {
     same_answers(&mut top_down, &mut plain, 3, 1);
     assert!(!top_down.is_tabled(), "400 nested calls must not run top-down");
 }
+
+/// The first probe of a game visits up to 60 states of its line, fewer once its work is
+/// large (never fewer than 6); a later probe visits the states it is told.
+#[test]
+fn probes_reach_the_middle_of_cheap_games_and_stop_early_in_costly_ones() {
+    let counter = "(role a) (init (c 0)) (<= (legal a go)) (<= (next (c ?y)) (true (c ?x)) (succ ?x ?y))\n\
+                   (<= terminal (true (c 100))) (<= (goal a 100))\n";
+    let succ: String = (0..100).map(|i| format!("(succ {i} {})", i + 1)).collect();
+    let mut cheap = load(&format!("{counter}{succ}"));
+    assert_eq!(cheap.probe(None).unwrap(), PROBE_STATES.1);
+    assert_eq!(cheap.probe(Some(10)).unwrap(), 10);
+    let values: String = (0..120).map(|i| format!("(n {i})")).collect();
+    let costly = format!(
+        "{counter}{succ}{values}\n(<= (big ?a ?b ?c) (n ?a) (n ?b) (n ?c) (true (c ?x)))\n\
+         (<= (legal a stay) (big ?a ?b ?c))"
+    );
+    let rules = normalise(&parse(&costly).description).unwrap();
+    let mut r = Reasoner::from_rules(rules, Limits::default()).unwrap();
+    assert_eq!(r.probe(None).unwrap(), PROBE_STATES.0);
+}
