@@ -242,3 +242,14 @@ fn nested_parts_unfold_all_the_way_down() {
         vec![(goal, vec![(false, does), (false, t1), (true, u)]), (goal, vec![(false, does), (false, t2), (true, u)])]
     );
 }
+
+#[test]
+fn too_many_instances_name_the_relation_with_most_counting_its_parts() {
+    // The score rule's parts (their instances count for `next`) pass twice the 300 rules
+    // allowed, and outnumber `legal`'s 992 instances.
+    let p = parse(&auction(30));
+    let err =
+        ground(&p.description, Options { max_rules: 300, ..Options::default() }, &|| 0.0, &mut |_| {}).unwrap_err();
+    assert_eq!(err.code, "too-many-ground-rules");
+    assert!(err.message.contains("more than 600 rule instances (2945 of them for next)"), "{}", err.message);
+}
