@@ -2,16 +2,25 @@
 //! the rest becomes a relation of its own, so that the ground program holds the *sum* of the
 //! parts' instances instead of their *product*.
 //!
-//! The rule `h(K) :- rest, C` where the literals `C` are connected by variables that occur
-//! nowhere else (not in the head, not in `rest`) is equivalent to `h(K) :- rest, part(I)` with
-//! `part(I) :- C` and `I` the variables `C` shares with the head. The chess-like frame rule
-//! `next(cell x y p) :- true(cell x y p), does(r, move a b c d), elsewhere(x, y, a, b, c, d)`
-//! grounds to cells × pieces × moves rules; decomposed, to cells × moves + cells × pieces.
+//! The rule `h(K) :- rest, C` where the literals `C` hold variables that occur nowhere else
+//! (not in the head, not in `rest`) is equivalent to `h(K) :- rest, part(I)` with
+//! `part(I) :- C` and `I` the variables `C` shares with the head and `rest`. The chess-like
+//! frame rule `next(cell x y p) :- true(cell x y p), does(r, move a b c d), elsewhere(x, y, a,
+//! b, c, d)` grounds to cells × pieces × moves rules; decomposed, to cells × moves + cells ×
+//! pieces.
+//!
+//! Variables are eliminated one at a time (bucket elimination, as in join-tree
+//! decompositions): `C` is every literal of one variable, and the part takes its place in the
+//! rule, so the next variable's literals may include earlier parts. A move's coordinates that
+//! nothing else reads are projected away first (`does(r, play a b c d e f)` becomes a part
+//! over `a b`), a score joined to two bids through `min` and `minus` becomes a chain of
+//! parts over one bid each instead of one rule per score and pair of bids.
 //!
 //! A part is split off only when it holds a dynamic literal and something else in the rule
 //! is dynamic too (otherwise splitting adds rules and saves none), and only when the part's
-//! rule is safe on its own. Part relations are named `head~partN`, like the normaliser's
-//! auxiliary relations, so they cannot clash with the description's names.
+//! rule is safe on its own. Parts that turn out not to pay are substituted back after
+//! grounding (`Rules::unfold_parts`). Part relations are named `head~partN`, like the
+//! normaliser's auxiliary relations, so they cannot clash with the description's names.
 
 use crate::ast::Term;
 use crate::program::{NLit, NRule};
@@ -19,13 +28,17 @@ use rustc_hash::FxHashSet;
 
 type Dynamic = FxHashSet<(String, usize)>;
 
+/// A score (fewest interface variables, then fewest literals), a bucket, an interface.
+type Candidate = ((usize, usize), Vec<usize>, Vec<String>);
+
 /// Decomposes every rule whose head is dynamic; also gives the names of the part relations.
 pub fn decompose(rules: Vec<NRule>, dynamic: &Dynamic) -> (Vec<NRule>, Vec<String>) {
+    let mut dynamic = dynamic.clone();
     let mut out = Vec::with_capacity(rules.len());
     let mut parts = Vec::new();
     for rule in rules {
-        if is_dynamic(dynamic, &rule.head) {
-            split(rule, dynamic, &mut parts, &mut out);
+        if is_dynamic(&dynamic, &rule.head) {
+            split(rule, &mut dynamic, &mut parts, &mut out);
         } else {
             out.push(rule);
         }
@@ -48,82 +61,86 @@ fn vars_of(l: &NLit) -> Vec<&str> {
 }
 
 /// Pushes the rule, split into parts where that pays, onto `out`.
-fn split(rule: NRule, dynamic: &Dynamic, parts: &mut Vec<String>, out: &mut Vec<NRule>) {
-    let mut head_vars: Vec<&str> = Vec::new();
-    rule.head.for_each_var(&mut |v, _| head_vars.push(v));
-    let lit_vars: Vec<Vec<&str>> = rule.body.iter().map(vars_of).collect();
-    let inner = |v: &str| !head_vars.contains(&v);
-
-    // Union-find over literals: two literals meet when they share a variable the head lacks.
-    let n = rule.body.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            if lit_vars[i].iter().any(|v| inner(v) && lit_vars[j].contains(v)) {
-                let (a, b) = (find(&mut parent, i), find(&mut parent, j));
-                parent[a] = b;
-            }
-        }
-    }
-    let group: Vec<usize> = (0..n).map(|i| find(&mut parent, i)).collect();
-    // A group with an inner variable and a dynamic literal is a candidate part.
-    let candidates: Vec<usize> = (0..n)
-        .filter(|&g| group[g] == g)
-        .filter(|&g| {
-            let members = (0..n).filter(|&i| group[i] == g);
-            let mut any_inner = false;
-            let mut any_dynamic = false;
-            for i in members {
-                any_inner |= lit_vars[i].iter().any(|v| inner(v));
-                any_dynamic |= lit_is_dynamic(dynamic, &rule.body[i]);
-            }
-            any_inner && any_dynamic
-        })
-        .collect();
-    let dynamic_elsewhere = (0..n).any(|i| !candidates.contains(&group[i]) && lit_is_dynamic(dynamic, &rule.body[i]));
-    if candidates.len() + usize::from(dynamic_elsewhere) < 2 {
-        out.push(rule);
-        return;
-    }
-
+///
+/// Variables the head lacks are eliminated one at a time (bucket elimination): the
+/// literals mentioning the variable become a part whose arguments are the variables those
+/// literals share with the head and the rest of the rule; the part replaces them. Each step
+/// takes the variable whose part has the fewest arguments (then the fewest literals), only
+/// among variables some dynamic literal mentions and only while something dynamic remains
+/// beside the part (otherwise the part would be the whole rule again). Parts made from parts
+/// nest; `Rules::unfold_parts` substitutes back those that do not pay.
+fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, out: &mut Vec<NRule>) {
+    let mut head_vars: Vec<String> = Vec::new();
+    rule.head.for_each_var(&mut |v, _| head_vars.push(v.to_string()));
     let head_name = rule.head.name().expect("named").to_string();
-    let mut body: Vec<NLit> = Vec::new();
-    let mut taken = vec![false; n];
-    for &g in &candidates {
-        let members: Vec<usize> = (0..n).filter(|&i| group[i] == g).collect();
-        let mut lits: Vec<NLit> = members.iter().map(|&i| rule.body[i].clone()).collect();
-        let mut interface: Vec<&str> = Vec::new();
-        for &i in &members {
-            for v in &lit_vars[i] {
-                if !inner(v) && !interface.contains(v) {
-                    interface.push(v);
-                }
-            }
-        }
+    let mut body = rule.body.clone();
+    let mut tried: FxHashSet<String> = FxHashSet::default();
+    while let Some((bucket, interface)) = next_bucket(&body, &head_vars, &tried, dynamic) {
         let number = parts.len() + 1;
-        let dom = format!("{head_name}~dom{number}");
-        let doms = bind_interface(&mut lits, &interface, &rule.body, &taken, dynamic, &dom);
-        if !safe(&lits, &interface) {
+        let mut lits: Vec<NLit> = bucket.iter().map(|&i| body[i].clone()).collect();
+        let taken: Vec<bool> = (0..body.len()).map(|i| bucket.contains(&i)).collect();
+        let interface_refs: Vec<&str> = interface.iter().map(String::as_str).collect();
+        let doms =
+            bind_interface(&mut lits, &interface_refs, &body, &taken, dynamic, &format!("{head_name}~dom{number}"));
+        if !safe(&lits, &interface_refs) {
+            // These variables stay; others may still go.
+            for &i in &bucket {
+                tried.extend(vars_of(&body[i]).into_iter().filter(|v| !interface_refs.contains(v)).map(str::to_string));
+            }
             continue;
         }
         let name = format!("{head_name}~part{number}");
         parts.push(name.clone());
+        // A part holds a dynamic literal: it is dynamic.
+        dynamic.insert((name.clone(), interface.len()));
         out.extend(doms);
-        let args: Vec<Term> = interface.iter().map(|v| Term::Var(v.to_string(), rule.span)).collect();
+        let args: Vec<Term> = interface.iter().map(|v| Term::Var(v.clone(), rule.span)).collect();
         let head = if args.is_empty() { Term::Const(name, rule.span) } else { Term::Func(name, args, rule.span) };
         out.push(NRule { head: head.clone(), body: lits, span: rule.span });
-        body.push(NLit::Pos(head));
-        members.iter().for_each(|&i| taken[i] = true);
+        let mut rest: Vec<NLit> = vec![NLit::Pos(head)];
+        rest.extend(body.into_iter().zip(taken).filter(|(_, t)| !t).map(|(l, _)| l));
+        body = rest;
     }
-    body.extend(rule.body.iter().zip(&taken).filter(|(_, t)| !**t).map(|(l, _)| l.clone()));
     out.push(NRule { head: rule.head, body, span: rule.span });
+}
+
+/// The literals of the variable to eliminate next (see `split`) and the variables they
+/// share with the head and the other literals, if any variable is worth eliminating.
+fn next_bucket(
+    body: &[NLit],
+    head_vars: &[String],
+    tried: &FxHashSet<String>,
+    dynamic: &Dynamic,
+) -> Option<(Vec<usize>, Vec<String>)> {
+    let lit_vars: Vec<Vec<&str>> = body.iter().map(vars_of).collect();
+    let in_head = |x: &str| head_vars.iter().any(|h| h == x);
+    let mut best: Option<Candidate> = None;
+    let mut seen: Vec<&str> = Vec::new();
+    for i in (0..body.len()).filter(|&i| lit_is_dynamic(dynamic, &body[i])) {
+        for &v in &lit_vars[i] {
+            if seen.contains(&v) || in_head(v) || tried.contains(v) {
+                continue;
+            }
+            seen.push(v);
+            let bucket: Vec<usize> = (0..body.len()).filter(|&j| lit_vars[j].contains(&v)).collect();
+            let others = || (0..body.len()).filter(|j| !bucket.contains(j));
+            if !others().any(|j| lit_is_dynamic(dynamic, &body[j])) {
+                continue;
+            }
+            let mut interface: Vec<String> = Vec::new();
+            for x in bucket.iter().flat_map(|&j| &lit_vars[j]) {
+                let outside = in_head(x) || others().any(|j| lit_vars[j].contains(x));
+                if outside && !interface.iter().any(|y| y == x) {
+                    interface.push(x.to_string());
+                }
+            }
+            let score = (interface.len(), bucket.len());
+            if best.as_ref().is_none_or(|b| score < b.0) {
+                best = Some((score, bucket, interface));
+            }
+        }
+    }
+    best.map(|(_, bucket, interface)| (bucket, interface))
 }
 
 /// Binds the interface variables the part's own positive literals leave free with a literal
@@ -209,9 +226,11 @@ mod tests {
             &DYNAMIC,
         );
         expect_test::expect![[r#"
-            (next~dom1_1 ?x ?y) :- (base (cell ?x ?y ?p))
-            (next~part1 ?x ?y) :- (does ?r (move ?a ?b)) (role ?r) (distinct ?x ?a) (other ?y ?b) (next~dom1_1 ?x ?y)
-            (next (cell ?x ?y ?p)) :- (next~part1 ?x ?y) (true (cell ?x ?y ?p))"#]]
+            (next~part1 ?a ?b) :- (does ?r (move ?a ?b)) (role ?r)
+            (next~dom2_1 ?x) :- (base (cell ?x ?y ?p))
+            (next~part2 ?b ?x) :- (next~part1 ?a ?b) (distinct ?x ?a) (next~dom2_1 ?x)
+            (next~part3 ?x ?y) :- (next~part2 ?b ?x) (other ?y ?b)
+            (next (cell ?x ?y ?p)) :- (next~part3 ?x ?y) (true (cell ?x ?y ?p))"#]]
         .assert_eq(&out);
     }
 
@@ -221,7 +240,7 @@ mod tests {
         expect_test::expect![[r#"
             goal~part1 :- (true (a ?u))
             goal~part2 :- (true (b ?v))
-            (goal ?r 100) :- goal~part1 goal~part2 (role ?r)"#]]
+            (goal ?r 100) :- goal~part2 goal~part1 (role ?r)"#]]
         .assert_eq(&out);
     }
 
@@ -234,9 +253,10 @@ mod tests {
             (next (f ?x)) :- (does ?r (m ?x ?y))
             (next~part1 ?x) :- (does ?r (m ?x ?x))
             (next (g ?x)) :- (next~part1 ?x) (true (g ?x))
-            (next~dom2_1 ?x) :- (base (h ?x))
-            (next~part2 ?x) :- (does ?r (m ?y)) (distinct ?x ?y) (next~dom2_1 ?x)
-            (next (h ?x)) :- (next~part2 ?x) (true (h ?x))"#]]
+            (next~part2 ?y) :- (does ?r (m ?y))
+            (next~dom3_1 ?x) :- (base (h ?x))
+            (next~part3 ?x) :- (next~part2 ?y) (distinct ?x ?y) (next~dom3_1 ?x)
+            (next (h ?x)) :- (next~part3 ?x) (true (h ?x))"#]]
         .assert_eq(&show(text, &DYNAMIC));
     }
 }

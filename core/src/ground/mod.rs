@@ -241,12 +241,15 @@ pub fn ground(
     lap(&mut stats, PHASES[1]);
 
     progress(PHASES[2]);
+    // Each capture fact is one rule instance: too many fail before any is built.
+    let counts: Vec<(&str, usize)> =
+        relaxed.captures.iter().map(|c| (c.name.as_str(), engine.fact_count(&c.name, c.vars.len()))).collect();
+    if counts.iter().map(|c| c.1).sum::<usize>() > max_instances {
+        return Err(too_many(counts, max_instances, "rule instances"));
+    }
     let mut out = Rules::default();
     for capture in &relaxed.captures {
         instantiate(capture, &rules[capture.rule], &mut engine, &relaxed.dynamic, &mut out);
-        if out.len() > max_instances {
-            return Err(too_many(&out, max_instances, engine.store(), "rule instances"));
-        }
     }
     for (name, arity) in relax::KEPT_FACTS {
         if !relaxed.dynamic.contains(&(name.to_string(), arity)) {
@@ -264,7 +267,7 @@ pub fn ground(
     // Only the terms are needed from here on; each pass frees its input.
     let mut store = std::mem::take(engine.store_mut());
     drop(engine);
-    let parts: FxHashSet<_> = parts.iter().map(|p| store.symbol(p)).collect();
+    let parts: FxHashMap<_, _> = parts.iter().enumerate().map(|(i, p)| (store.symbol(p), i)).collect();
     let rules = out.keep_used(&store);
     drop(out);
     let unfolded = rules.unfold_parts(&store, &parts);
@@ -278,7 +281,8 @@ pub fn ground(
         *stats.rules_per_relation.entry(key).or_default() += 1;
     }
     if rules.len() > options.max_rules {
-        return Err(too_many(&rules, options.max_rules, &store, "rules"));
+        let counts = (0..rules.len()).map(|r| (store.symbol_name(store.sym(rules.head(r))), 1));
+        return Err(too_many(counts, options.max_rules, "rules"));
     }
     stats.rules = rules.len();
     lap(&mut stats, PHASES[3]);
@@ -315,12 +319,12 @@ pub fn steps(desc: &Description, now: &dyn Fn() -> f64) -> Result<Vec<(String, V
 }
 
 /// The ground program (or the instances before pruning: `what`) passed `max`; names the
-/// relation with most of them (a part of a rule counts for the rule's relation).
-fn too_many(out: &Rules, max: usize, store: &TermStore, what: &str) -> Diagnostic {
+/// relation with most of them (a part of a rule counts for the rule's relation), given how
+/// many each relation (or capture) has.
+fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, what: &str) -> Diagnostic {
     let mut per: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in 0..out.len() {
-        let name = store.symbol_name(store.sym(out.head(r)));
-        *per.entry(name.split('~').next().unwrap_or(name)).or_default() += 1;
+    for (name, n) in counts {
+        *per.entry(name.split('~').next().unwrap_or(name)).or_default() += n;
     }
     let (name, n) = per.into_iter().max_by_key(|&(_, n)| n).unwrap_or_default();
     Diagnostic::error(

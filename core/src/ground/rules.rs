@@ -75,13 +75,16 @@ impl Rules {
         out
     }
 
-    /// Unfolds the part atoms (see `decompose`) that do not pay. A part atom with `d` rules
-    /// costs those `d` rules; substituted into a rule using it, it multiplies that rule's
-    /// instances by `d`. Atoms are taken by increasing `d`, each unfolded when the rules it
-    /// adds (over all its uses, times what earlier unfoldings multiplied them by) are at most
-    /// the `d` it saves. Parts are used only positively and never in their own definitions.
-    pub fn unfold_parts(&self, store: &TermStore, parts: &FxHashSet<SymId>) -> Rules {
-        let is_part = |a: u32| a & NEG == 0 && parts.contains(&store.sym(a));
+    /// Unfolds the part atoms (see `decompose`) that do not pay. `parts` numbers the part
+    /// relations in the order they were made: a part's definitions use only earlier parts.
+    /// A rule stands for `times` rules once the atoms unfolded into it are substituted; a
+    /// part atom stands for `D` rules, the sum of its definitions' `times`. Atoms are taken
+    /// earlier parts first (so that `D` is known), by increasing `D` within a part; each is
+    /// unfolded when the rules it adds (over all its uses, `times` each, multiplied by `D - 1`)
+    /// are at most the `D` it saves. Parts are used only positively and never in their own
+    /// definitions.
+    pub fn unfold_parts(&self, store: &TermStore, parts: &FxHashMap<SymId, usize>) -> Rules {
+        let is_part = |a: u32| a & NEG == 0 && parts.contains_key(&store.sym(a));
         // `(part atom, rule)` for the rules defining each part atom and those using it,
         // grouped by atom (flat pairs: there can be hundreds of thousands).
         let mut defs: Vec<(TermId, u32)> = Vec::new();
@@ -94,77 +97,95 @@ impl Rules {
         }
         defs.sort_unstable();
         uses.sort_unstable();
-        let mut by_size: Vec<(usize, TermId)> =
-            defs.chunk_by(|x, y| x.0 == y.0).map(|group| (group.len(), group[0].0)).collect();
-        by_size.sort_unstable();
         let mut times = vec![1usize; self.len()];
+        let mut atoms: Vec<(usize, usize, TermId)> = defs
+            .chunk_by(|x, y| x.0 == y.0)
+            .map(|group| (parts[&store.sym(group[0].0)], group.len(), group[0].0))
+            .collect();
+        atoms.sort_unstable();
         let mut unfolded: FxHashSet<TermId> = FxHashSet::default();
-        for (d, a) in by_size {
-            let uses = of(&uses, a);
-            let added: usize =
-                uses.iter().map(|&(_, r)| times[r as usize].saturating_mul(d - 1)).fold(0, usize::saturating_add);
-            if added <= d {
-                unfolded.insert(a);
-                uses.iter().for_each(|&(_, r)| times[r as usize] = times[r as usize].saturating_mul(d));
+        for group in atoms.chunk_by(|x, y| x.0 == y.0) {
+            // Within a part relation the definitions' `times` are final: order by `D`.
+            let mut sized: Vec<(usize, TermId)> = group
+                .iter()
+                .map(|&(_, _, a)| {
+                    (of(&defs, a).iter().map(|&(_, r)| times[r as usize]).fold(0, usize::saturating_add), a)
+                })
+                .collect();
+            sized.sort_unstable();
+            for (d, a) in sized {
+                let uses = of(&uses, a);
+                let added: usize =
+                    uses.iter().map(|&(_, r)| times[r as usize].saturating_mul(d - 1)).fold(0, usize::saturating_add);
+                if added <= d {
+                    unfolded.insert(a);
+                    uses.iter().for_each(|&(_, r)| times[r as usize] = times[r as usize].saturating_mul(d));
+                }
             }
         }
         drop(uses);
         let unfold = |a: u32| unfolded.contains(&a);
         let mut out = Rules::default();
-        let mut body: Vec<u32> = Vec::new();
+        let (mut todo, mut body): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
         for r in 0..self.len() {
             if !unfold(self.heads[r]) {
-                self.expand(r, 0, &defs, &unfold, &mut body, &mut out);
+                todo.extend(self.raw_body(r).iter().rev());
+                self.expand(self.heads[r], &mut todo, &defs, &unfold, &mut body, &mut out);
+                todo.clear();
             }
         }
         out.shrink_to_fit();
         out
     }
 
-    /// Pushes rule `r` with its body literals from `i` on unfolded, `body` holding the
-    /// literals before `i`.
+    /// Pushes the rule with head `head` and body `body` followed by the literals of `todo`
+    /// (a stack: the next literal last), unfolded atoms substituted by each of their
+    /// definitions (themselves unfolded), a literal already in the body not repeated.
+    /// `todo` and `body` are given back as they were.
     fn expand(
         &self,
-        r: usize,
-        i: usize,
+        head: TermId,
+        todo: &mut Vec<u32>,
         defs: &[(TermId, u32)],
         unfold: &impl Fn(u32) -> bool,
         body: &mut Vec<u32>,
         out: &mut Rules,
     ) {
-        let lits = self.raw_body(r);
-        let Some(&l) = lits.get(i) else {
-            out.push(self.heads[r], body.iter().map(|&l| (l & NEG != 0, l & !NEG)));
+        let Some(l) = todo.pop() else {
+            out.push(head, body.iter().map(|&l| (l & NEG != 0, l & !NEG)));
             return;
         };
-        let len = body.len();
         if unfold(l) {
+            let len = todo.len();
             for &(_, d) in of(defs, l) {
-                body.extend(self.raw_body(d as usize).iter().filter(|x| !lits.contains(x)));
-                self.expand(r, i + 1, defs, unfold, body, out);
-                body.truncate(len);
+                todo.extend(self.raw_body(d as usize).iter().rev());
+                self.expand(head, todo, defs, unfold, body, out);
+                todo.truncate(len);
             }
+        } else if body.contains(&l) {
+            self.expand(head, todo, defs, unfold, body, out);
         } else {
             body.push(l);
-            self.expand(r, i + 1, defs, unfold, body, out);
-            body.truncate(len);
+            self.expand(head, todo, defs, unfold, body, out);
+            body.pop();
         }
+        todo.push(l);
     }
 
     /// Keeps the rules whose head some GDL keyword can reach: an atom is needed if it
     /// belongs to a keyword relation or occurs in the body of a rule for a needed atom.
     pub fn keep_used(&self, store: &TermStore) -> Rules {
-        let mut by_head: FxHashMap<TermId, Vec<usize>> = FxHashMap::default();
-        for r in 0..self.len() {
-            by_head.entry(self.heads[r]).or_default().push(r);
-        }
+        // `(head, rule)` sorted: the rules for an atom are one run.
+        let mut by_head: Vec<(TermId, u32)> = (0..self.len()).map(|r| (self.heads[r], r as u32)).collect();
+        by_head.sort_unstable();
         let keyword = |t: TermId| crate::ast::RESERVED.contains(&store.symbol_name(store.sym(t)));
         let mut needed = rustc_hash::FxHashSet::default();
-        let mut work: Vec<TermId> = by_head.keys().copied().filter(|&h| keyword(h)).collect();
+        let mut work: Vec<TermId> =
+            by_head.chunk_by(|x, y| x.0 == y.0).map(|g| g[0].0).filter(|&h| keyword(h)).collect();
         while let Some(a) = work.pop() {
             if needed.insert(a) {
-                for &r in by_head.get(&a).into_iter().flatten() {
-                    work.extend(self.body(r).map(|(_, b)| b));
+                for &(_, r) in of(&by_head, a) {
+                    work.extend(self.raw_body(r as usize).iter().map(|&l| l & !NEG).filter(|b| !needed.contains(b)));
                 }
             }
         }

@@ -170,15 +170,86 @@ fn parts_that_pay_are_kept_and_the_rest_unfolded() {
 fn a_rule_with_too_many_instances_is_named_by_its_line() {
     let text = "(role r)\n(n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8)\n(<= (init (c ?x)) (n ?x))\n\
                 (<= (legal r (m ?a ?b ?c)) (n ?a) (n ?b) (n ?c))\n\
-                (<= (next (c ?x)) (true (c ?x)) (does r (m ?a ?b ?c)) (n ?x) (distinct ?x ?a))\n\
+                (<= (next (c ?x)) (true (c ?x)) (does r (m ?a ?b ?c)) (n ?x) (distinct ?x ?a) (distinct ?x ?b) (distinct ?x ?c))\n\
                 (<= terminal (true (c 2)))\n(<= (goal r 100) (true (c 1)))";
     let limits = Limits { max_facts: 1000, ..Limits::default() };
     let p = parse(text);
     let Err(e) =
         ground(&p.description, Options { limits, max_rules: 1000, ..Options::default() }, &|| 0.0, &mut |_| {})
     else {
-        panic!("8 cells × 448 moves should pass the limit of 1000 instances")
+        panic!("a part joining 8 cells with 512 moves should pass the limit of 1000 instances")
     };
     assert_eq!(crate::diagnostic::LineIndex::new(text).line_col(e.span.start).0, 5, "{e:?}");
     assert!(e.message.starts_with("grounding this rule for next"), "{}", e.message);
+}
+
+/// An auction whose scores fall by the smaller bid: grounding the score rule whole joins
+/// every score with every pair of bids; eliminating the bids one at a time (parts
+/// `(y, m)`, then `m`) keeps every part small.
+fn auction(top: usize) -> String {
+    let mut text = format!(
+        "(role a) (role b) (init (score a {top})) (init (score b {top}))\n\
+         (<= (legal ?r (bid ?x)) (role ?r) (true (score ?r ?s)) (lesseq ?x ?s))\n\
+         (<= (next (score ?r ?n)) (true (score ?r ?s)) (does a (bid ?x)) (does b (bid ?y)) \
+         (min ?x ?y ?m) (minus ?s ?m ?n))\n\
+         (<= terminal (true (score ?r 0)))\n(<= (goal ?r 50) (role ?r))\n",
+    );
+    for x in 0..=top {
+        for y in 0..=top {
+            text.push_str(&format!("(min {x} {y} {})", x.min(y)));
+            if x <= y {
+                text.push_str(&format!("(lesseq {x} {y}) (minus {y} {x} {})", y - x));
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn variables_joined_by_static_relations_are_eliminated_one_at_a_time() {
+    let text = auction(30);
+    // Whole, the score rule has 2 roles × 31 scores × 31 × 31 bids (59582) instances.
+    let limits = Limits { max_facts: 5000, ..Limits::default() };
+    let g = ground_text(&text, Options { limits, max_rules: 5000, ..Options::default() });
+    let parts = g.stats.rules_per_relation.keys().filter(|k| k.starts_with("next_part")).count();
+    assert!(parts >= 1, "{:?}", g.stats.rules_per_relation);
+    assert!(g.stats.rules < 5000, "{} rules", g.stats.rules);
+    same_playouts(&text, 5);
+}
+
+#[test]
+fn nested_parts_unfold_all_the_way_down() {
+    // `p1` (made first) has one definition; `p2` two, each using `p1`; the goal uses `p2`.
+    // Both pay less than they cost: the goal ends up with `p2`'s bodies, `p1` substituted.
+    let mut store = TermStore::default();
+    let atom = |store: &mut TermStore, name: &str| {
+        let sym = store.symbol(name);
+        store.intern_atom(sym, &[])
+    };
+    let [p1, p2, does, t1, t2, u, goal] = ["p1", "p2", "does", "t1", "t2", "u", "goal"].map(|n| atom(&mut store, n));
+    let mut rules = Rules::default();
+    rules.push(p1, [(false, does)]);
+    rules.push(p2, [(false, p1), (false, t1)]);
+    rules.push(p2, [(false, p1), (false, t2)]);
+    rules.push(goal, [(false, p2), (true, u)]);
+    let parts: FxHashMap<SymId, usize> = [(store.sym(p1), 0), (store.sym(p2), 1)].into_iter().collect();
+    let out = rules.unfold_parts(&store, &parts);
+    let shown: Vec<(TermId, Vec<(bool, TermId)>)> =
+        (0..out.len()).map(|r| (out.head(r), out.body(r).collect())).collect();
+    assert_eq!(
+        shown,
+        vec![(goal, vec![(false, does), (false, t1), (true, u)]), (goal, vec![(false, does), (false, t2), (true, u)])]
+    );
+}
+
+#[test]
+fn too_many_instances_name_the_relation_with_most_counting_its_parts() {
+    // The score rule's parts (their instances count for `next`) pass twice the 300 rules
+    // allowed, and outnumber `legal`'s 992 instances.
+    let p = parse(&auction(30));
+    let err =
+        ground(&p.description, Options { max_rules: 300, ..Options::default() }, &|| 0.0, &mut |_| {}).unwrap_err();
+    assert_eq!(err.code, "too-many-ground-rules");
+    assert!(err.message.contains("more than 600 rule instances (2945 of them for next)"), "{}", err.message);
 }

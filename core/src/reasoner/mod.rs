@@ -707,6 +707,11 @@ impl Reasoner {
         (0..rel.len()).map(|i| rel.tuple(i)).collect()
     }
 
+    /// The number of facts of relation `name/arity` currently derived.
+    pub fn fact_count(&self, name: &str, arity: usize) -> usize {
+        self.rels.get(name, arity).map_or(0, |r| self.facts[r as usize].len() as usize)
+    }
+
     /// Removes the facts of relation `name/arity` and returns their number and the facts,
     /// flat (`arity` ids a fact), for a caller that has finished evaluating (the grounder,
     /// reading each capture once).
