@@ -280,6 +280,11 @@ impl Tabled {
         let outer = std::mem::replace(&mut self.low, usize::MAX);
         let mut result = Ok(());
         for plan in plans.iter() {
+            // Matching a rule's head is a join step, whether or not the rule applies.
+            result = self.spend(r);
+            if result.is_err() {
+                break;
+            }
             let base = self.bind.len();
             self.bind.resize(base + plan.slots, UNBOUND);
             let mark = self.trail.len();
