@@ -43,7 +43,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { recompute_domains: false, max_rules: 1_000_000, limits: Limits::default() }
+        Options { recompute_domains: false, max_rules: 2_000_000, limits: Limits::default() }
     }
 }
 
