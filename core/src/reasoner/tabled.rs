@@ -190,11 +190,7 @@ impl Tabled {
     }
 
     fn table(&self, t: u32) -> &Table {
-        if t & MOVE_TABLE != 0 {
-            &self.moves.tables[(t & !MOVE_TABLE) as usize]
-        } else {
-            &self.state.tables[t as usize]
-        }
+        table_of(&self.state, &self.moves, t)
     }
 
     fn table_mut(&mut self, t: u32) -> &mut Table {
@@ -241,9 +237,11 @@ impl Tabled {
         if low < depth {
             return Ok((t, low));
         }
-        for u in self.stack.drain(depth..).collect::<Vec<_>>() {
+        for k in depth..self.stack.len() {
+            let u = self.stack[k];
             self.table_mut(u).complete = true;
         }
+        self.stack.truncate(depth);
         Ok((t, usize::MAX))
     }
 
@@ -308,11 +306,12 @@ impl Tabled {
 
     /// The rules of `rel` compiled for the arguments `key` gives.
     fn plans(&mut self, r: &mut Reasoner, rel: RelId, key: &[TermId]) -> Rc<[Plan]> {
-        let given: Vec<bool> = key.iter().enumerate().map(|(i, &k)| i < 64 && k != UNBOUND).collect();
-        let mask = given.iter().enumerate().fold(0u64, |m, (i, &g)| if g { m | 1 << i } else { m });
+        let given = |i: usize| i < 64 && key[i] != UNBOUND;
+        let mask = (0..key.len()).filter(|&i| given(i)).fold(0u64, |m, i| m | 1 << i);
         if let Some(p) = self.plans.get(&(rel, mask)) {
             return p.clone();
         }
+        let given: Vec<bool> = (0..key.len()).map(given).collect();
         let (sizes, top_down) = (&r.sizes, &self.top_down);
         // A call costs what it computes, which grows with every argument it does not give.
         let estimate = |rel: RelId, args: &[Pat], bound: &[bool]| match top_down[rel as usize] {
@@ -531,13 +530,18 @@ fn is_ground(p: &Pat, bound: &[bool]) -> bool {
     }
 }
 
-/// The answers of table `t` (a free function: the caller holds the bindings mutably).
-fn answers_of<'a>(state: &'a Tables, moves: &'a Tables, t: u32) -> &'a RelStore {
+/// Table `t` (a free function: callers hold the bindings mutably while they read it).
+fn table_of<'a>(state: &'a Tables, moves: &'a Tables, t: u32) -> &'a Table {
     if t & MOVE_TABLE != 0 {
-        &moves.tables[(t & !MOVE_TABLE) as usize].answers
+        &moves.tables[(t & !MOVE_TABLE) as usize]
     } else {
-        &state.tables[t as usize].answers
+        &state.tables[t as usize]
     }
+}
+
+/// The answers of table `t`.
+fn answers_of<'a>(state: &'a Tables, moves: &'a Tables, t: u32) -> &'a RelStore {
+    &table_of(state, moves, t).answers
 }
 
 fn match_pat_args(r: &Reasoner, bind: &mut [TermId], trail: &mut Vec<u16>, pats: &[Pat], tuple: &[TermId]) -> bool {
