@@ -153,6 +153,8 @@ const LOAD_SHARE: f64 = 100.0;
 const PROBE_STATES: (usize, usize) = (6, 60);
 const PROBE_WORK: u64 = 5_000_000;
 const PROBE_SEED: u64 = 0x9e37_79b9;
+/// Joint moves a probe draws before it accepts one that ends the game.
+const PROBE_TRIES: usize = 4;
 
 /// Why a program could not be loaded.
 pub enum LoadFailure {
@@ -207,8 +209,12 @@ impl Reasoner {
     }
 
     /// Answers every query along the first states of one line of play (the same random line
-    /// for every program of the game: moves are sorted, the seed fixed). Returns the number
-    /// of states visited.
+    /// for every program of the game: moves are sorted, the seed fixed). The line avoids
+    /// ending: when the joint move drawn ends the game, each role's next move is tried
+    /// (`PROBE_TRIES` joint moves in all), so that the probe sees the deep states random
+    /// playouts reach seldom but may pay most for (a game whose states cost double at each
+    /// step and that ends at each step with even chance spends as much at every depth).
+    /// Returns the number of states visited.
     fn probe(&mut self, states: Option<usize>) -> Result<usize> {
         let mut rng = crate::rng::Rng::new(PROBE_SEED);
         let mut s = self.initial_state();
@@ -221,16 +227,25 @@ impl Reasoner {
                 self.goals(&s)?;
                 return Ok(visited + 1);
             }
-            let mut joint = Vec::new();
+            let mut legal = Vec::new();
             for role in 0..self.roles().len() {
                 let moves = self.legal_moves(&s, role)?;
                 if moves.is_empty() {
                     return Ok(visited + 1);
                 }
-                joint.push(moves[rng.below(moves.len())]);
+                legal.push(moves);
             }
             self.goals(&s)?;
-            s = self.next_state(&s, &joint)?;
+            let drawn: Vec<usize> = legal.iter().map(|moves| rng.below(moves.len())).collect();
+            for tries in 1..=PROBE_TRIES {
+                let joint: Vec<TermId> =
+                    legal.iter().zip(&drawn).map(|(moves, &i)| moves[(i + tries - 1) % moves.len()]).collect();
+                let next = self.next_state(&s, &joint)?;
+                if tries == PROBE_TRIES || !self.is_terminal(&next)? {
+                    s = next;
+                    break;
+                }
+            }
         }
         Ok(states.unwrap_or(PROBE_STATES.1))
     }

@@ -364,3 +364,17 @@ fn probes_reach_the_middle_of_cheap_games_and_stop_early_in_costly_ones() {
     let mut r = Reasoner::from_rules(rules, Limits::default()).unwrap();
     assert_eq!(r.probe(None).unwrap(), PROBE_STATES.0);
 }
+
+/// A probe's line avoids ending the game: where one of two moves ends it at once, the line
+/// still goes on (with a move that ends it only when every move tried does).
+#[test]
+fn probes_go_on_past_moves_that_end_the_game() {
+    let succ: String = (0..100).map(|i| format!("(succ {i} {})", i + 1)).collect();
+    let text = format!(
+        "(role a) (init (c 0)) (<= (legal a go)) (<= (legal a stop))\n\
+         (<= (next (c ?y)) (true (c ?x)) (succ ?x ?y)) (<= (next over) (does a stop))\n\
+         (<= terminal (true over)) (<= terminal (true (c 20))) (<= (goal a 100))\n{succ}"
+    );
+    let mut r = load(&text);
+    assert_eq!(r.probe(None).unwrap(), 21, "the line reaches (c 20), where the game ends");
+}
