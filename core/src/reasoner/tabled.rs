@@ -20,7 +20,9 @@ use super::store::{KeyHasher, RelStore, NONE};
 use super::{Phase, Query, Reasoner, VALUES_GUESS};
 use crate::program::NRule;
 use crate::term::TermId;
+use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
+use std::ops::Range;
 use std::rc::Rc;
 
 /// Calls evaluated inside one another at most (deeper recursion falls back to bottom-up
@@ -30,9 +32,12 @@ const MAX_NESTING: usize = 200;
 /// what running a rule for a call costs once its head matches, and what a new answer
 /// costs (building its terms, adding it to the table). Measured against join steps over
 /// the corpus, so that `adapt` compares top-down and bottom-up work in one unit.
-const TABLE_COST: u64 = 10;
-const RULE_COST: u64 = 7;
-const ANSWER_COST: u64 = 16;
+const TABLE_COST: u64 = 7;
+const RULE_COST: u64 = 5;
+const ANSWER_COST: u64 = 11;
+
+/// A cleared table that held more answers than this is not reused.
+const REUSED_ANSWERS: u32 = 1024;
 
 /// Tables of relations depending on `does` carry this bit in their reference.
 const MOVE_TABLE: u32 = 1 << 31;
@@ -40,31 +45,87 @@ const MOVE_TABLE: u32 = 1 << 31;
 /// The answers to one call.
 struct Table {
     rel: RelId,
-    /// The call's arguments, `UNBOUND` where not given.
-    key: Box<[TermId]>,
+    /// Where the call's arguments (`UNBOUND` where not given) start in `Tables::keys`.
+    key: usize,
     answers: RelStore,
     complete: bool,
     /// Position on the stack of incomplete tables.
     depth: usize,
 }
 
-/// The tables of one phase: per relation, the table of each call.
+/// The tables of one phase. Cleared tables are kept and reused with their memory: a
+/// playout creates and drops thousands of tables per state, and allocating each showed
+/// as a quarter of the time in the profiles.
 #[derive(Default)]
 struct Tables {
-    index: Vec<FxHashMap<Box<[TermId]>, u32>>,
+    /// The table of each call, hashed by relation and arguments.
+    index: HashTable<u32>,
+    /// The tables in use, then cleared ones.
     tables: Vec<Table>,
-    /// The relations with tables (clearing visits only these: a specialised program may
-    /// have thousands of relations).
-    used: Vec<RelId>,
+    live: usize,
+    /// The arguments of every call, one after another.
+    keys: Vec<TermId>,
 }
 
 impl Tables {
     fn clear(&mut self) {
-        for r in self.used.drain(..) {
-            self.index[r as usize].clear();
+        // Clearing costs the index's capacity: after one costly state, cheap ones would pay
+        // for it every time.
+        if self.live * 4 < self.index.capacity() {
+            self.index = HashTable::with_capacity(self.live);
+        } else {
+            self.index.clear();
         }
-        self.tables.clear();
+        self.live = 0;
+        self.keys.clear();
     }
+
+    fn key(&self, t: &Table) -> &[TermId] {
+        &self.keys[t.key..t.key + t.answers.arity]
+    }
+
+    /// The table of a call, if there is one.
+    fn find(&self, hash: u64, rel: RelId, key: &[TermId]) -> Option<u32> {
+        self.index.find(hash, |&i| {
+            let t = &self.tables[i as usize];
+            t.rel == rel && self.key(t) == key
+        }).copied()
+    }
+
+    /// A new, empty table for a call.
+    fn add(&mut self, hash: u64, rel: RelId, key: &[TermId], depth: usize) -> u32 {
+        let i = self.live;
+        let at = self.keys.len();
+        self.keys.extend_from_slice(key);
+        match self.tables.get_mut(i) {
+            // A big table's memory is freed (clearing would cost its capacity each time).
+            Some(t) if t.answers.len() > REUSED_ANSWERS => {
+                *t = Table { rel, key: at, answers: RelStore::new(key.len()), complete: false, depth }
+            }
+            Some(t) => {
+                (t.rel, t.key, t.complete, t.depth) = (rel, at, false, depth);
+                t.answers.clear();
+                t.answers.arity = key.len();
+            }
+            None => self.tables.push(Table { rel, key: at, answers: RelStore::new(key.len()), complete: false, depth }),
+        }
+        self.live += 1;
+        let (tables, keys) = (&self.tables, &self.keys);
+        self.index.insert_unique(hash, i as u32, |&j| {
+            let t = &tables[j as usize];
+            call_hash(t.rel, &keys[t.key..t.key + t.answers.arity])
+        });
+        i as u32
+    }
+}
+
+fn call_hash(rel: RelId, key: &[TermId]) -> u64 {
+    let mut h = KeyHasher::new();
+    h.add(rel);
+    for &k in key {
+        h.add(k);
+    }
+    h.finish()
 }
 
 /// A limit was reached (join steps, time, facts of a table, term depth, nesting): the
@@ -116,6 +177,8 @@ pub struct Tabled {
     found: u64,
     bind: Vec<TermId>,
     trail: Vec<u16>,
+    /// The arguments of calls and answers being built, one after another.
+    args: Vec<TermId>,
     /// Steps since the clock was last read.
     ticks: u64,
 }
@@ -144,21 +207,21 @@ impl Tabled {
                 }
             }
         }
-        let tables = || Tables { index: vec![FxHashMap::default(); n], tables: Vec::new(), used: Vec::new() };
         Tabled {
             answered: [false; 4],
             on_moves: phase.iter().map(|&p| p == Phase::Move).collect(),
             top_down,
             rules: by_rel,
             plans: FxHashMap::default(),
-            state: tables(),
-            moves: tables(),
+            state: Tables::default(),
+            moves: Tables::default(),
             stack: Vec::new(),
             nesting: 0,
             low: usize::MAX,
             found: 0,
             bind: Vec::new(),
             trail: Vec::new(),
+            args: Vec::new(),
             ticks: 0,
         }
     }
@@ -184,8 +247,9 @@ impl Tabled {
         self.bind.clear();
         self.trail.clear();
         self.nesting = 0;
-        let key = vec![UNBOUND; r.rels.keys[rel as usize].1];
-        let (t, _) = self.solve(r, rel, &key)?;
+        self.args.clear();
+        self.args.resize(r.rels.keys[rel as usize].1, UNBOUND);
+        let (t, _) = self.solve(r, rel, 0..self.args.len())?;
         Ok(&self.table(t).answers)
     }
 
@@ -194,19 +258,18 @@ impl Tabled {
     }
 
     fn table_mut(&mut self, t: u32) -> &mut Table {
-        if t & MOVE_TABLE != 0 {
-            &mut self.moves.tables[(t & !MOVE_TABLE) as usize]
-        } else {
-            &mut self.state.tables[t as usize]
-        }
+        table_mut_of(&mut self.state, &mut self.moves, t)
     }
 
-    /// The table of a call, evaluated (complete, or part of a group a caller leads), and
-    /// the lowest stack position it read an incomplete table at (`usize::MAX`: complete).
-    fn solve(&mut self, r: &mut Reasoner, rel: RelId, key: &[TermId]) -> Result<(u32, usize), Fail> {
+    /// The table of a call (its arguments at `key` in `args`), evaluated (complete, or
+    /// part of a group a caller leads), and the lowest stack position it read an incomplete
+    /// table at (`usize::MAX`: complete).
+    fn solve(&mut self, r: &mut Reasoner, rel: RelId, key: Range<usize>) -> Result<(u32, usize), Fail> {
         let on_moves = self.on_moves[rel as usize];
         let tables = if on_moves { &mut self.moves } else { &mut self.state };
-        if let Some(&i) = tables.index[rel as usize].get(key) {
+        let key = &self.args[key];
+        let hash = call_hash(rel, key);
+        if let Some(i) = tables.find(hash, rel, key) {
             let t = &tables.tables[i as usize];
             let low = if t.complete { usize::MAX } else { t.depth };
             return Ok((i | if on_moves { MOVE_TABLE } else { 0 }, low));
@@ -214,19 +277,8 @@ impl Tabled {
         if self.nesting >= MAX_NESTING {
             return Err(Fail);
         }
-        let i = tables.tables.len() as u32;
         let depth = self.stack.len();
-        tables.tables.push(Table {
-            rel,
-            key: key.into(),
-            answers: RelStore::new(r.rels.keys[rel as usize].1),
-            complete: false,
-            depth,
-        });
-        if tables.index[rel as usize].is_empty() {
-            tables.used.push(rel);
-        }
-        tables.index[rel as usize].insert(key.into(), i);
+        let i = tables.add(hash, rel, key, depth);
         let t = i | if on_moves { MOVE_TABLE } else { 0 };
         r.work += TABLE_COST;
         self.stack.push(t);
@@ -269,12 +321,12 @@ impl Tabled {
     /// Runs every rule of table `t`'s relation once for its call. Returns the lowest stack
     /// position of an incomplete table it read.
     fn evaluate(&mut self, r: &mut Reasoner, t: u32) -> Result<usize, Fail> {
-        let (rel, key) = {
-            let table = self.table(t);
-            (table.rel, table.key.clone())
+        let (rel, arity, given) = {
+            let key = key_of(&self.state, &self.moves, t);
+            (self.table(t).rel, key.len(), given_mask(key))
         };
-        let plans = self.plans(r, rel, &key);
-        let all_given = key.iter().all(|&k| k != UNBOUND);
+        let plans = self.plans(r, rel, given, arity);
+        let all_given = given.count_ones() as usize == arity;
         let outer = std::mem::replace(&mut self.low, usize::MAX);
         let mut result = Ok(());
         for plan in plans.iter() {
@@ -286,9 +338,8 @@ impl Tabled {
             let base = self.bind.len();
             self.bind.resize(base + plan.slots, UNBOUND);
             let mark = self.trail.len();
-            let heads = plan.head.iter().zip(key.iter());
-            let applies = heads
-                .into_iter()
+            let key = key_of(&self.state, &self.moves, t);
+            let applies = (plan.head.iter().zip(key))
                 .all(|(p, &k)| k == UNBOUND || match_pat(&r.store, &mut self.bind[base..], &mut self.trail, p, k));
             if applies {
                 r.work += RULE_COST;
@@ -304,14 +355,13 @@ impl Tabled {
         result.map(|()| low)
     }
 
-    /// The rules of `rel` compiled for the arguments `key` gives.
-    fn plans(&mut self, r: &mut Reasoner, rel: RelId, key: &[TermId]) -> Rc<[Plan]> {
-        let given = |i: usize| i < 64 && key[i] != UNBOUND;
-        let mask = (0..key.len()).filter(|&i| given(i)).fold(0u64, |m, i| m | 1 << i);
-        if let Some(p) = self.plans.get(&(rel, mask)) {
+    /// The rules of `rel` compiled for the arguments `given` gives (bit `i`: argument `i`).
+    fn plans(&mut self, r: &mut Reasoner, rel: RelId, given: u64, arity: usize) -> Rc<[Plan]> {
+        if let Some(p) = self.plans.get(&(rel, given)) {
             return p.clone();
         }
-        let given: Vec<bool> = (0..key.len()).map(given).collect();
+        let mask = given;
+        let given: Vec<bool> = (0..arity).map(|i| i < 64 && given & 1 << i != 0).collect();
         let (sizes, top_down) = (&r.sizes, &self.top_down);
         // A call costs what it computes, which grows with every argument it does not give.
         let estimate = |rel: RelId, args: &[Pat], bound: &[bool]| match top_down[rel as usize] {
@@ -429,30 +479,37 @@ impl Tabled {
 
     /// Evaluates the call a literal makes under the bindings; returns its table.
     fn call(&mut self, r: &mut Reasoner, lit: &Lit, base: usize) -> Result<u32, Fail> {
-        let mut key = Vec::with_capacity(lit.args.len());
+        let start = self.args.len();
         for a in lit.args.iter() {
-            key.push(self.value(r, a, base)?);
+            let v = self.value(r, a, base)?;
+            self.args.push(v);
         }
-        let (t, low) = self.solve(r, lit.rel, &key)?;
+        let solved = self.solve(r, lit.rel, start..self.args.len());
+        self.args.truncate(start);
+        let (t, low) = solved?;
         self.low = self.low.min(low);
         Ok(t)
     }
 
     /// The term a pattern stands for under the bindings, `UNBOUND` if not ground.
-    fn value(&self, r: &mut Reasoner, p: &Pat, base: usize) -> Result<TermId, Fail> {
+    fn value(&mut self, r: &mut Reasoner, p: &Pat, base: usize) -> Result<TermId, Fail> {
         Ok(match p {
             Pat::Const(c) => *c,
             Pat::Var(v) => self.bind[base + *v as usize],
             Pat::Func(sym, args) => {
-                let mut ids = Vec::with_capacity(args.len());
+                let start = self.args.len();
                 for a in args.iter() {
-                    let v = self.value(r, a, base)?;
-                    if v == UNBOUND {
-                        return Ok(UNBOUND);
+                    match self.value(r, a, base) {
+                        Ok(v) if v != UNBOUND => self.args.push(v),
+                        other => {
+                            self.args.truncate(start);
+                            return other.map(|_| UNBOUND);
+                        }
                     }
-                    ids.push(v);
                 }
-                r.store.intern(*sym, &ids).map_err(|_| Fail)?
+                let id = r.store.intern(*sym, &self.args[start..]).map_err(|_| Fail);
+                self.args.truncate(start);
+                id?
             }
         })
     }
@@ -504,14 +561,22 @@ impl Tabled {
 
     /// Adds the head built from the bindings to table `out`.
     fn emit(&mut self, r: &mut Reasoner, plan: &Plan, base: usize, out: u32) -> Result<Flow, Fail> {
-        let mut tuple = Vec::with_capacity(plan.head.len());
+        let start = self.args.len();
         for p in plan.head.iter() {
-            tuple.push(build(&mut r.store, &self.bind[base..], p).map_err(|_| Fail)?);
+            match build(&mut r.store, &self.bind[base..], p) {
+                Ok(v) => self.args.push(v),
+                Err(_) => {
+                    self.args.truncate(start);
+                    return Err(Fail);
+                }
+            }
         }
-        let max_facts = r.limits.max_facts;
-        let table = self.table_mut(out);
-        if table.answers.insert(&tuple, &r.store) {
-            if table.answers.len() as usize > max_facts {
+        let table = table_mut_of(&mut self.state, &mut self.moves, out);
+        let new = table.answers.insert(&self.args[start..], &r.store);
+        let too_many = table.answers.len() as usize > r.limits.max_facts;
+        self.args.truncate(start);
+        if new {
+            if too_many {
                 return Err(Fail);
             }
             self.found += 1;
@@ -537,6 +602,25 @@ fn table_of<'a>(state: &'a Tables, moves: &'a Tables, t: u32) -> &'a Table {
     } else {
         &state.tables[t as usize]
     }
+}
+
+fn table_mut_of<'a>(state: &'a mut Tables, moves: &'a mut Tables, t: u32) -> &'a mut Table {
+    if t & MOVE_TABLE != 0 {
+        &mut moves.tables[(t & !MOVE_TABLE) as usize]
+    } else {
+        &mut state.tables[t as usize]
+    }
+}
+
+/// The arguments of table `t`'s call.
+fn key_of<'a>(state: &'a Tables, moves: &'a Tables, t: u32) -> &'a [TermId] {
+    let tables = if t & MOVE_TABLE != 0 { moves } else { state };
+    tables.key(table_of(state, moves, t))
+}
+
+/// The arguments a call gives (bit `i`: argument `i`, the first 64).
+fn given_mask(key: &[TermId]) -> u64 {
+    key.iter().take(64).enumerate().filter(|(_, &k)| k != UNBOUND).fold(0, |m, (i, _)| m | 1 << i)
 }
 
 /// The answers of table `t`.
