@@ -224,12 +224,12 @@ pub fn ground(
     let mut limits = options.limits;
     let max_instances = options.max_rules.saturating_mul(INSTANCES_PER_RULE);
     limits.max_facts = limits.max_facts.max(max_instances);
-    let (relaxed, mut engine) = match domains(&rules, options.recompute_domains, limits)? {
+    let (relaxed, mut engine) = match domains(&rules, options.recompute_domains, limits, max_instances)? {
         // Declared domains that miss a fluent `init` or `next` can produce (or a move
         // `legal` allows) would lose rules: compute them instead, and say so.
         (_, _, Some(missing)) => {
             stats.warnings.push(format!("the declared base/input miss {missing}: computed them instead"));
-            let (relaxed, engine, _) = domains(&rules, true, limits)?;
+            let (relaxed, engine, _) = domains(&rules, true, limits, max_instances)?;
             (relaxed, engine)
         }
         (relaxed, engine, None) => (relaxed, engine),
@@ -337,18 +337,23 @@ fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, 
     )
 }
 
-/// The relaxed program evaluated, and a fact the declared domains miss, if any.
+/// The relaxed program evaluated (stopped once it holds more than `max_instances` rule
+/// instances), and a fact the declared domains miss, if any.
 fn domains(
     rules: &[NRule],
     recompute: bool,
     limits: Limits,
+    max_instances: usize,
 ) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
     let relaxed = Relaxed::build(rules, recompute);
     let mut engine = Reasoner::build(relaxed.rules.clone(), limits).map_err(|f| match f {
         LoadFailure::Invalid(d) => d,
         LoadFailure::Limit(e) => limit_reached(e, &relaxed.rules),
     })?;
-    engine.evaluate_all().map_err(|e| limit_reached(e, &relaxed.rules))?;
+    // Each capture fact is one rule instance: once there are more than the ground program
+    // may have, the rest of the fixpoint is not needed (the caller reports the counts).
+    let instances = |e: &Reasoner| relaxed.captures.iter().map(|c| e.fact_count(&c.name, c.vars.len())).sum::<usize>();
+    engine.evaluate_all_while(&mut |e| instances(e) <= max_instances).map_err(|e| limit_reached(e, &relaxed.rules))?;
     let store = engine.store();
     let base: FxHashSet<&[TermId]> = engine.facts("base", 1).into_iter().collect();
     let input: FxHashSet<&[TermId]> = engine.facts("input", 2).into_iter().collect();

@@ -429,22 +429,31 @@ impl Reasoner {
 
     /// Evaluates the components of `plan` not yet computed for the current state and move.
     fn evaluate(&mut self, plan: &[usize]) -> Result<()> {
+        self.evaluate_while(plan, &mut |_| true).map(drop)
+    }
+
+    /// Evaluates the components of `plan` in order while `go_on` says so after each; false
+    /// if it stopped early.
+    fn evaluate_while(&mut self, plan: &[usize], go_on: &mut dyn FnMut(&Reasoner) -> bool) -> Result<bool> {
         let budget = self.limits.max_join_steps.min(self.work_cap.saturating_sub(self.work));
         self.budget = budget;
-        let result = self.evaluate_in_budget(plan);
+        let result = self.evaluate_in_budget(plan, go_on);
         self.work += budget - self.budget;
         result
     }
 
-    fn evaluate_in_budget(&mut self, plan: &[usize]) -> Result<()> {
+    fn evaluate_in_budget(&mut self, plan: &[usize], go_on: &mut dyn FnMut(&Reasoner) -> bool) -> Result<bool> {
         for &c in plan {
             if self.done[c] {
                 continue;
             }
             self.eval_component(c)?;
             self.done[c] = true;
+            if !go_on(self) {
+                return Ok(false);
+            }
         }
-        Ok(())
+        Ok(true)
     }
 
     fn eval_component(&mut self, c: usize) -> Result<()> {
@@ -710,9 +719,15 @@ impl Reasoner {
     /// Evaluates every static component, also those no query needs (the grounder reads
     /// them all).
     pub fn evaluate_all(&mut self) -> Result<()> {
+        self.evaluate_all_while(&mut |_| true).map(drop)
+    }
+
+    /// Evaluates every static component like `evaluate_all` while `go_on` says so after
+    /// each (the grounder stops once a program is sure to be too big); false if it stopped.
+    pub fn evaluate_all_while(&mut self, go_on: &mut dyn FnMut(&Reasoner) -> bool) -> Result<bool> {
         self.start_request();
         let all: Vec<usize> = (0..self.comps.len()).filter(|&c| self.comps[c].phase == Phase::Static).collect();
-        self.evaluate(&all)
+        self.evaluate_while(&all, go_on)
     }
 
     /// Every fact of relation `name/arity` currently derived (static relations: always).
