@@ -4,15 +4,15 @@
 //! are huge in full but only ever asked about for a few arguments (sudoku's `exactlyFirst`
 //! over nine cells, chess's `threatened_with_capture`, a count over a board's squares):
 //! there a top-down (Prolog) reasoner wins. Each candidate program is loaded and probed
-//! (every query along a few states of one line of play) under probe limits: the program as
-//! written first, then every state-dependent relation computed on demand (`crate::magic`,
-//! what a top-down reasoner does), then the program without `crate::specialise` when its
-//! copies per constant use made the program much bigger, then the rules evaluated top-down
-//! with tables (`tabled`: only the calls the queries make, as a Prolog reasoner with
-//! tabling), then, from the best bottom-up program so far, with the relation that broke a
-//! limit, or the biggest one, on demand. A program's cost is its
-//! work per state (join steps, facts derived, plans run) plus a share of its load; a
-//! transformed program is adopted only if it is clearly cheaper. When nothing passes, the
+//! (every query along a few states of one line of play) under probe limits: the rules
+//! evaluated top-down with tables first (`tabled`: only the calls the queries make, as a
+//! Prolog reasoner with tabling; seldom far from the best, it sets how many states every
+//! probe visits), then every state-dependent relation computed on demand (`crate::magic`),
+//! then the program as written, then the program without `crate::specialise` when its
+//! copies per constant use made the program much bigger, then, from the best bottom-up
+//! program so far, with the relation that broke a limit, or the biggest one, on demand. A
+//! program's cost is its work per state (join steps, facts derived, plans run) plus a
+//! share of its load; a transformed program is adopted only if it is clearly cheaper. When nothing passes, the
 //! program as written runs with the caller's limits and reports its own errors.
 
 use super::{Deadline, Limits, LoadFailure, Reasoner, Tabled};
@@ -110,15 +110,18 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     // The states every probe visits, once the first program passed.
     let mut states = None;
     let mut tried: Vec<Key> = Vec::new();
-    // Every dynamic relation on demand (top-down) first, then the program as written:
-    // whichever is cheap bounds the probe of the other.
+    // Top-down with tables first: seldom far from the best, rarely hitting a limit, it
+    // sets how many states every probe visits (as many as its work allows) and bounds the
+    // probes of the others.
+    if let Attempt::Ok(r, cost) = attempt(&rules, How::Tabled, probe, deadline, f64::INFINITY, &mut states)? {
+        best = Some((r, cost));
+    }
+    // Then every dynamic relation on demand (magic sets), then the program as written.
     let mut candidates = vec![Vec::new(), magic::dynamic(&rules)];
     let mut trial: Vec<Key> = candidates.pop().expect("two candidates");
     // After the program as written, the same without specialisation, when specialisation
     // made it much bigger (its copies then cost more than they save).
     let mut unspecialised = (rules.len() as f64 > plain.len() as f64 * SPECIALISED_GROWTH).then_some(plain);
-    // Then top-down with tables, once.
-    let mut tabled = true;
     for _ in 0..MAX_ATTEMPTS {
         let as_written = trial.is_empty();
         let weight = if as_written { GAIN } else { 1.0 / GAIN };
@@ -151,13 +154,6 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
             if let Attempt::Ok(r, cost) = attempt(&plain, How::BottomUp(&[]), probe, deadline, cap, &mut states)? {
                 adopted.clear();
                 best = Some((r, cost * GAIN));
-            }
-        }
-        if std::mem::take(&mut tabled) {
-            let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 * GAIN);
-            if let Attempt::Ok(r, cost) = attempt(&rules, How::Tabled, probe, deadline, cap, &mut states)? {
-                adopted.clear();
-                best = Some((r, cost));
             }
         }
         // Next: the biggest relation of the best program, on demand (a refinement of
