@@ -86,10 +86,12 @@ impl Tables {
 
     /// The table of a call, if there is one.
     fn find(&self, hash: u64, rel: RelId, key: &[TermId]) -> Option<u32> {
-        self.index.find(hash, |&i| {
-            let t = &self.tables[i as usize];
-            t.rel == rel && self.key(t) == key
-        }).copied()
+        self.index
+            .find(hash, |&i| {
+                let t = &self.tables[i as usize];
+                t.rel == rel && self.key(t) == key
+            })
+            .copied()
     }
 
     /// A new, empty table for a call.
