@@ -151,7 +151,7 @@ const LOAD_SHARE: f64 = 100.0;
 /// states, so that costs compare), and the seed of its line of play. Deep enough that a
 /// game's middle, not only its opening, is measured.
 const PROBE_STATES: (usize, usize) = (6, 60);
-const PROBE_WORK: u64 = 5_000_000;
+const PROBE_WORK: u64 = 2_000_000;
 const PROBE_SEED: u64 = 0x9e37_79b9;
 /// Joint moves a probe draws before it accepts one that ends the game.
 const PROBE_TRIES: usize = 4;
