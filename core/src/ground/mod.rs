@@ -225,12 +225,12 @@ pub fn ground(
     let mut limits = options.limits;
     let max_instances = options.max_rules.saturating_mul(INSTANCES_PER_RULE);
     limits.max_facts = limits.max_facts.max(max_instances);
-    let (relaxed, mut engine) = match domains(&rules, options.recompute_domains, limits, now)? {
+    let (relaxed, mut engine) = match domains(&rules, options.recompute_domains, limits)? {
         // Declared domains that miss a fluent `init` or `next` can produce (or a move
         // `legal` allows) would lose rules: compute them instead, and say so.
         (_, _, Some(missing)) => {
             stats.warnings.push(format!("the declared base/input miss {missing}: computed them instead"));
-            let (relaxed, engine, _) = domains(&rules, true, limits, now)?;
+            let (relaxed, engine, _) = domains(&rules, true, limits)?;
             (relaxed, engine)
         }
         (relaxed, engine, None) => (relaxed, engine),
@@ -341,9 +341,6 @@ fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, 
 
 /// Most relaxed programs evaluated again, with more relations on demand, after a limit.
 const DEMAND_ATTEMPTS: usize = 2;
-/// No new attempt once the attempts so far took this many milliseconds: a game whose relaxed
-/// program takes that long to fail is past what grounding is for.
-const DEMAND_MILLIS: f64 = 10_000.0;
 
 /// The relaxed program evaluated, and a fact the declared domains miss, if any. When the
 /// computation of a relation reaches a limit, the next attempt computes it on demand (with
@@ -354,9 +351,7 @@ fn domains(
     rules: &[NRule],
     recompute: bool,
     limits: Limits,
-    now: &dyn Fn() -> f64,
 ) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
-    let start = now();
     let mut on_demand: Vec<(String, usize)> = Vec::new();
     let mut relaxed = Relaxed::build(rules, recompute, &on_demand).expect("nothing on demand");
     for attempt in 0..=DEMAND_ATTEMPTS {
@@ -376,7 +371,7 @@ fn domains(
         };
         let mut next = on_demand.clone();
         next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
-        let retry = next.len() > on_demand.len() && attempt < DEMAND_ATTEMPTS && now() - start < DEMAND_MILLIS;
+        let retry = next.len() > on_demand.len() && attempt < DEMAND_ATTEMPTS;
         match retry.then(|| Relaxed::build(rules, recompute, &next)).flatten() {
             Some(r) => (relaxed, on_demand) = (r, next),
             None => return Err(limit_reached(e, &relaxed.rules)),
@@ -429,7 +424,13 @@ fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic
         .iter()
         .find(|r| r.head.name() == Some(name.as_str()) && r.head.args().len() == *arity)
         .map_or_else(Span::default, |r| r.span);
-    let how = if crate::magic::adorned(&(name.clone(), *arity)).is_some() { " on demand" } else { "" };
+    let (written, how) = match crate::magic::adorned(&(name.clone(), *arity)) {
+        Some(k) => (k.0, " on demand"),
+        None => (name.clone(), ""),
+    };
+    if !written.contains('~') {
+        return Diagnostic::error("grounding", span, format!("computing {written}/{arity}{how} {what}"));
+    }
     Diagnostic::error("grounding", span, format!("grounding this rule for {}{how} {what}", relation(name)))
 }
 

@@ -97,6 +97,8 @@ impl Relaxed {
                     other => other.clone(),
                 })
                 .collect();
+            // On demand, bodies are read in the order that passes most bindings on.
+            let body = if on_demand.is_empty() { body } else { demand_order(&rule.head, body, on_demand) };
             if !is_dynamic(&rule.head) {
                 out.push(NRule { head: rule.head.clone(), body, span: rule.span });
                 continue;
@@ -176,6 +178,36 @@ impl Relaxed {
             None => k,
         }
     }
+}
+
+/// The body in the order that passes most bindings on to the calls of relations on demand
+/// (`crate::magic` passes them in the order written): from the head's variables, a
+/// positive literal of a relation not on demand that shares a bound variable, else the
+/// first positive literal as written; other literals (negated, (non-)equalities) last, as
+/// written. An order only changes which instances are asked about, not the answers.
+fn demand_order(head: &Term, body: Vec<NLit>, on_demand: &[Key]) -> Vec<NLit> {
+    let mut bound: FxHashSet<String> = FxHashSet::default();
+    head.for_each_var(&mut |v, _| {
+        bound.insert(v.to_string());
+    });
+    let (mut positive, others): (Vec<NLit>, Vec<NLit>) = body.into_iter().partition(|l| matches!(l, NLit::Pos(_)));
+    let mut out = Vec::with_capacity(positive.len() + others.len());
+    while !positive.is_empty() {
+        let binds = |l: &NLit| {
+            let NLit::Pos(t) = l else { return false };
+            let mut shares = false;
+            t.for_each_var(&mut |v, _| shares |= bound.contains(v));
+            shares && !on_demand.contains(&key(t))
+        };
+        let next = positive.iter().position(binds).unwrap_or(0);
+        let l = positive.remove(next);
+        l.for_each_var(&mut |v, _| {
+            bound.insert(v.to_string());
+        });
+        out.push(l);
+    }
+    out.extend(others);
+    out
 }
 
 /// Relations that depend on `true` or `does`.

@@ -261,7 +261,8 @@ fn too_many_instances_name_the_relation_with_most_counting_its_parts() {
 
 /// A walk along a line of 40 squares: a jump reads `line`, static and 64000 facts in full,
 /// and a step is allowed unless `threat`, whose rule has 3200 instances in full, holds;
-/// the rules ask about 38 and 39 atoms of them (`threat` only under `not`).
+/// the rules ask about 38 and 39 atoms of them (`threat` only under `not`). A hop reads
+/// `line` through `near`, which calls it before the conditions that bind its arguments.
 fn walk() -> String {
     let mut text = String::from(
         "(role p) (init (at 1))\n\
@@ -270,6 +271,8 @@ fn walk() -> String {
          (<= (legal p stay) (true (at ?x)))\n\
          (<= (next (at ?y)) (does p (go ?y)))\n(<= (next (at ?z)) (does p (jump ?z)))\n\
          (<= (next (at ?x)) (does p stay) (true (at ?x)))\n\
+         (<= (legal p (hop ?z)) (true (at ?x)) (near ?x ?z))\n(<= (next (at ?z)) (does p (hop ?z)))\n\
+         (<= (near ?x ?z) (line ?x ?y ?z) (succ ?x ?y) (succ ?y ?z))\n\
          (<= (threat ?a ?b ?c) (true (at ?a)) (num ?b) (num ?c) (trap ?c))\n\
          (<= (line ?a ?b ?c) (num ?a) (num ?b) (num ?c) (distinct ?a ?c))\n\
          (trap 7) (trap 20)\n(<= terminal (true (at 40)))\n(<= (goal p 100) (true (at 40)))\n\
