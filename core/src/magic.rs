@@ -374,6 +374,28 @@ mod tests {
     }
 
     #[test]
+    fn asked_negations_get_their_demand_and_leave_the_body() {
+        // `far` (chosen) gets its demand and leaves the body; `near` (not chosen) leaves it.
+        let rules = normalise(
+            &parse(
+                "(<= (legal p (go ?a)) (true (at ?a)) (not (far ?a 1)) (not (near ?a)))\n\
+                 (<= (far ?x ?y) (n ?x) (n ?y) (true (at ?y)))\n(<= (near ?x) (true (at ?x)))",
+            )
+            .description,
+        )
+        .unwrap();
+        let asked = [("far".to_string(), 2), ("near".to_string(), 1)].into_iter().collect();
+        let out = transform_asking(&rules, &[("far".into(), 2)], &asked).unwrap();
+        let text: Vec<String> = out.iter().map(ToString::to_string).collect();
+        expect_test::expect![[r#"
+            (magic~far~bb ?a 1) :- (true (at ?a))
+            (legal p (go ?a)) :- (true (at ?a))
+            (near ?x) :- (true (at ?x))
+            (far~bb ?x ?y) :- (magic~far~bb ?x ?y) (n ?x) (n ?y) (true (at ?y))"#]]
+        .assert_eq(&text.join("\n"));
+    }
+
+    #[test]
     fn keywords_and_unbound_calls_stay() {
         let rules = normalise(&parse("(<= (legal p ?x) (n ?x)) (<= (n ?x) (n ?x))").description).unwrap();
         assert!(transform(&rules, &[("legal".into(), 2)]).is_none());
