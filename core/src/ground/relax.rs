@@ -4,12 +4,13 @@
 //! In the relaxed program `true` reads `base` and `does` reads `input`, negated dynamic
 //! literals are dropped (so everything that could hold in some reachable state holds), and,
 //! unless the description declares them, `base ⊇ init ∪ next` and `input ⊇ legal`. Each
-//! dynamic rule `h :- body` becomes `capture(V) :- body` and `h :- capture(V)`: the capture
-//! relation (`legal~rule3`, ...) holds the bindings `V` of the variables of the head and the
-//! dynamic literals under which the relaxed body holds: the rule's ground instances.
+//! dynamic rule `h :- body` gets a capture relation, `capture(V) :- body` (`legal~rule3`,
+//! ...), holding the bindings `V` of the variables of the head and the dynamic literals
+//! under which the relaxed body holds: the rule's ground instances.
 //!
 //! Relations too big to compute in full can be computed *on demand* (`crate::magic`, with
-//! the captures of their rules): only for the arguments the rules that read them can ask
+//! the captures of their rules, which the rules then read: `h :- capture(V)`, so that demand
+//! reaches them): only for the arguments the rules that read them can ask
 //! about, positively or under `not` (a negated dynamic literal is dropped from the relaxed
 //! program, but its atom is in the ground program, so it is asked about too). A ground
 //! instance whose head no instance reads, and no keyword, is not needed; the captures then
@@ -129,8 +130,11 @@ impl Relaxed {
                 wanted.push(key(&rule.head));
                 wanted.push(key(&capture));
             }
-            out.push(NRule { head: capture.clone(), body, span: rule.span });
-            out.push(NRule { head: rule.head.clone(), body: vec![NLit::Pos(capture)], span: rule.span });
+            // On demand the rule reads its capture, so that demand reaches the capture; in full
+            // both join the body (a projection of a wide capture costs more than the join).
+            let body_of_head = if on_demand.is_empty() { body.clone() } else { vec![NLit::Pos(capture.clone())] };
+            out.push(NRule { head: capture, body, span: rule.span });
+            out.push(NRule { head: rule.head.clone(), body: body_of_head, span: rule.span });
             captures.push(Capture { rule: i, name, vars, relations: Vec::new() });
         }
         let f = || var("f");
