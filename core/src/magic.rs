@@ -59,6 +59,13 @@ pub fn original(k: &Key) -> Key {
 /// Transforms the rules so that the relations in `wanted` (and the callers they need) are
 /// computed on demand. `None` if none of them can be.
 pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
+    transform_asking(rules, wanted, &FxHashSet::default())
+}
+
+/// `transform`, where the negated calls of the relations in `asked` are asked but not read:
+/// a chosen one gets its demand, then both leave the bodies (the grounder's relaxed program,
+/// which drops negated dynamic literals but must compute the instances their atoms need).
+pub fn transform_asking(rules: &[NRule], wanted: &[Key], asked: &FxHashSet<Key>) -> Option<Vec<NRule>> {
     let graph = graph_of(rules);
     let eligible =
         |k: &Key| graph.index.get(k).is_some_and(|&r| !RESERVED.contains(&k.0.as_str()) && graph.defined[r] && k.1 > 0);
@@ -74,7 +81,7 @@ pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
             if chosen.is_empty() {
                 return None;
             }
-            let (out, reached) = rewrite(rules, &chosen, sideways);
+            let (out, reached) = rewrite(rules, &chosen, sideways, asked);
             // A relation read in full somewhere needs its callers on demand too (those that
             // may be); one that no call binds anything of is left as it was.
             let mut grow = Vec::new();
@@ -175,7 +182,12 @@ fn atom(name: String, args: Vec<Term>, span: Span) -> Term {
 
 /// The rules with every call of a chosen relation reading its adorned copy, the copies'
 /// rules and the demand rules; also the adornments reached per chosen relation.
-fn rewrite(rules: &[NRule], chosen: &FxHashSet<Key>, sideways: bool) -> (Vec<NRule>, FxHashMap<Key, Vec<Adornment>>) {
+fn rewrite(
+    rules: &[NRule],
+    chosen: &FxHashSet<Key>,
+    sideways: bool,
+    asked: &FxHashSet<Key>,
+) -> (Vec<NRule>, FxHashMap<Key, Vec<Adornment>>) {
     let mut rules_of: FxHashMap<Key, Vec<&NRule>> = FxHashMap::default();
     for r in rules {
         rules_of.entry(key(&r.head)).or_default().push(r);
@@ -184,11 +196,11 @@ fn rewrite(rules: &[NRule], chosen: &FxHashSet<Key>, sideways: bool) -> (Vec<NRu
     let mut queue: Vec<(Key, Option<Adornment>)> = Vec::new();
     let mut out = Vec::new();
     for r in rules.iter().filter(|r| !chosen.contains(&key(&r.head))) {
-        out.extend(rewrite_rule(r, None, chosen, sideways, &mut reached, &mut queue));
+        out.extend(rewrite_rule(r, None, (chosen, asked), sideways, &mut reached, &mut queue));
     }
     while let Some((p, a)) = queue.pop() {
         for r in rules_of.get(&p).into_iter().flatten() {
-            out.extend(rewrite_rule(r, a.as_deref(), chosen, sideways, &mut reached, &mut queue));
+            out.extend(rewrite_rule(r, a.as_deref(), (chosen, asked), sideways, &mut reached, &mut queue));
         }
     }
     (out, reached)
@@ -197,10 +209,11 @@ fn rewrite(rules: &[NRule], chosen: &FxHashSet<Key>, sideways: bool) -> (Vec<NRu
 /// One rule of a relation as written (`head_ad: None`) or of its adorned copy: the rule and
 /// the demand rules of the chosen relations it calls. New adornments join `queue`. With
 /// `sideways`, each positive chosen call binds its variables for the chosen calls after it.
+/// Negated calls of `asked` relations leave the body (a chosen one after its demand).
 fn rewrite_rule(
     r: &NRule,
     head_ad: Option<&str>,
-    chosen: &FxHashSet<Key>,
+    (chosen, asked): (&FxHashSet<Key>, &FxHashSet<Key>),
     sideways: bool,
     reached: &mut FxHashMap<Key, Vec<Adornment>>,
     queue: &mut Vec<(Key, Option<Adornment>)>,
@@ -230,6 +243,7 @@ fn rewrite_rule(
         let (t, negative) = match l {
             NLit::Pos(t) if is_chosen(t) => (t, false),
             NLit::Neg(t) if is_chosen(t) => (t, true),
+            NLit::Neg(t) if asked.contains(&key(t)) => continue,
             NLit::Pos(t) => {
                 vars_of(t, &mut bound);
                 context.push(l.clone());
@@ -260,7 +274,9 @@ fn rewrite_rule(
             t.clone()
         };
         if negative {
-            body.push(NLit::Neg(call));
+            if !asked.contains(&k) {
+                body.push(NLit::Neg(call));
+            }
         } else {
             if sideways {
                 vars_of(t, &mut bound);
@@ -355,6 +371,28 @@ mod tests {
             }
         }
         assert!(applied > 300, "the transformation applied to {applied} corpus games only");
+    }
+
+    #[test]
+    fn asked_negations_get_their_demand_and_leave_the_body() {
+        // `far` (chosen) gets its demand and leaves the body; `near` (not chosen) leaves it.
+        let rules = normalise(
+            &parse(
+                "(<= (legal p (go ?a)) (true (at ?a)) (not (far ?a 1)) (not (near ?a)))\n\
+                 (<= (far ?x ?y) (n ?x) (n ?y) (true (at ?y)))\n(<= (near ?x) (true (at ?x)))",
+            )
+            .description,
+        )
+        .unwrap();
+        let asked = [("far".to_string(), 2), ("near".to_string(), 1)].into_iter().collect();
+        let out = transform_asking(&rules, &[("far".into(), 2)], &asked).unwrap();
+        let text: Vec<String> = out.iter().map(ToString::to_string).collect();
+        expect_test::expect![[r#"
+            (magic~far~bb ?a 1) :- (true (at ?a))
+            (legal p (go ?a)) :- (true (at ?a))
+            (near ?x) :- (true (at ?x))
+            (far~bb ?x ?y) :- (magic~far~bb ?x ?y) (n ?x) (n ?y) (true (at ?y))"#]]
+        .assert_eq(&text.join("\n"));
     }
 
     #[test]

@@ -97,8 +97,17 @@ fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, out: &mut 
         let args: Vec<Term> = interface.iter().map(|v| Term::Var(v.clone(), rule.span)).collect();
         let head = if args.is_empty() { Term::Const(name, rule.span) } else { Term::Func(name, args, rule.span) };
         out.push(NRule { head: head.clone(), body: lits, span: rule.span });
-        let mut rest: Vec<NLit> = vec![NLit::Pos(head)];
-        rest.extend(body.into_iter().zip(taken).filter(|(_, t)| !t).map(|(l, _)| l));
+        // The part takes the place of its first literal: the body keeps the order it is
+        // written in, which is the order demand flows in (`crate::magic`).
+        let mut rest: Vec<NLit> = Vec::with_capacity(body.len());
+        for (i, (l, t)) in body.into_iter().zip(taken).enumerate() {
+            if i == bucket[0] {
+                rest.push(NLit::Pos(head.clone()));
+            }
+            if !t {
+                rest.push(l);
+            }
+        }
         body = rest;
     }
     out.push(NRule { head: rule.head, body, span: rule.span });
@@ -230,7 +239,7 @@ mod tests {
             (next~dom2_1 ?x) :- (base (cell ?x ?y ?p))
             (next~part2 ?b ?x) :- (next~part1 ?a ?b) (distinct ?x ?a) (next~dom2_1 ?x)
             (next~part3 ?x ?y) :- (next~part2 ?b ?x) (other ?y ?b)
-            (next (cell ?x ?y ?p)) :- (next~part3 ?x ?y) (true (cell ?x ?y ?p))"#]]
+            (next (cell ?x ?y ?p)) :- (true (cell ?x ?y ?p)) (next~part3 ?x ?y)"#]]
         .assert_eq(&out);
     }
 
@@ -240,7 +249,7 @@ mod tests {
         expect_test::expect![[r#"
             goal~part1 :- (true (a ?u))
             goal~part2 :- (true (b ?v))
-            (goal ?r 100) :- goal~part2 goal~part1 (role ?r)"#]]
+            (goal ?r 100) :- (role ?r) goal~part1 goal~part2"#]]
         .assert_eq(&out);
     }
 
@@ -252,11 +261,11 @@ mod tests {
         expect_test::expect![[r#"
             (next (f ?x)) :- (does ?r (m ?x ?y))
             (next~part1 ?x) :- (does ?r (m ?x ?x))
-            (next (g ?x)) :- (next~part1 ?x) (true (g ?x))
+            (next (g ?x)) :- (true (g ?x)) (next~part1 ?x)
             (next~part2 ?y) :- (does ?r (m ?y))
             (next~dom3_1 ?x) :- (base (h ?x))
             (next~part3 ?x) :- (next~part2 ?y) (distinct ?x ?y) (next~dom3_1 ?x)
-            (next (h ?x)) :- (next~part3 ?x) (true (h ?x))"#]]
+            (next (h ?x)) :- (true (h ?x)) (next~part3 ?x)"#]]
         .assert_eq(&show(text, &DYNAMIC));
     }
 }

@@ -7,7 +7,8 @@
 //! In the same fixpoint every dynamic rule gets a *capture* relation whose facts are the
 //! variable bindings under which its relaxed body holds: its ground instances. Static
 //! literals then vanish (they hold by construction), dynamic ones stay, and instances
-//! whose head nothing can use are dropped.
+//! whose head nothing can use are dropped. A relation too big to compute in full is computed
+//! on demand (magic sets): only the instances some rule can ask about.
 //!
 //! Invariants: the ground program has no variables; every `true` atom in it names a
 //! `base` fact and every `does` atom an `input` fact; static relations other than the GDL
@@ -242,8 +243,9 @@ pub fn ground(
 
     progress(PHASES[2]);
     // Each capture fact is one rule instance: too many fail before any is built.
-    let counts: Vec<(&str, usize)> =
-        relaxed.captures.iter().map(|c| (c.name.as_str(), engine.fact_count(&c.name, c.vars.len()))).collect();
+    let counts: Vec<(&str, usize)> = (relaxed.captures.iter())
+        .flat_map(|c| c.relations.iter().map(|r| (c.name.as_str(), engine.fact_count(r, c.vars.len()))))
+        .collect();
     if counts.iter().map(|c| c.1).sum::<usize>() > max_instances {
         return Err(too_many(counts, max_instances, "rule instances"));
     }
@@ -337,23 +339,69 @@ fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, 
     )
 }
 
+/// Most relaxed programs evaluated again, with more relations on demand, after a limit.
+const DEMAND_ATTEMPTS: usize = 2;
+
 /// The relaxed program evaluated (stopped once it holds more than `max_instances` rule
-/// instances), and a fact the declared domains miss, if any.
+/// instances), and a fact the declared domains miss, if any. When the computation of a
+/// relation reaches a limit, the next attempt computes it on demand (with the parts and
+/// captures of its rules); when it was on demand already, the relations that call it too
+/// (so that they pass on their bindings). A limit on a demand itself (more atoms asked
+/// about than a relation may hold) ends the attempts: demand cannot help.
 fn domains(
     rules: &[NRule],
     recompute: bool,
     limits: Limits,
     max_instances: usize,
 ) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
-    let relaxed = Relaxed::build(rules, recompute);
-    let mut engine = Reasoner::build(relaxed.rules.clone(), limits).map_err(|f| match f {
-        LoadFailure::Invalid(d) => d,
-        LoadFailure::Limit(e) => limit_reached(e, &relaxed.rules),
-    })?;
-    // Each capture fact is one rule instance: once there are more than the ground program
-    // may have, the rest of the fixpoint is not needed (the caller reports the counts).
+    let mut on_demand: Vec<(String, usize)> = Vec::new();
+    let mut relaxed = Relaxed::build(rules, recompute, &on_demand).expect("nothing on demand");
+    for attempt in 0..=DEMAND_ATTEMPTS {
+        let e = match evaluate(&relaxed, limits, max_instances)? {
+            Ok(engine) => return Ok(missing(relaxed, engine)),
+            Err(e) => e,
+        };
+        // Demand itself too big: computing on demand cannot help.
+        let more = match e.relation.as_ref().map(|k| (demand(&k.0).is_some(), relaxed.source(k, rules))) {
+            Some((true, _)) => Vec::new(),
+            Some((false, k)) if !on_demand.contains(&k) => vec![k],
+            Some((false, k)) => crate::magic::callers(rules, &k)
+                .into_iter()
+                .filter(|c| !crate::ast::RESERVED.contains(&c.0.as_str()))
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut next = on_demand.clone();
+        next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
+        let retry = next.len() > on_demand.len() && attempt < DEMAND_ATTEMPTS;
+        match retry.then(|| Relaxed::build(rules, recompute, &next)).flatten() {
+            Some(r) => (relaxed, on_demand) = (r, next),
+            None => return Err(limit_reached(e, &relaxed.rules)),
+        }
+    }
+    unreachable!("the last attempt returns")
+}
+
+/// The relaxed program evaluated, or the limit it reached. Each capture fact is one rule
+/// instance: once there are more than `max_instances` the rest of the fixpoint is not
+/// needed (the caller reports the counts).
+fn evaluate(
+    relaxed: &Relaxed,
+    limits: Limits,
+    max_instances: usize,
+) -> Result<Result<Reasoner, crate::machine::RuntimeError>, Diagnostic> {
+    let mut engine = match Reasoner::build(relaxed.rules.clone(), limits) {
+        Ok(engine) => engine,
+        Err(LoadFailure::Invalid(d)) => return Err(d),
+        Err(LoadFailure::Limit(e)) => return Ok(Err(e)),
+    };
     let instances = |e: &Reasoner| relaxed.captures.iter().map(|c| e.fact_count(&c.name, c.vars.len())).sum::<usize>();
-    engine.evaluate_all_while(&mut |e| instances(e) <= max_instances).map_err(|e| limit_reached(e, &relaxed.rules))?;
+    Ok(engine.evaluate_all_while(&mut |e| instances(e) <= max_instances).map(|_| engine))
+}
+
+/// A fact `init` or `next` can produce that the declared `base` misses, or a move `legal`
+/// allows that the declared `input` misses.
+fn missing(relaxed: Relaxed, engine: Reasoner) -> (Relaxed, Reasoner, Option<String>) {
     let store = engine.store();
     let base: FxHashSet<&[TermId]> = engine.facts("base", 1).into_iter().collect();
     let input: FxHashSet<&[TermId]> = engine.facts("input", 2).into_iter().collect();
@@ -367,7 +415,7 @@ fn domains(
             let f = legal.into_iter().find(|f| relaxed.declared_input && !input.contains(f))?;
             Some(format!("({} {})", store.text(f[0]), store.text(f[1])))
         });
-    Ok((relaxed, engine, missing))
+    (relaxed, engine, missing)
 }
 
 /// A limit reached in the relaxed program. When it was reached on one of the grounder's own
@@ -375,13 +423,29 @@ fn domains(
 fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic {
     let own = e.relation.as_ref().filter(|(name, _)| name.contains('~'));
     let Some((name, arity)) = own else { return Diagnostic::error("grounding", Span::default(), e.message) };
+    let what = e.message.splitn(3, ' ').nth(2).unwrap_or_default();
+    let relation = |name: &str| name.split('~').next().unwrap_or(name).to_string();
+    if let Some((asked, _)) = demand(name) {
+        let message = format!("the atoms of {} the rules ask about {what}", relation(asked));
+        return Diagnostic::error("grounding", Span::default(), message);
+    }
     let span = rules
         .iter()
         .find(|r| r.head.name() == Some(name.as_str()) && r.head.args().len() == *arity)
         .map_or_else(Span::default, |r| r.span);
-    let base = name.split('~').next().unwrap_or(name);
-    let what = e.message.splitn(3, ' ').nth(2).unwrap_or_default();
-    Diagnostic::error("grounding", span, format!("grounding this rule for {base} {what}"))
+    let (written, how) = match crate::magic::adorned(&(name.clone(), *arity)) {
+        Some(k) => (k.0, " on demand"),
+        None => (name.clone(), ""),
+    };
+    if !written.contains('~') {
+        return Diagnostic::error("grounding", span, format!("computing {written}/{arity}{how} {what}"));
+    }
+    Diagnostic::error("grounding", span, format!("grounding this rule for {}{how} {what}", relation(name)))
+}
+
+/// The relation and binding pattern a demand relation (`magic~p~bf`) asks about.
+fn demand(name: &str) -> Option<(&str, &str)> {
+    name.strip_prefix("magic~")?.rsplit_once('~')
 }
 
 /// The atom `name(args)` as one term.
@@ -427,7 +491,8 @@ impl GPat {
     }
 }
 
-/// Emits one ground rule per capture fact of a rule: its head and dynamic body literals.
+/// Emits one ground rule per capture fact of a rule: its head and dynamic body literals
+/// (an instance that several copies on demand hold, once).
 fn instantiate(
     capture: &Capture,
     rule: &NRule,
@@ -435,7 +500,20 @@ fn instantiate(
     dynamic: &FxHashSet<(String, usize)>,
     out: &mut Rules,
 ) {
-    let (count, bindings) = engine.take_facts(&capture.name, capture.vars.len());
+    let width = capture.vars.len();
+    let (mut count, mut bindings) = (0, Vec::new());
+    for relation in &capture.relations {
+        let (n, facts) = engine.take_facts(relation, width);
+        count += n;
+        bindings.extend(facts);
+    }
+    if width == 0 {
+        count = count.min(1);
+    } else if capture.relations.len() > 1 {
+        let mut seen = FxHashSet::default();
+        bindings = bindings.chunks(width).filter(|b| seen.insert(*b)).flatten().copied().collect();
+        count = bindings.len() / width;
+    }
     let slot: FxHashMap<&str, usize> = capture.vars.iter().enumerate().map(|(i, v)| (v.as_str(), i)).collect();
     let store = engine.store_mut();
     let is_dynamic = |t: &Term| dynamic.contains(&(t.name().expect("named").to_string(), t.args().len()));
@@ -449,7 +527,6 @@ fn instantiate(
             _ => None,
         })
         .collect();
-    let width = capture.vars.len();
     let mut lits = Vec::with_capacity(body.len());
     for k in 0..count {
         let b = &bindings[k * width..(k + 1) * width];

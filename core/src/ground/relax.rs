@@ -3,14 +3,26 @@
 //!
 //! In the relaxed program `true` reads `base` and `does` reads `input`, negated dynamic
 //! literals are dropped (so everything that could hold in some reachable state holds), and,
-//! unless the description declares them, `base ⊇ init ∪ next` and `input ⊇ legal`. For each
-//! dynamic rule a capture relation (`legal~rule3`, ...) holds the bindings of the variables
-//! of its head and dynamic literals under which the relaxed body holds: its ground instances.
+//! unless the description declares them, `base ⊇ init ∪ next` and `input ⊇ legal`. Each
+//! dynamic rule `h :- body` gets a capture relation, `capture(V) :- body` (`legal~rule3`,
+//! ...), holding the bindings `V` of the variables of the head and the dynamic literals
+//! under which the relaxed body holds: the rule's ground instances.
+//!
+//! Relations too big to compute in full can be computed *on demand* (`crate::magic`, with
+//! the captures of their rules, which the rules then read: `h :- capture(V)`, so that demand
+//! reaches them): only for the arguments the rules that read them can ask
+//! about, positively or under `not` (a negated dynamic literal is dropped from the relaxed
+//! program, but its atom is in the ground program, so it is asked about too). A ground
+//! instance whose head no instance reads, and no keyword, is not needed; the captures then
+//! hold only the instances that are.
 
 use crate::ast::Term;
 use crate::diagnostic::Span;
+use crate::magic;
 use crate::program::{graph_of, NLit, NRule};
 use rustc_hash::FxHashSet;
+
+type Key = (String, usize);
 
 /// Keyword relations whose facts the ground program keeps when they are static.
 pub const KEPT_FACTS: [(&str, usize); 8] =
@@ -24,13 +36,17 @@ pub struct Capture {
     /// The variables of the rule's head and dynamic literals, in the order of the capture's
     /// arguments.
     pub vars: Vec<String>,
+    /// The relations of the evaluated program that hold its instances: the capture, or
+    /// when it is computed on demand its copies per binding pattern (each with the
+    /// capture's arguments).
+    pub relations: Vec<String>,
 }
 
 pub struct Relaxed {
     pub rules: Vec<NRule>,
     pub captures: Vec<Capture>,
     /// Relations that depend on `true` or `does` (plus the keywords that always do).
-    pub dynamic: FxHashSet<(String, usize)>,
+    pub dynamic: FxHashSet<Key>,
     pub declared_base: bool,
     pub declared_input: bool,
 }
@@ -43,6 +59,10 @@ fn func(name: &str, args: Vec<Term>) -> Term {
     Term::Func(name.into(), args, Span::default())
 }
 
+fn key(t: &Term) -> Key {
+    (t.name().expect("named").to_string(), t.args().len())
+}
+
 /// `true` → `base`, `does` → `input`.
 fn relax_atom(t: &Term) -> Term {
     match (t.name(), t) {
@@ -53,50 +73,69 @@ fn relax_atom(t: &Term) -> Term {
 }
 
 impl Relaxed {
-    pub fn build(rules: &[NRule], recompute_domains: bool) -> Relaxed {
+    /// The relaxed program of the rules, with the relations `on_demand` (and the callers
+    /// `crate::magic` needs) computed on demand; `None` when the demand transformation does
+    /// not apply to them.
+    pub fn build(rules: &[NRule], recompute_domains: bool, on_demand: &[Key]) -> Option<Relaxed> {
         let dynamic = dynamic_relations(rules);
         let defines = |name: &str| rules.iter().any(|r| r.head.name() == Some(name));
         let declared_base = defines("base") && !recompute_domains;
         let declared_input = defines("input") && !recompute_domains;
+        let is_dynamic = |t: &Term| dynamic.contains(&key(t));
         let mut out = Vec::new();
         let mut captures = Vec::new();
+        // The captures of the relations on demand are on demand too.
+        let mut wanted = on_demand.to_vec();
         for (i, rule) in rules.iter().enumerate() {
             let head_name = rule.head.name().expect("named");
             if (head_name == "base" && !declared_base) || (head_name == "input" && !declared_input) {
                 continue;
             }
-            let is_dynamic = |t: &Term| dynamic.contains(&(t.name().expect("named").to_string(), t.args().len()));
-            let is_dynamic_lit = |l: &NLit| matches!(l, NLit::Pos(t) | NLit::Neg(t) if is_dynamic(t));
-            let body: Vec<NLit> = rule
-                .body
-                .iter()
-                .filter_map(|l| match l {
-                    NLit::Pos(t) => Some(NLit::Pos(relax_atom(t))),
-                    NLit::Neg(t) if is_dynamic(t) => None,
-                    other => Some(other.clone()),
+            // Negated literals stay until demand is computed (their atoms are asked about).
+            let body: Vec<NLit> = (rule.body.iter())
+                .map(|l| match l {
+                    NLit::Pos(t) => NLit::Pos(relax_atom(t)),
+                    other => other.clone(),
                 })
                 .collect();
-            out.push(NRule { head: rule.head.clone(), body: body.clone(), span: rule.span });
-            if is_dynamic(&rule.head) {
-                let mut vars: Vec<String> = Vec::new();
-                let mut add = |v: &str, _| {
-                    if !vars.iter().any(|x| x == v) {
-                        vars.push(v.to_string())
-                    }
-                };
-                // Variables only static literals mention are projected away: the ground
-                // instance does not show them.
-                rule.head.for_each_var(&mut add);
-                rule.body.iter().filter(|l| is_dynamic_lit(l)).for_each(|l| l.for_each_var(&mut add));
-                let name = format!("{head_name}~rule{}", captures.len() + 1);
-                let head = if vars.is_empty() {
-                    Term::Const(name.clone(), rule.span)
-                } else {
-                    func(&name, vars.iter().map(|v| var(v)).collect())
-                };
-                out.push(NRule { head, body, span: rule.span });
-                captures.push(Capture { rule: i, name, vars });
+            // On demand, bodies are read in the order that passes most bindings on.
+            let body = if on_demand.is_empty() { body } else { demand_order(&rule.head, body, on_demand) };
+            if !is_dynamic(&rule.head) {
+                out.push(NRule { head: rule.head.clone(), body, span: rule.span });
+                continue;
             }
+            let mut vars: Vec<String> = Vec::new();
+            let mut add = |v: &str, _| {
+                if !vars.iter().any(|x| x == v) {
+                    vars.push(v.to_string())
+                }
+            };
+            // Variables only static literals mention are projected away: the ground
+            // instance does not show them.
+            rule.head.for_each_var(&mut add);
+            (rule.body.iter())
+                .filter(|l| matches!(l, NLit::Pos(t) | NLit::Neg(t) if is_dynamic(t)))
+                .for_each(|l| l.for_each_var(&mut add));
+            let name = format!("{head_name}~rule{}", captures.len() + 1);
+            let capture = if vars.is_empty() {
+                Term::Const(name.clone(), rule.span)
+            } else {
+                func(&name, vars.iter().map(|v| var(v)).collect())
+            };
+            if on_demand.contains(&key(&rule.head)) {
+                wanted.push(key(&capture));
+            }
+            // The parts of a rule on demand (`decompose`) pass its demand on.
+            if on_demand.iter().any(|k| head_name.strip_prefix(k.0.as_str()).is_some_and(|s| s.starts_with("~part"))) {
+                wanted.push(key(&rule.head));
+                wanted.push(key(&capture));
+            }
+            // On demand the rule reads its capture, so that demand reaches the capture; in full
+            // both join the body (a projection of a wide capture costs more than the join).
+            let body_of_head = if on_demand.is_empty() { body.clone() } else { vec![NLit::Pos(capture.clone())] };
+            out.push(NRule { head: capture, body, span: rule.span });
+            out.push(NRule { head: rule.head.clone(), body: body_of_head, span: rule.span });
+            captures.push(Capture { rule: i, name, vars, relations: Vec::new() });
         }
         let f = || var("f");
         if !declared_base {
@@ -115,12 +154,68 @@ impl Relaxed {
                 span: Span::default(),
             });
         }
-        Relaxed { rules: out, captures, dynamic, declared_base, declared_input }
+        if !on_demand.is_empty() {
+            out = magic::transform_asking(&out, &wanted, &dynamic)?;
+        }
+        // Negated dynamic literals (and their copies on demand) go.
+        for rule in &mut out {
+            rule.body.retain(|l| !matches!(l, NLit::Neg(t) if dynamic.contains(&magic::original(&key(t)))));
+        }
+        for capture in &mut captures {
+            let k = (capture.name.clone(), capture.vars.len());
+            for r in &out {
+                let h = key(&r.head);
+                if magic::original(&h) == k && !capture.relations.contains(&h.0) {
+                    capture.relations.push(h.0);
+                }
+            }
+        }
+        Some(Relaxed { rules: out, captures, dynamic, declared_base, declared_input })
+    }
+
+    /// The relation of the rules as written that a relation of the relaxed program computes
+    /// (for a capture: its rule's relation).
+    pub fn source(&self, k: &Key, rules: &[NRule]) -> Key {
+        let k = magic::original(k);
+        match self.captures.iter().find(|c| c.name == k.0 && c.vars.len() == k.1) {
+            Some(c) => key(&rules[c.rule].head),
+            None => k,
+        }
     }
 }
 
+/// The body in the order that passes most bindings on to the calls of relations on demand
+/// (`crate::magic` passes them in the order written): from the head's variables, a
+/// positive literal of a relation not on demand that shares a bound variable, else the
+/// first positive literal as written; other literals (negated, (non-)equalities) last, as
+/// written. An order only changes which instances are asked about, not the answers.
+fn demand_order(head: &Term, body: Vec<NLit>, on_demand: &[Key]) -> Vec<NLit> {
+    let mut bound: FxHashSet<String> = FxHashSet::default();
+    head.for_each_var(&mut |v, _| {
+        bound.insert(v.to_string());
+    });
+    let (mut positive, others): (Vec<NLit>, Vec<NLit>) = body.into_iter().partition(|l| matches!(l, NLit::Pos(_)));
+    let mut out = Vec::with_capacity(positive.len() + others.len());
+    while !positive.is_empty() {
+        let binds = |l: &NLit| {
+            let NLit::Pos(t) = l else { return false };
+            let mut shares = false;
+            t.for_each_var(&mut |v, _| shares |= bound.contains(v));
+            shares && !on_demand.contains(&key(t))
+        };
+        let next = positive.iter().position(binds).unwrap_or(0);
+        let l = positive.remove(next);
+        l.for_each_var(&mut |v, _| {
+            bound.insert(v.to_string());
+        });
+        out.push(l);
+    }
+    out.extend(others);
+    out
+}
+
 /// Relations that depend on `true` or `does`.
-pub fn dynamic_relations(rules: &[NRule]) -> FxHashSet<(String, usize)> {
+pub fn dynamic_relations(rules: &[NRule]) -> FxHashSet<Key> {
     let graph = graph_of(rules);
     let mut dynamic = vec![false; graph.rels.len()];
     for scc in graph.sccs() {

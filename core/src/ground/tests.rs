@@ -16,7 +16,12 @@ fn ground_text(text: &str, options: Options) -> Ground {
 
 /// Playouts of the original and of the ground program must be identical.
 fn same_playouts(text: &str, count: usize) {
-    let g = ground_text(text, Options::default());
+    same_playouts_grounded(text, count, Options::default());
+}
+
+/// `same_playouts`, grounded with `options`.
+fn same_playouts_grounded(text: &str, count: usize, options: Options) {
+    let g = ground_text(text, options);
     let mut original = Reasoner::new(&parse(text).description, Limits::default()).unwrap();
     let mut grounded = g.reasoner(Limits::default()).unwrap();
     let (mut r1, mut r2) = (Rng::new(3), Rng::new(3));
@@ -256,4 +261,45 @@ fn too_many_instances_stop_grounding_and_name_the_relation_with_most_counting_it
     let (n, rest) = after.split_once(' ').unwrap();
     let n: usize = n.parse().unwrap();
     assert!(rest.starts_with("of them for next)") && n > 992 && n < 2945, "{}", err.message);
+}
+
+/// A walk along a line of 40 squares: a jump reads `line`, static and 64000 facts in full,
+/// and a step is allowed unless `threat`, whose rule has 3200 instances in full, holds;
+/// the rules ask about 38 and 39 atoms of them (`threat` only under `not`). A hop reads
+/// `line` through `near`, which calls it before the conditions that bind its arguments.
+fn walk() -> String {
+    let mut text = String::from(
+        "(role p) (init (at 1))\n\
+         (<= (legal p (go ?y)) (true (at ?x)) (succ ?x ?y) (not (threat ?x ?y ?y)))\n\
+         (<= (legal p (jump ?z)) (true (at ?x)) (succ ?x ?y) (succ ?y ?z) (line ?x ?y ?z))\n\
+         (<= (legal p stay) (true (at ?x)))\n\
+         (<= (next (at ?y)) (does p (go ?y)))\n(<= (next (at ?z)) (does p (jump ?z)))\n\
+         (<= (next (at ?x)) (does p stay) (true (at ?x)))\n\
+         (<= (legal p (hop ?z)) (true (at ?x)) (near ?x ?z))\n(<= (next (at ?z)) (does p (hop ?z)))\n\
+         (<= (near ?x ?z) (line ?x ?y ?z) (succ ?x ?y) (succ ?y ?z))\n\
+         (<= (threat ?a ?b ?c) (true (at ?a)) (num ?b) (num ?c) (trap ?c))\n\
+         (<= (line ?a ?b ?c) (num ?a) (num ?b) (num ?c) (distinct ?a ?c))\n\
+         (trap 7) (trap 20)\n(<= terminal (true (at 40)))\n(<= (goal p 100) (true (at 40)))\n\
+         (<= (goal p 0) (not (true (at 40))))\n",
+    );
+    for x in 1..=40 {
+        text.push_str(&format!("(num {x}) "));
+        if x < 40 {
+            text.push_str(&format!("(succ {x} {}) ", x + 1));
+        }
+    }
+    text
+}
+
+#[test]
+fn relations_too_big_in_full_are_computed_on_demand() {
+    let text = walk();
+    let limits = Limits { max_facts: 2000, ..Limits::default() };
+    let options = Options { limits, max_rules: 1000, ..Options::default() };
+    let g = ground_text(&text, options);
+    // The ground program is the one grounded in full.
+    let full = ground_text(&text, Options::default());
+    assert_eq!(g.print(Syntax::Prefix), full.print(Syntax::Prefix));
+    assert!(g.print(Syntax::Prefix).contains("(not (threat 6 7 7))"));
+    same_playouts_grounded(&text, 5, options);
 }
