@@ -353,7 +353,8 @@ fn main() -> ExitCode {
             explain(&file, &query, &path, step, depth, json, limits.limits())
         }
         Command::Ground { file, format, stats, recompute_domains, max_rules, limits } => {
-            let options = GroundOptions { recompute_domains, max_rules, limits: limits.limits() };
+            let options =
+                GroundOptions { recompute_domains, max_rules, limits: limits.limits(), ..GroundOptions::default() };
             ground_cmd(&file, format, stats, options)
         }
     };

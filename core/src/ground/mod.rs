@@ -39,12 +39,15 @@ pub struct Options {
     /// Most ground rules; larger programs stop with an error. Rule instances before pruning
     /// (those no keyword needs, parts worth unfolding) may reach `INSTANCES_PER_RULE` times it.
     pub max_rules: usize,
+    /// Relaxed programs evaluated again, with more relations on demand, after one reached a
+    /// limit (each costs about as much as the first).
+    pub demand_attempts: usize,
     pub limits: Limits,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { recompute_domains: false, max_rules: 2_000_000, limits: Limits::default() }
+        Options { recompute_domains: false, max_rules: 2_000_000, demand_attempts: 2, limits: Limits::default() }
     }
 }
 
@@ -225,16 +228,17 @@ pub fn ground(
     let mut limits = options.limits;
     let max_instances = options.max_rules.saturating_mul(INSTANCES_PER_RULE);
     limits.max_facts = limits.max_facts.max(max_instances);
-    let (relaxed, mut engine) = match domains(&rules, options.recompute_domains, limits, max_instances)? {
-        // Declared domains that miss a fluent `init` or `next` can produce (or a move
-        // `legal` allows) would lose rules: compute them instead, and say so.
-        (_, _, Some(missing)) => {
-            stats.warnings.push(format!("the declared base/input miss {missing}: computed them instead"));
-            let (relaxed, engine, _) = domains(&rules, true, limits, max_instances)?;
-            (relaxed, engine)
-        }
-        (relaxed, engine, None) => (relaxed, engine),
-    };
+    let (relaxed, mut engine) =
+        match domains(&rules, options.recompute_domains, limits, max_instances, options.demand_attempts)? {
+            // Declared domains that miss a fluent `init` or `next` can produce (or a move
+            // `legal` allows) would lose rules: compute them instead, and say so.
+            (_, _, Some(missing)) => {
+                stats.warnings.push(format!("the declared base/input miss {missing}: computed them instead"));
+                let (relaxed, engine, _) = domains(&rules, true, limits, max_instances, options.demand_attempts)?;
+                (relaxed, engine)
+            }
+            (relaxed, engine, None) => (relaxed, engine),
+        };
     stats.declared_base = relaxed.declared_base;
     stats.declared_input = relaxed.declared_input;
     stats.base = engine.facts("base", 1).len();
@@ -339,9 +343,6 @@ fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, 
     )
 }
 
-/// Most relaxed programs evaluated again, with more relations on demand, after a limit.
-const DEMAND_ATTEMPTS: usize = 2;
-
 /// The relaxed program evaluated (stopped once it holds more than `max_instances` rule
 /// instances), and a fact the declared domains miss, if any. When the computation of a
 /// relation reaches a limit, the next attempt computes it on demand (with the parts and
@@ -353,10 +354,11 @@ fn domains(
     recompute: bool,
     limits: Limits,
     max_instances: usize,
+    attempts: usize,
 ) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
     let mut on_demand: Vec<(String, usize)> = Vec::new();
     let mut relaxed = Relaxed::build(rules, recompute, &on_demand).expect("nothing on demand");
-    for attempt in 0..=DEMAND_ATTEMPTS {
+    for attempt in 0..=attempts {
         let e = match evaluate(&relaxed, limits, max_instances)? {
             Ok(engine) => return Ok(missing(relaxed, engine)),
             Err(e) => e,
@@ -373,7 +375,7 @@ fn domains(
         };
         let mut next = on_demand.clone();
         next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
-        let retry = next.len() > on_demand.len() && attempt < DEMAND_ATTEMPTS;
+        let retry = next.len() > on_demand.len() && attempt < attempts;
         match retry.then(|| Relaxed::build(rules, recompute, &next)).flatten() {
             Some(r) => (relaxed, on_demand) = (r, next),
             None => return Err(limit_reached(e, &relaxed.rules)),

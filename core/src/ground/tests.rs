@@ -302,4 +302,9 @@ fn relations_too_big_in_full_are_computed_on_demand() {
     assert_eq!(g.print(Syntax::Prefix), full.print(Syntax::Prefix));
     assert!(g.print(Syntax::Prefix).contains("(not (threat 6 7 7))"));
     same_playouts_grounded(&text, 5, options);
+    // Without attempts on demand (`auto`: each costs as much as the first) it fails.
+    let p = parse(&text);
+    let once = Options { demand_attempts: 0, ..options };
+    let err = ground(&p.description, once, &|| 0.0, &mut |_| {}).unwrap_err();
+    assert!(err.message.contains("grew past 2000 facts"), "{}", err.message);
 }
