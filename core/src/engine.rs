@@ -73,22 +73,19 @@ pub fn build(
     options: propnet::Options,
     now: &dyn Fn() -> f64,
 ) -> std::result::Result<Chosen, Diagnostic> {
-    let grounded = |limits, max_rules, demand_attempts| {
-        ground(desc, GroundOptions { limits, max_rules, demand_attempts, ..Default::default() }, &|| 0.0, &mut |_| {})
-    };
-    let attempts = GroundOptions::default().demand_attempts;
+    let grounded = |options| ground(desc, options, &|| 0.0, &mut |_| {});
     match choice {
         Choice::Reasoner => {
             let r = Reasoner::new(desc, limits)?;
             Ok(Chosen { note: reasoner_note(&r, ""), engine: Engine::Reasoner(Box::new(r)) })
         }
         Choice::Ground => {
-            let g = grounded(limits, GroundOptions::default().max_rules, attempts)?;
+            let g = grounded(GroundOptions { limits, ..Default::default() })?;
             let note = format!("ground ({} ground rules in the reasoner)", g.stats.rules);
             Ok(Chosen { engine: Engine::Reasoner(Box::new(g.reasoner(limits)?)), note })
         }
         Choice::Propnet => {
-            let g = grounded(limits, GroundOptions::default().max_rules, attempts)?;
+            let g = grounded(GroundOptions { limits, ..Default::default() })?;
             let p = Propnet::new(&g, options, now)?;
             Ok(Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) })
         }
@@ -101,7 +98,9 @@ pub fn build(
             };
             // No attempt on demand: each costs as much as the first, and a game that needs
             // demand has been far bigger than `AUTO_MAX_RULES` (merrills, AlexChess).
-            let built = grounded(bounded, AUTO_MAX_RULES, 0).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
+            let auto =
+                GroundOptions { limits: bounded, max_rules: AUTO_MAX_RULES, demand_attempts: 0, ..Default::default() };
+            let built = grounded(auto).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
             Ok(match built {
                 Ok((p, g)) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
                 Err(d) => {
