@@ -131,6 +131,24 @@ pub fn dynamic(rules: &[NRule]) -> Vec<Key> {
         .collect()
 }
 
+/// The relations on a line of calls through one of `ks`: those whose rules call one of
+/// them, directly or not, and those they call (relations with rules that have conditions,
+/// not reserved ones: a relation of facts only is as small as it will ever be).
+pub fn related(rules: &[NRule], ks: &[Key]) -> Vec<Key> {
+    let graph = graph_of(rules);
+    let of: Vec<usize> = ks.iter().filter_map(|k| graph.index.get(k).copied()).collect();
+    let below = graph.reachable(of.iter().copied());
+    (0..graph.rels.len())
+        .filter(|&r| {
+            let k = &graph.rels[r];
+            !graph.edges[r].is_empty() && k.1 > 0 && !RESERVED.contains(&k.0.as_str()) && {
+                below[r] || graph.reachable([r]).iter().enumerate().any(|(x, &on)| on && of.contains(&x))
+            }
+        })
+        .map(|r| graph.rels[r].clone())
+        .collect()
+}
+
 /// The relations whose rules call `p`.
 pub fn callers(rules: &[NRule], p: &Key) -> Vec<Key> {
     let mut out: Vec<Key> = Vec::new();
@@ -145,6 +163,13 @@ pub fn callers(rules: &[NRule], p: &Key) -> Vec<Key> {
 
 fn calls(l: &NLit, p: &Key) -> bool {
     matches!(l, NLit::Pos(t) | NLit::Neg(t) if &key(t) == p)
+}
+
+/// Whether every variable of `l` is in `bound`.
+pub(crate) fn all_bound(l: &NLit, bound: &FxHashSet<String>) -> bool {
+    let mut all = true;
+    l.for_each_var(&mut |v, _| all &= bound.contains(v));
+    all
 }
 
 fn vars_of(t: &Term, out: &mut FxHashSet<String>) {
@@ -246,6 +271,12 @@ fn rewrite_rule(
             NLit::Neg(t) if asked.contains(&key(t)) => continue,
             NLit::Pos(t) => {
                 vars_of(t, &mut bound);
+                context.push(l.clone());
+                body.push(l.clone());
+                continue;
+            }
+            // A (non-)equality of bound terms filters what the calls after it are asked.
+            NLit::Distinct(..) | NLit::Same(..) if all_bound(l, &bound) => {
                 context.push(l.clone());
                 body.push(l.clone());
                 continue;

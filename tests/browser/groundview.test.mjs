@@ -71,11 +71,11 @@ test('tic-tac-toe plays on the propositional network, and the engine line says w
 test('tic-tac-toe: the ground program shows the position, a chosen move lights its rules', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await openGround(page);
-  // Pipeline: six stages with counts and times.
+  // Pipeline: seven stages with counts and times.
   const stages = page.locator('.gv-stage');
-  assert.equal(await stages.count(), 6);
-  assert.match(await stages.nth(3).textContent(), /domains29 base fluents \(declared\), 20 inputs \(declared\)[\d.]+ ms/);
-  assert.match(await stages.nth(4).textContent(), /ground180 ground rules/);
+  assert.equal(await stages.count(), 7);
+  assert.match(await stages.nth(4).textContent(), /domains29 base fluents \(declared\), 20 inputs \(declared\)[\d.]+ ms/);
+  assert.match(await stages.nth(5).textContent(), /ground180 ground rules/);
   assert.match(await count(page), /^180 ground rules · \d+ fire now$/);
   // legal/2 and "fires now": x's nine marks and o's noop.
   await page.locator('#gv-relation').selectOption({ label: 'legal/2 (20)' });
@@ -148,6 +148,7 @@ test('tic-tac-toe: each stage of the pipeline can be viewed; the program follows
   await openGround(page);
   for (const [stage, line] of [
     ['normalised', /\(legal \?p \(mark \?c \?r\)\) :-/],
+    ['fixed', /:-/],
     ['specialised', /:-/],
     ['decomposed', /:-/],
     ['domains', /\(base \(cell 1 1 b\)\)/],

@@ -25,7 +25,7 @@ use wasm_bindgen::prelude::*;
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stage {
-    /// `normalised`, `specialised`, `decomposed`, `domains`, `ground`, `network`.
+    /// `normalised`, `fixed`, `specialised`, `decomposed`, `domains`, `ground`, `network`.
     pub name: String,
     /// What it holds, in words with its counts ("180 rules", "29 base fluents (declared) ...").
     pub summary: String,
@@ -376,10 +376,10 @@ mod tests {
         let p = program(TICTACTOE);
         let s = p.summary();
         let names: Vec<&str> = s.stages.iter().map(|st| st.name.as_str()).collect();
-        assert_eq!(names, ["normalised", "specialised", "decomposed", "domains", "ground", "network"]);
+        assert_eq!(names, ["normalised", "fixed", "specialised", "decomposed", "domains", "ground", "network"]);
         assert!(s.stages.iter().all(|st| st.ms > 0.0), "{:?}", s.stages);
-        assert_eq!(s.stages[3].summary, "29 base fluents (declared), 20 inputs (declared)");
-        assert!(s.stages[4].summary.starts_with("180 ground rules"), "{}", s.stages[4].summary);
+        assert_eq!(s.stages[4].summary, "29 base fluents (declared), 20 inputs (declared)");
+        assert!(s.stages[5].summary.starts_with("180 ground rules"), "{}", s.stages[5].summary);
         assert_eq!((s.choice.engine, s.rules), ("propnet", 180));
         assert!(s.choice.engine_note.starts_with("propnet (180 ground rules"), "{}", s.choice.engine_note);
         assert!(s.choice.network.as_ref().is_some_and(|n| n.gates > 0));

@@ -2,7 +2,7 @@
 // holds it (flat arrays from gdl-wasm's GroundProgram plus the indexes the page derives).
 
 export interface GroundStage {
-  /** normalised, specialised, decomposed, domains, ground, network */
+  /** normalised, fixed, specialised, decomposed, domains, ground, network */
   name: string;
   summary: string;
   ms: number;

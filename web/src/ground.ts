@@ -1,4 +1,4 @@
-// The grounded-rules pane: the pipeline stage by stage (normalised, specialised, decomposed
+// The grounded-rules pane: the pipeline stage by stage (normalised, fixed, specialised, decomposed
 // rules, domains, ground program, network: counts and times, each viewable) and the ground
 // program tied to the position played. Every atom shows whether it holds and every rule
 // whether it fires (values computed by the engine in the grounding worker); filters by
@@ -560,6 +560,7 @@ export class GroundPane {
 
 const STAGE_NOTES: Record<string, string> = {
   normalised: 'Rules with flat bodies: every or split into rules, relations only locally stratified split by their constants.',
+  fixed: 'Fluents no move changes (only a frame rule keeps them) read from init: the relations built on them become static.',
   specialised: 'Copies of relations for the constant arguments bodies use, so that only facts some rule reads are derived.',
   decomposed: 'Dynamic rules split into parts joined only by variables the head lacks, so that their instances add up instead of multiplying.',
   domains: 'The base fluents and inputs the game declares or the relaxed fixpoint computes: every state bit and every move.',

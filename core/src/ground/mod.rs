@@ -15,6 +15,7 @@
 //! keywords do not appear in it.
 
 mod decompose;
+mod invariant;
 pub mod model;
 mod relax;
 mod rules;
@@ -296,18 +297,21 @@ pub fn ground(
 }
 
 /// The steps of the first phase, in order: `each` is told each step's name and rules.
-pub const STEPS: [&str; 3] = ["normalised", "specialised", "decomposed"];
+pub const STEPS: [&str; 4] = ["normalised", "fixed", "specialised", "decomposed"];
 
-/// The first phase: normalised (no `or`, locally stratified relations split), specialised
-/// (by the constants bodies use), decomposed (dynamic rules split into parts); returns the
-/// rules and the names of the part relations.
+/// The first phase: normalised (no `or`, locally stratified relations split), fixed
+/// fluents read from `init` (`invariant`), specialised (by the constants bodies use),
+/// decomposed (dynamic rules split into parts); returns the rules and the names of the
+/// part relations.
 fn prepare(desc: &Description, each: &mut dyn FnMut(&str, &[NRule])) -> Result<(Vec<NRule>, Vec<String>), Diagnostic> {
     let rules = normalise(desc)?;
     each(STEPS[0], &rules);
-    let rules = crate::specialise::specialise(rules);
+    let rules = invariant::fold(rules);
     each(STEPS[1], &rules);
-    let (rules, parts) = decompose::decompose(rules.clone(), &relax::dynamic_relations(&rules));
+    let rules = crate::specialise::specialise(rules);
     each(STEPS[2], &rules);
+    let (rules, parts) = decompose::decompose(rules.clone(), &relax::dynamic_relations(&rules));
+    each(STEPS[3], &rules);
     Ok((rules, parts))
 }
 
@@ -345,10 +349,10 @@ fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, 
 
 /// The relaxed program evaluated (stopped once it holds more than `max_instances` rule
 /// instances), and a fact the declared domains miss, if any. When the computation of a
-/// relation reaches a limit, the next attempt computes it on demand (with the parts and
-/// captures of its rules); when it was on demand already, the relations that call it too
-/// (so that they pass on their bindings). A limit on a demand itself (more atoms asked
-/// about than a relation may hold) ends the attempts: demand cannot help.
+/// relation reaches a limit (or the atoms asked about it do), the next attempt computes on
+/// demand every relation on a line of calls through it and the relations on demand already
+/// (those that pass bindings down to it and those it passes them to), with the parts and
+/// captures of their rules; when these cannot all be on demand together, just it.
 fn domains(
     rules: &[NRule],
     recompute: bool,
@@ -363,21 +367,27 @@ fn domains(
             Ok(engine) => return Ok(missing(relaxed, engine)),
             Err(e) => e,
         };
-        // Demand itself too big: computing on demand cannot help.
-        let more = match e.relation.as_ref().map(|k| (demand(&k.0).is_some(), relaxed.source(k, rules))) {
-            Some((true, _)) => Vec::new(),
-            Some((false, k)) if !on_demand.contains(&k) => vec![k],
-            Some((false, k)) => crate::magic::callers(rules, &k)
-                .into_iter()
-                .filter(|c| !crate::ast::RESERVED.contains(&c.0.as_str()))
-                .collect(),
-            None => Vec::new(),
-        };
-        let mut next = on_demand.clone();
-        next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
-        let retry = next.len() > on_demand.len() && attempt < attempts;
-        match retry.then(|| Relaxed::build(rules, recompute, &next)).flatten() {
-            Some(r) => (relaxed, on_demand) = (r, next),
+        // A relation reached a limit: compute it on demand; when a limit is reached again,
+        // every relation on a line of calls through the relations on demand too.
+        let failed = e.relation.as_ref().map(|k| match demand(&k.0) {
+            Some((asked, pattern)) => relaxed.source(&(asked.to_string(), pattern.len()), rules),
+            None => relaxed.source(k, rules),
+        });
+        // The candidates: every relation on a line of calls through the relations on demand
+        // and the one that reached the limit, else just these (when the first cannot all be
+        // computed on demand together).
+        let candidates = failed.map(|k| {
+            let these: Vec<(String, usize)> = on_demand.iter().cloned().chain([k]).collect();
+            [crate::magic::related(rules, &these), these]
+        });
+        let retry = (attempt < attempts).then_some(candidates).flatten().into_iter().flatten().find_map(|more| {
+            let mut next = on_demand.clone();
+            next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
+            let grows = next.len() > on_demand.len();
+            grows.then(|| Relaxed::build(rules, recompute, &next)).flatten().map(|r| (r, next))
+        });
+        match retry {
+            Some(r) => (relaxed, on_demand) = r,
             None => return Err(limit_reached(e, &relaxed.rules)),
         }
     }

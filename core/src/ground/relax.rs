@@ -187,7 +187,8 @@ impl Relaxed {
 /// The body in the order that passes most bindings on to the calls of relations on demand
 /// (`crate::magic` passes them in the order written): from the head's variables, a
 /// positive literal of a relation not on demand that shares a bound variable, else the
-/// first positive literal as written; other literals (negated, (non-)equalities) last, as
+/// first positive literal as written; each (non-)equality as soon as its variables are
+/// bound (it then filters what the calls after it are asked); negated literals last, as
 /// written. An order only changes which instances are asked about, not the answers.
 fn demand_order(head: &Term, body: Vec<NLit>, on_demand: &[Key]) -> Vec<NLit> {
     let mut bound: FxHashSet<String> = FxHashSet::default();
@@ -195,8 +196,15 @@ fn demand_order(head: &Term, body: Vec<NLit>, on_demand: &[Key]) -> Vec<NLit> {
         bound.insert(v.to_string());
     });
     let (mut positive, others): (Vec<NLit>, Vec<NLit>) = body.into_iter().partition(|l| matches!(l, NLit::Pos(_)));
-    let mut out = Vec::with_capacity(positive.len() + others.len());
-    while !positive.is_empty() {
+    let (mut filters, negated): (Vec<NLit>, Vec<NLit>) = others.into_iter().partition(|l| !matches!(l, NLit::Neg(_)));
+    let mut out = Vec::with_capacity(positive.len() + filters.len() + negated.len());
+    loop {
+        let (ready, waiting) = filters.into_iter().partition(|l| magic::all_bound(l, &bound));
+        out.extend::<Vec<NLit>>(ready);
+        filters = waiting;
+        if positive.is_empty() {
+            break;
+        }
         let binds = |l: &NLit| {
             let NLit::Pos(t) = l else { return false };
             let mut shares = false;
@@ -210,7 +218,8 @@ fn demand_order(head: &Term, body: Vec<NLit>, on_demand: &[Key]) -> Vec<NLit> {
         });
         out.push(l);
     }
-    out.extend(others);
+    out.extend(filters);
+    out.extend(negated);
     out
 }
 

@@ -308,3 +308,107 @@ fn relations_too_big_in_full_are_computed_on_demand() {
     let err = ground(&p.description, once, &|| 0.0, &mut |_| {}).unwrap_err();
     assert!(err.message.contains("grew past 2000 facts"), "{}", err.message);
 }
+
+/// `prereq1` .. `prereq{n}` as in ggp-base's ruleDepthQuadratic: `(prereq_k b...)` holds for
+/// all 2^k bit strings at step k, and before it when both continuations with a last bit of
+/// 1 (or the one with 0, for a last bit of 0) hold. `legal` asks `(prereq1 0)` only: a line
+/// of 12 relations, each one's bindings coming from the one before.
+fn prereq_chain(n: usize) -> String {
+    let mut text = String::from(
+        "(role r) (init (step 1)) (bit 0) (bit 1)\n\
+         (<= (legal r stop)) (<= (legal r go) (prereq1 0))\n\
+         (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= (next over) (does r stop))\n\
+         (<= terminal (true over)) (<= terminal (true (step 12)))\n\
+         (<= (goal r ?n) (true (step ?n))) (<= (goal r 0) (true over))\n",
+    );
+    let bits = |k: usize| (0..k).rev().map(|i| format!("?b{i}")).collect::<Vec<_>>().join(" ");
+    for k in 1..=n {
+        text.push_str(&format!("(succ {k} {})\n", k + 1));
+        let all_bits: String = (0..k).map(|i| format!("(bit ?b{i})")).collect();
+        text.push_str(&format!("(<= (prereq{k} {}) {all_bits} (true (step {k})))\n", bits(k)));
+        if k < n {
+            let (b, next) = (bits(k), k + 1);
+            text.push_str(&format!(
+                "(<= (prereq{k} {b}) (not (true (step {k}))) (not (distinct ?b0 0)) (prereq{next} {b} 0))\n\
+                 (<= (prereq{k} {b}) (not (true (step {k}))) (not (distinct ?b0 1)) (prereq{next} {b} 0) (prereq{next} {b} 1))\n"
+            ));
+        }
+    }
+    text
+}
+
+#[test]
+fn demand_reaches_a_whole_line_of_calls_and_equalities_filter_it() {
+    let text = prereq_chain(12);
+    let limits = Limits { max_facts: 1000, ..Limits::default() };
+    let options = Options { limits, max_rules: 400, ..Options::default() };
+    let g = ground_text(&text, options);
+    // The instances the rules can ask about: a few per relation, not 2^k.
+    assert!(g.stats.rules < 150, "{} rules", g.stats.rules);
+    same_playouts_grounded(&text, 5, options);
+}
+
+/// A maze whose walls are fluents that only a frame rule keeps: the board's edges are walls,
+/// and `succ` runs far past them.
+fn walled_line(far: usize) -> String {
+    let mut text = String::from(
+        "(role p) (init (at 2)) (init (wall 0)) (init (wall 6)) (init (wall 4))\n\
+         (<= (next (wall ?x)) (true (wall ?x)))\n\
+         (<= (legal p (go ?y)) (true (at ?x)) (succ ?x ?y) (not (true (wall ?y))))\n\
+         (<= (legal p (go ?y)) (true (at ?x)) (succ ?y ?x) (not (true (wall ?y))))\n\
+         (<= (legal p stay) (true (at ?x)))\n\
+         (<= (next (at ?y)) (does p (go ?y)))\n(<= (next (at ?x)) (does p stay) (true (at ?x)))\n\
+         (<= (next (count ?m)) (true (count ?n)) (tick ?n ?m)) (init (count 0))\n\
+         (<= (far ?x ?z) (true (at ?x)) (succ ?x ?y) (succ ?y ?z) (not (true (wall ?y))) (not (true (wall ?z))))\n\
+         (<= (legal p (leap ?z)) (far ?x ?z)) (<= (next (at ?z)) (does p (leap ?z)))\n\
+         (<= terminal (true (count 9))) (<= (goal p 100) (true (at 5))) (<= (goal p 0) (not (true (at 5))))\n",
+    );
+    for x in 0..far {
+        text.push_str(&format!("(succ {x} {}) ", x + 1));
+        if x < 9 {
+            text.push_str(&format!("(tick {x} {}) ", x + 1));
+        }
+    }
+    text
+}
+
+#[test]
+fn fluents_only_a_frame_rule_keeps_are_read_from_init() {
+    let text = walled_line(300);
+    let limits = Limits { max_facts: 2000, ..Limits::default() };
+    let options = Options { limits, max_rules: 200, ..Options::default() };
+    let g = ground_text(&text, options);
+    // Between the walls: squares 1 to 5 only (and the count's 10 values); without the
+    // fold, every square up to 300.
+    assert!(g.stats.base < 30, "{} fluents", g.stats.base);
+    same_playouts_grounded(&text, 5, options);
+    let p = parse(&text);
+    let fixed = steps(&p.description, &|| 0.0).unwrap();
+    let (name, rules, _) = &fixed[1];
+    assert_eq!(name, "fixed");
+    assert!(rules.iter().any(|r| r.contains("(not (init (wall ?y)))")), "{rules:#?}");
+    assert!(rules.iter().any(|r| r.starts_with("(next (wall ?x)) :- (true (wall ?x))")), "the frame rule stays");
+    assert!(rules.iter().any(|r| r.contains("(true (at ?x))")), "a fluent a move changes stays");
+}
+
+#[test]
+fn fluents_a_move_can_change_are_read_from_the_state() {
+    // A wall that a move breaks: the frame rule has a condition.
+    let text = walled_line(12).replace(
+        "(<= (next (wall ?x)) (true (wall ?x)))",
+        "(<= (next (wall ?x)) (true (wall ?x)) (not (does p (break ?x))))\n(<= (legal p (break 4)) (true (wall 4)))\n\
+         (<= (next (at ?x)) (does p (break 4)) (true (at ?x)))",
+    );
+    // A wall that a move builds, beside a frame rule that keeps every wall.
+    let built = walled_line(12).replace(
+        "(<= (legal p stay) (true (at ?x)))",
+        "(<= (legal p stay) (true (at ?x)))\n(<= (legal p build) (true (at 2)))\n(<= (next (wall 3)) (does p build))\n(<= (next (at 2)) (does p build))",
+    );
+    for text in [text, built] {
+        let p = parse(&text);
+        let fixed = steps(&p.description, &|| 0.0).unwrap();
+        let reads_init = |r: &String| r.split_once(":-").is_some_and(|(_, body)| body.contains("(init (wall"));
+        assert!(!fixed[1].1.iter().any(reads_init), "{:#?}", fixed[1].1);
+        same_playouts(&text, 10);
+    }
+}
