@@ -39,6 +39,9 @@ pub struct Options {
     pub recompute_domains: bool,
     /// Most ground rules; larger programs stop with an error. Rule instances before pruning
     /// (those no keyword needs, parts worth unfolding) may reach `INSTANCES_PER_RULE` times it.
+    /// The default, 4M, keeps a grounding within about 10 s and 2 GB: ground programs take a
+    /// median 146 bytes a rule (GROUND.md), and the biggest corpus game that grounds,
+    /// amazonsTorus (2.19M rules), takes 3.3 s and 280 MB.
     pub max_rules: usize,
     /// Relaxed programs evaluated again, with more relations on demand, after one reached a
     /// limit (each costs about as much as the first).
@@ -48,7 +51,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { recompute_domains: false, max_rules: 2_000_000, demand_attempts: 2, limits: Limits::default() }
+        Options { recompute_domains: false, max_rules: 4_000_000, demand_attempts: 2, limits: Limits::default() }
     }
 }
 
@@ -228,7 +231,9 @@ pub fn ground(
     progress(PHASES[1]);
     let mut limits = options.limits;
     let max_instances = options.max_rules.saturating_mul(INSTANCES_PER_RULE);
-    limits.max_facts = limits.max_facts.max(max_instances);
+    // A relation may hold as many facts as the program may have rules (a capture: one per
+    // instance); more would cost time and memory past the program's own bound.
+    limits.max_facts = limits.max_facts.max(options.max_rules);
     let (relaxed, mut engine) =
         match domains(&rules, options.recompute_domains, limits, max_instances, options.demand_attempts)? {
             // Declared domains that miss a fluent `init` or `next` can produce (or a move
