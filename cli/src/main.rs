@@ -575,7 +575,13 @@ fn playout(
             writeln!(w).context("writing the trace")?;
         }
         let last = p.steps.last().expect("a playout has a step");
-        summary.push(json!({"length": p.steps.len() - 1, "terminal": last.terminal, "goals": last.goals}));
+        let mut line = json!({"length": p.steps.len() - 1, "terminal": last.terminal, "goals": last.goals});
+        if let Some(role) = p.stuck() {
+            let what = format!("playout {}", summary.len() + 1);
+            eprintln!("warning: {}", gdl_core::trace::stuck_message(&what, role));
+            line["stuck"] = json!(role);
+        }
+        summary.push(line);
     }
     if let Some(mut w) = out {
         w.flush().context("writing the trace")?;
@@ -637,7 +643,11 @@ fn replay_cmd(file: &Path, trace: &Path, json: bool, engine: &EngineArgs) -> Out
 struct Counts {
     playouts: u64,
     moves: u64,
+    /// Playouts cut at the step limit.
     cut: u64,
+    /// Playouts stopped where a role had no legal move, and the first such role.
+    stuck: u64,
+    stuck_role: Option<usize>,
     /// Goal values of every role, and how many playouts ended with them (few: a list).
     outcomes: Vec<(Vec<Vec<GoalValue>>, u64)>,
 }
@@ -664,9 +674,13 @@ fn bench_playouts(m: &mut EngineMachine, seed: u64, seconds: f64, max_steps: usi
         m.playouts(&mut rng, batch, max_steps, &mut |_, o| {
             c.playouts += 1;
             c.moves += o.length as u64;
-            match &o.goals {
-                Some(g) => c.add(g, 1),
-                None => c.cut += 1,
+            match (&o.goals, o.stuck) {
+                (Some(g), _) => c.add(g, 1),
+                (None, None) => c.cut += 1,
+                (None, Some(r)) => {
+                    c.stuck += 1;
+                    c.stuck_role.get_or_insert(r);
+                }
             }
         })
         .map_err(|e| e.message)?;
@@ -706,13 +720,18 @@ fn bench(
     let (start, cpu_start) = *started.get().expect("thread 0 always works");
     let mut total = Counts::default();
     for c in per_thread {
-        (total.playouts, total.moves, total.cut) =
-            (total.playouts + c.playouts, total.moves + c.moves, total.cut + c.cut);
+        (total.playouts, total.moves, total.cut, total.stuck) =
+            (total.playouts + c.playouts, total.moves + c.moves, total.cut + c.cut, total.stuck + c.stuck);
+        total.stuck_role = total.stuck_role.or(c.stuck_role);
         for (goals, n) in &c.outcomes {
             total.add(goals, *n);
         }
     }
-    let Counts { playouts, moves, cut, mut outcomes } = total;
+    let Counts { playouts, moves, cut, stuck, stuck_role, mut outcomes } = total;
+    let stuck_note = stuck_role.map(|r| {
+        let what = if stuck == 1 { "1 playout".to_string() } else { format!("{stuck} playouts") };
+        gdl_core::trace::stuck_message(&what, &roles[r])
+    });
     let elapsed = start.elapsed().as_secs_f64();
     outcomes.sort();
     let cpu = cpu_seconds().map(|c| c - cpu_start.unwrap_or(0.0));
@@ -726,7 +745,7 @@ fn bench(
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "threads": threads, "playouts": playouts,
                    "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": rate,
                    "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": avg, "cut": cut,
-                   "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "network": m.propnet_stats()})
+                   "stuck": stuck, "stuck_note": stuck_note, "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "network": m.propnet_stats()})
         );
     } else {
         println!(
@@ -735,6 +754,9 @@ fn bench(
             m.engine_name()
         );
         println!("  {rate:.1} playouts/s, average length {avg:.1} joint moves, {cut} cut at {max_steps}");
+        if let Some(note) = &stuck_note {
+            println!("  warning: {note}");
+        }
         println!("  outcomes (goals per role {}):", roles.join(", "));
         for (k, v) in outcomes {
             println!("    {}: {v}", json!(k));

@@ -360,3 +360,41 @@ fn bench_and_analyze_run_on_threads() {
     let v: Value = serde_json::from_str(&two).unwrap();
     assert_eq!((v["method"].as_str(), v["playouts"].as_u64()), (Some("simulation"), Some(40)));
 }
+
+/// A walk to 5 where `trap` leaves the role without a legal move in a state that is not
+/// terminal.
+const TRAP: &str = "(role r) (init (n 0)) (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+    (<= (legal r up) (true (n ?x))) (<= (legal r trap) (true (n ?x)))
+    (<= (next (n ?y)) (does r up) (true (n ?x)) (succ ?x ?y)) (<= (next caught) (does r trap))
+    (<= terminal (true (n 5))) (<= (goal r 100) (true (n 5))) (<= (goal r 0) (not (true (n 5))))";
+
+#[test]
+fn playouts_stop_where_a_role_has_no_legal_move_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("trap.kif");
+    std::fs::write(&game, TRAP).unwrap();
+    let game = game.to_str().unwrap();
+    for engine in ["reasoner", "propnet"] {
+        let v: Value =
+            serde_json::from_str(&stdout(&["bench", game, "--seconds", "0.1", "--json", "--engine", engine])).unwrap();
+        assert!(v["stuck"].as_u64().unwrap() > 0, "{v}");
+        assert!(v["stuck_note"].as_str().unwrap().contains("role r had no legal move"), "{v}");
+        assert_eq!(v["cut"], 0, "{v}");
+    }
+    // The trace cuts a stopped playout as the oracle does: legal moves listed, none for r.
+    let trace = dir.path().join("t.jsonl");
+    let out = gdl().args(["playout", game, "--count", "20", "--trace", trace.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning: playout"), "{:?}", out);
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let stopped: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|p| p["steps"].as_array().unwrap().last().unwrap()["terminal"] == false)
+        .collect();
+    assert!(!stopped.is_empty());
+    for p in stopped {
+        let last = p["steps"].as_array().unwrap().last().unwrap().clone();
+        assert!(last.get("joint").is_none() && last["legal"]["r"] == serde_json::json!([]), "{last}");
+    }
+}

@@ -25,14 +25,6 @@ pub struct Step {
     pub goals: Option<IndexMap<String, Vec<GoalValue>>>,
 }
 
-pub(crate) fn no_move(m: &impl StateMachine, role: usize, step: usize) -> RuntimeError {
-    RuntimeError::new(format!(
-        "role {} has no legal move in a state that is not terminal (after {step} moves): \
-         the game is not playable there",
-        m.roles()[role]
-    ))
-}
-
 pub(crate) fn need_roles(m: &impl StateMachine) -> Result<()> {
     if m.roles().is_empty() {
         return Err(RuntimeError::new("the game has no roles, so nobody can play it: add facts like (role white)"));
@@ -41,7 +33,10 @@ pub(crate) fn need_roles(m: &impl StateMachine) -> Result<()> {
 }
 
 /// A random playout recorded in the trace format. Each role, in order, picks
-/// `rng.below(n)` among its sorted legal moves. Cut after `max_steps` joint moves.
+/// `rng.below(n)` among its sorted legal moves. Cut after `max_steps` joint moves, or where a
+/// role has no legal move in a state that is not terminal (as the oracle cuts it: the last
+/// step lists the legal moves, one list empty, and no joint move; `Playout::stuck` names
+/// the role).
 pub fn record_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usize) -> Result<Playout> {
     need_roles(m)?;
     let roles = m.roles().to_vec();
@@ -59,13 +54,10 @@ pub fn record_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usiz
         let mut moves = Vec::new();
         for (r, name) in roles.iter().enumerate() {
             let ms = m.legal_moves(&state, r)?;
-            if ms.is_empty() {
-                return Err(no_move(m, r, steps.len()));
-            }
             legal.insert(name.clone(), ms.iter().map(|&x| m.move_text(x)).collect());
             moves.push(ms);
         }
-        if steps.len() == max_steps {
+        if steps.len() == max_steps || moves.iter().any(Vec::is_empty) {
             steps.push(Step { state: text, terminal: false, legal: Some(legal), joint: None, goals: None });
             break;
         }
@@ -77,11 +69,50 @@ pub fn record_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usiz
     Ok(Playout { roles, steps })
 }
 
-/// The outcome of a playout without recording: joint moves made and goals (if terminal).
+impl Playout {
+    /// The first role without a legal move in the last state, when the playout stopped there
+    /// (a state that is not terminal: the game is not playable there).
+    pub fn stuck(&self) -> Option<&str> {
+        let last = self.steps.last()?;
+        let legal = last.legal.as_ref().filter(|_| !last.terminal && last.joint.is_none())?;
+        legal.iter().find(|(_, ms)| ms.is_empty()).map(|(r, _)| r.as_str())
+    }
+}
+
+/// What to say about playouts (`what`: "playout 3", "17 playouts") that stopped where
+/// `role` had no legal move.
+pub fn stuck_message(what: &str, role: &str) -> String {
+    format!(
+        "{what} stopped where role {role} had no legal move in a state that is not terminal: the game is not \
+         playable there"
+    )
+}
+
+/// The outcome of a playout without recording: joint moves made and goals (if terminal);
+/// `stuck`: the role that had no legal move where the playout stopped (a state that is not
+/// terminal), if it stopped so.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub length: usize,
     pub goals: Option<Vec<Vec<GoalValue>>>,
+    pub stuck: Option<usize>,
+}
+
+impl Outcome {
+    /// A playout cut after `length` joint moves.
+    pub fn cut(length: usize) -> Outcome {
+        Outcome { length, goals: None, stuck: None }
+    }
+
+    /// A playout that ended in a terminal state.
+    pub fn ended(length: usize, goals: Vec<Vec<GoalValue>>) -> Outcome {
+        Outcome { length, goals: Some(goals), stuck: None }
+    }
+
+    /// A playout stopped where role `role` had no legal move.
+    pub fn stuck(length: usize, role: usize) -> Outcome {
+        Outcome { length, goals: None, stuck: Some(role) }
+    }
 }
 
 /// The generator of the next playout of a series: seeded with the next draw of the series'
@@ -110,7 +141,7 @@ pub fn step_playout_from<M: StateMachine>(
     let mut joint = Vec::with_capacity(m.roles().len());
     for length in 0..=max_steps {
         if m.is_terminal(&state)? {
-            return Ok(Outcome { length, goals: Some(m.goals(&state)?) });
+            return Ok(Outcome::ended(length, m.goals(&state)?));
         }
         if length == max_steps {
             break;
@@ -119,13 +150,13 @@ pub fn step_playout_from<M: StateMachine>(
         for r in 0..m.roles().len() {
             let ms = m.legal_moves(&state, r)?;
             if ms.is_empty() {
-                return Err(no_move(m, r, length));
+                return Ok(Outcome::stuck(length, r));
             }
             joint.push(ms[rng.below(ms.len())]);
         }
         state = m.next_state(&state, &joint)?;
     }
-    Ok(Outcome { length: max_steps, goals: None })
+    Ok(Outcome::cut(max_steps))
 }
 
 /// The first place where a trace and the engine disagree.

@@ -58,6 +58,10 @@ pub struct Batch {
     pub playouts: u32,
     /// Playouts stopped at `max_steps` before reaching a terminal state.
     pub cut: u32,
+    /// Playouts stopped where a role had no legal move in a state that is not terminal, and
+    /// the first such role.
+    pub stuck: u32,
+    pub stuck_role: Option<String>,
     /// Sum of the playouts' lengths in joint moves.
     pub total_length: u64,
     pub min_length: u32,
@@ -332,7 +336,8 @@ impl Session {
     /// Runs `count` random playouts from the initial state, each cut after `max_steps`.
     pub fn playouts(&mut self, count: u32, max_steps: usize) -> Result<Batch> {
         let Some(g) = self.game.as_mut() else { return Err("no game is loaded: the rules have errors".into()) };
-        let roles = g.m.roles().len();
+        let names = g.m.roles().to_vec();
+        let roles = names.len();
         let mut b = Batch { goals: vec![Vec::new(); roles], min_length: u32::MAX, ..Batch::default() };
         // Per role, each list of goal values and its count (few: a list).
         let mut ends: Vec<Vec<(Vec<GoalValue>, u32)>> = vec![Vec::new(); roles];
@@ -343,7 +348,13 @@ impl Session {
             b.min_length = b.min_length.min(length);
             b.max_length = b.max_length.max(length);
             let Some(goals) = &o.goals else {
-                b.cut += 1;
+                match o.stuck {
+                    Some(r) => {
+                        b.stuck += 1;
+                        b.stuck_role.get_or_insert_with(|| names[r].clone());
+                    }
+                    None => b.cut += 1,
+                }
                 return;
             };
             for (hist, values) in ends.iter_mut().zip(goals) {
@@ -461,6 +472,20 @@ mod tests {
         let cut = s.playouts(3, 2).unwrap();
         assert_eq!((cut.cut, cut.max_length), (3, 2));
         assert!(cut.goals.iter().all(Vec::is_empty));
+    }
+
+    #[test]
+    fn playouts_count_those_stopped_where_a_role_has_no_legal_move() {
+        let mut s = Session::default();
+        let trap = "(role r) (init (n 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+            (<= (legal r up) (true (n ?x))) (<= (legal r trap) (true (n ?x)))
+            (<= (next (n ?y)) (does r up) (true (n ?x)) (succ ?x ?y)) (<= (next caught) (does r trap))
+            (<= terminal (true (n 3))) (<= (goal r 100) (true (n 3)))";
+        assert!(s.load(trap).ok);
+        let b = s.playouts(100, 1000).unwrap();
+        assert!(b.stuck > 30 && b.stuck < 100 && b.cut == 0, "{b:?}");
+        assert_eq!(b.stuck_role.as_deref(), Some("r"));
+        assert_eq!(b.goals[0].iter().map(|(_, n)| n).sum::<u32>(), 100 - b.stuck);
     }
 
     #[test]

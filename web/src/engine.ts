@@ -34,6 +34,9 @@ export interface View {
 export interface Batch {
   playouts: number;
   cut: number;
+  /** Playouts stopped where a role had no legal move (the first such role). */
+  stuck: number;
+  stuckRole: string | null;
   totalLength: number;
   minLength: number;
   maxLength: number;

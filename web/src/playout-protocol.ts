@@ -31,7 +31,7 @@ export type FromWorker =
   | { type: 'error'; message: string; totals: Totals | null };
 
 export function emptyTotals(roles: number): Totals {
-  return { playouts: 0, cut: 0, totalLength: 0, minLength: 0, maxLength: 0, goals: Array.from({ length: roles }, () => []), elapsedMs: 0, progress: 0 };
+  return { playouts: 0, cut: 0, stuck: 0, stuckRole: null, totalLength: 0, minLength: 0, maxLength: 0, goals: Array.from({ length: roles }, () => []), elapsedMs: 0, progress: 0 };
 }
 
 /** Adds one batch to the totals. */
@@ -40,6 +40,8 @@ export function merge(t: Totals, b: Batch): void {
   t.maxLength = Math.max(t.maxLength, b.maxLength);
   t.playouts += b.playouts;
   t.cut += b.cut;
+  t.stuck += b.stuck;
+  t.stuckRole ??= b.stuckRole;
   t.totalLength += b.totalLength;
   b.goals.forEach((hist, r) => {
     const into = (t.goals[r] ??= []);

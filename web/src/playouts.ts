@@ -129,7 +129,7 @@ export class PlayoutsPane {
     byId<HTMLProgressElement>('po-progress').value = phase === 'done' ? 1 : t.progress;
     const rate = t.elapsedMs > 0 ? (t.playouts * 1000) / t.elapsedMs : 0;
     const avg = t.playouts > 0 ? t.totalLength / t.playouts : 0;
-    const finished = t.playouts - t.cut;
+    const finished = t.playouts - t.cut - t.stuck;
     const status = { running: 'Running…', done: 'Done', cancelled: 'Cancelled', failed: 'Stopped by an error' }[phase];
     const stat = (label: string, value: string, id: string) => h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, label), h('span', { class: 'stat-value', id }, value));
     const hist = this.roles.map((role, r) => {
@@ -162,6 +162,13 @@ export class PlayoutsPane {
         stat('workers', String(this.parts.length), 'po-workers-out'),
       ),
       t.cut > 0 ? h('p', { class: 'warn' }, `${t.cut.toLocaleString('en')} playouts were stopped at the move limit before the game ended.`) : '',
+      t.stuck > 0
+        ? h(
+            'p',
+            { class: 'warn', id: 'po-stuck' },
+            `${t.stuck.toLocaleString('en')} playouts stopped where ${t.stuckRole} had no legal move in a state that is not terminal: the game is not playable there.`,
+          )
+        : '',
       ...hist,
     );
   }

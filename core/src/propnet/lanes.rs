@@ -18,7 +18,7 @@ use super::layout::{Network, Run, COUNT, GOAL, LEGAL, MOVE, NEXT, OR};
 use super::Propnet;
 use crate::machine::{GoalValue, Result};
 use crate::rng::Rng;
-use crate::trace::{no_move, playout_rng, Outcome};
+use crate::trace::{playout_rng, Outcome};
 
 const LANES: usize = 64;
 
@@ -315,7 +315,7 @@ impl Propnet {
         // No lane can reach `max_steps` before this step.
         let mut first_cut = max_steps;
         let slots = net.slots;
-        let cut_outcome = Outcome { length: max_steps, goals: None };
+        let cut_outcome = Outcome::cut(max_steps);
         let goal_lits: Vec<Lit> = net.goals.iter().flatten().copied().collect();
         // The outcomes met so far, by the goal literals that hold (as bits, when there are
         // at most 64): most playouts end in one of a few.
@@ -335,7 +335,7 @@ impl Propnet {
                     let known = ends.iter().position(|e| e.0 == key && goal_lits.len() <= 64);
                     let i = known.unwrap_or_else(|| {
                         ends.truncate(16);
-                        ends.push((key, Outcome { length: 0, goals: Some(self.lane_goals(&l.val, lane)) }));
+                        ends.push((key, Outcome::ended(0, self.lane_goals(&l.val, lane))));
                         ends.len() - 1
                     });
                     ends[i].1.length = step - begun[lane];
@@ -356,10 +356,14 @@ impl Propnet {
                     each(l.index[lane], &cut_outcome);
                 }
             }
-            let moving = active & !terminal & !cut;
+            let mut moving = active & !terminal & !cut;
             (first_move..net.leaves as usize).for_each(|n| set(&mut l.val, n, 0));
             for r in 0..self.roles.len() {
-                self.choose(l, r, moving, &begun, step)?;
+                let stuck = self.choose(l, r, moving);
+                for lane in lanes(stuck) {
+                    each(l.index[lane], &Outcome::stuck(step - begun[lane], r));
+                }
+                moving &= !stuck;
             }
             let plan = l.plan.get_or_insert_with(|| Plan::new(net, first_move as u32));
             plan.apply(&mut l.val, first_move);
@@ -387,12 +391,13 @@ impl Propnet {
         Ok(())
     }
 
-    /// Each lane of `moving` draws role `r`'s move among its legal ones and sets its bit.
+    /// Each lane of `moving` draws role `r`'s move among its legal ones and sets its bit;
+    /// returns the lanes where the role has no legal move (their playouts stop there).
     /// Bit-sliced: the lanes' numbers of legal moves are counted word-wise (`Sliced`); each
     /// lane with a choice draws its move's rank (a forced move draws nothing: the rank stays
     /// 0); then one pass over the moves gives every lane the legal move of that rank.
     #[inline(always)]
-    fn choose(&self, l: &mut Lanes, r: usize, moving: u64, begun: &[usize; LANES], step: usize) -> Result<()> {
+    fn choose(&self, l: &mut Lanes, r: usize, moving: u64) -> u64 {
         let net = &self.net;
         let moves = self.role_moves[r].clone();
         let first = 1 + self.fluent_text.len() + moves.start as usize;
@@ -405,14 +410,12 @@ impl Propnet {
             rows.push(legal);
             count.add(legal);
         }
-        if let Some(lane) = lanes(moving & !count.nonzero()).next() {
-            return Err(no_move(self, r, step - begun[lane]));
-        }
+        let stuck = moving & !count.nonzero();
         rank.reset(n);
         for lane in lanes(count.above_one()) {
             rank.put(lane, rng[lane].below(count.get(lane)));
         }
-        let mut pending = moving;
+        let mut pending = moving & !stuck;
         for (i, &legal) in rows.iter().enumerate() {
             let here = legal & pending;
             if here == 0 {
@@ -427,7 +430,7 @@ impl Propnet {
                 break;
             }
         }
-        Ok(())
+        stuck
     }
 
     /// The goal values of every role in lane `lane` (after the `GOAL` sweep).

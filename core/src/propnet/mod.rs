@@ -24,7 +24,7 @@ use crate::diagnostic::{Diagnostic, Span};
 use crate::ground::Ground;
 use crate::machine::{GoalValue, Result, StateMachine};
 use crate::rng::Rng;
-use crate::trace::{need_roles, no_move, Outcome};
+use crate::trace::{need_roles, Outcome};
 use serde::Serialize;
 use std::ops::Range;
 
@@ -334,10 +334,10 @@ impl Propnet {
         need_roles(self)?;
         self.load(state);
         let (mut legal, mut chosen) = (std::mem::take(&mut self.legal), std::mem::take(&mut self.chosen));
-        let mut result = Ok(Outcome { length: max_steps, goals: None });
+        let mut result = Outcome::cut(max_steps);
         'play: for length in 0..=max_steps {
             if self.is_terminal_now() {
-                result = Ok(Outcome { length, goals: Some(self.goals_now()) });
+                result = Outcome::ended(length, self.goals_now());
                 break;
             }
             if length == max_steps {
@@ -347,7 +347,7 @@ impl Propnet {
             for r in 0..self.roles.len() {
                 self.legal_now(r, &mut legal);
                 if legal.is_empty() {
-                    result = Err(no_move(self, r, length));
+                    result = Outcome::stuck(length, r);
                     break 'play;
                 }
                 chosen.push(legal[rng.below(legal.len())]);
@@ -359,7 +359,7 @@ impl Propnet {
         }
         self.legal = legal;
         self.chosen = chosen;
-        result
+        Ok(result)
     }
 }
 
