@@ -358,6 +358,10 @@ fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, 
 /// demand every relation on a line of calls through it and the relations on demand already
 /// (those that pass bindings down to it and those it passes them to), with the parts and
 /// captures of their rules; when these cannot all be on demand together, just it.
+/// The share of the join steps the first evaluation of the relaxed program may take that
+/// each attempt on demand may take.
+const RETRY_JOIN_SHARE: u64 = 5;
+
 fn domains(
     rules: &[NRule],
     recompute: bool,
@@ -368,6 +372,13 @@ fn domains(
     let mut on_demand: Vec<(String, usize)> = Vec::new();
     let mut relaxed = Relaxed::build(rules, recompute, &on_demand).expect("nothing on demand");
     for attempt in 0..=attempts {
+        // On demand the relaxed program is meant to be small: an attempt that joins a
+        // fifth of what the first may is not finding it so (laikLee_hex's paths).
+        let limits = if attempt == 0 {
+            limits
+        } else {
+            Limits { max_join_steps: limits.max_join_steps / RETRY_JOIN_SHARE, ..limits }
+        };
         let e = match evaluate(&relaxed, limits, max_instances)? {
             Ok(engine) => return Ok(missing(relaxed, engine)),
             Err(e) => e,
