@@ -157,7 +157,7 @@ fn ground_reports_the_engine_phases_program_and_values_and_another_engine_plays(
     assert_eq!(phases.length(), 4);
     let summary = g.summary().unwrap();
     assert_eq!(num(&summary, "rules"), 180.0);
-    assert_eq!(get(&summary, "stages").dyn_into::<Array>().unwrap().length(), 6);
+    assert_eq!(get(&summary, "stages").dyn_into::<Array>().unwrap().length(), 7);
     let atoms = g.atoms();
     assert!(atoms.iter().any(|a| a == "legal(x, mark(1, 1))"), "{atoms:?}");
     assert_eq!(g.heads().len(), 180);
