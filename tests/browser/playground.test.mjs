@@ -176,10 +176,11 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
       '(<= (next (n ?y)) (does r up) (true (n ?x)) (succ ?x ?y))\n(<= (next caught) (does r trap))\n' +
       '(<= terminal (true (n 3)))\n(<= (goal r 100) (true (n 3)))\n(<= (goal r 0) (not (true (n 3))))\n',
   );
+  await page.waitForFunction(() => /1 role \(r\)/.test(document.querySelector('#status')?.textContent ?? ''));
   await page.locator('#tab-playouts').click();
   await page.locator('#po-engine').selectOption('auto');
   await page.locator('#po-run').click();
-  await page.locator('#po-results .phase.done').waitFor({ timeout: 60_000 });
+  await page.locator('#po-stuck').waitFor({ timeout: 60_000 });
   assert.match(await page.locator('#po-stuck').textContent(), /^[\d,]+ playouts stopped where r had no legal move/);
   assert.deepEqual(errors, []);
   await context.close();
