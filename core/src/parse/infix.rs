@@ -352,7 +352,12 @@ impl Parser {
                     args.push(self.term(depth + 1, "a term")?);
                 }
                 self.expect(&Tok::Close, "',' or ')'")?;
-                Ok(Term::Func(n, args, Span { start: span.start, end: self.prev_end() }))
+                let term = Term::Func(n, args, Span { start: span.start, end: self.prev_end() });
+                // As in prefix, where `(<= ...)` inside a term is refused.
+                if depth > 0 {
+                    self.not_a_keyword(&term, &["<="])?;
+                }
+                Ok(term)
             }
             _ => self.fail(expected),
         }
