@@ -169,14 +169,14 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
   assert.equal(await page.locator('#po-count-out').textContent(), '200');
 
   // A game where a move leaves the role without a legal move: the playouts that take it stop
-  // there, and the page counts them and names the role.
+  // there, and the page counts them and names the role. Run right after typing runs what was
+  // typed (the edit is loaded first, not after the lint delay).
   await setRules(
     page,
     '(role r) (init (n 0)) (succ 0 1) (succ 1 2) (succ 2 3)\n(<= (legal r up) (true (n ?x)))\n(<= (legal r trap) (true (n ?x)))\n' +
       '(<= (next (n ?y)) (does r up) (true (n ?x)) (succ ?x ?y))\n(<= (next caught) (does r trap))\n' +
       '(<= terminal (true (n 3)))\n(<= (goal r 100) (true (n 3)))\n(<= (goal r 0) (not (true (n 3))))\n',
   );
-  await page.waitForFunction(() => /1 role \(r\)/.test(document.querySelector('#status')?.textContent ?? ''));
   await page.locator('#tab-playouts').click();
   await page.locator('#po-engine').selectOption('auto');
   await page.locator('#po-run').click();

@@ -136,8 +136,8 @@ class App {
         this.selectTab('graph');
       },
     });
-    new PlayoutsPane(module, caps, () => (this.loaded?.ok ? { text: this.loadedText, roles: this.loaded.roles } : null));
-    new AnalysisPane(module, () => (this.loaded?.ok ? this.loadedText : null), () => this.workerEngine(), (moves) => this.openPath(moves));
+    new PlayoutsPane(module, caps, () => (this.current()?.ok ? { text: this.loadedText, roles: this.loaded!.roles } : null));
+    new AnalysisPane(module, () => (this.current()?.ok ? this.loadedText : null), () => this.workerEngine(), (moves) => this.openPath(moves));
     this.editor = createEditor(byId('editor'), start.rules, () => this.onEdit());
     metrics.text = () => this.editor.text();
     this.setScale(scale);
@@ -156,6 +156,13 @@ class App {
     clearTimeout(this.lintTimer);
     this.lintTimer = window.setTimeout(() => this.reload(), LINT_DELAY_MS);
     this.scheduleSave();
+  }
+
+  /** The rules as the editor holds them now: edits still waiting for the lint delay are
+   * loaded first, so that a run started right after typing runs what was typed. */
+  private current(): LoadResult | null {
+    if (this.editor.text() !== this.loadedText) this.reload();
+    return this.loaded;
   }
 
   /** Loads the editor's text into the engine and refreshes every view of it. */
