@@ -136,7 +136,10 @@ class App {
         this.selectTab('graph');
       },
     });
-    new PlayoutsPane(module, caps, () => (this.current()?.ok ? { text: this.loadedText, roles: this.loaded!.roles } : null));
+    new PlayoutsPane(module, caps, () => {
+      const game = this.current();
+      return game?.ok ? { text: this.loadedText, roles: game.roles } : null;
+    });
     new AnalysisPane(module, () => (this.current()?.ok ? this.loadedText : null), () => this.workerEngine(), (moves) => this.openPath(moves));
     this.editor = createEditor(byId('editor'), start.rules, () => this.onEdit());
     metrics.text = () => this.editor.text();

@@ -95,14 +95,12 @@ fn same_general(a: &Term, b: &Term) -> bool {
         (Term::Var(x, _), Term::Var(y, _)) => x == y,
         (Term::Const(x, _), Term::Const(y, _)) => x == y,
         (Term::Func(f, xs, _), Term::Func(g, ys, _)) => {
-            let names: Vec<&str> =
-                xs.iter().filter_map(|x| if let Term::Var(v, _) = x { Some(v.as_str()) } else { None }).collect();
-            let distinct: FxHashSet<&str> = names.iter().copied().collect();
+            let mut seen = FxHashSet::default();
             f == g
                 && xs.len() == ys.len()
-                && names.len() == xs.len()
-                && distinct.len() == names.len()
-                && xs.iter().zip(ys).all(|(x, y)| matches!((x, y), (Term::Var(v, _), Term::Var(w, _)) if v == w))
+                && xs.iter().zip(ys).all(
+                    |(x, y)| matches!((x, y), (Term::Var(v, _), Term::Var(w, _)) if v == w && seen.insert(v.as_str())),
+                )
         }
         _ => false,
     }
