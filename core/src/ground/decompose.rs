@@ -28,8 +28,9 @@ use rustc_hash::FxHashSet;
 
 type Dynamic = FxHashSet<(String, usize)>;
 
-/// A score (fewest interface variables, then fewest literals), a bucket, an interface.
-type Candidate = ((usize, usize), Vec<usize>, Vec<String>);
+/// A score (projections first, then fewest interface variables, then fewest literals), a
+/// bucket, an interface.
+type Candidate = ((bool, usize, usize), Vec<usize>, Vec<String>);
 
 /// Decomposes every rule whose head is dynamic; also gives the names of the part relations.
 pub fn decompose(rules: Vec<NRule>, dynamic: &Dynamic) -> (Vec<NRule>, Vec<String>) {
@@ -65,8 +66,10 @@ fn vars_of(l: &NLit) -> Vec<&str> {
 /// Variables the head lacks are eliminated one at a time (bucket elimination): the
 /// literals mentioning the variable become a part whose arguments are the variables those
 /// literals share with the head and the rest of the rule; the part replaces them. Each step
-/// takes the variable whose part has the fewest arguments (then the fewest literals), only
-/// among variables some dynamic literal mentions and only while something dynamic remains
+/// takes a variable whose part only projects one literal if there is one (a move's piece and
+/// player, dropped before its squares meet the cells of the frame rule: moves + cells × moves'
+/// squares instead of cells × moves), else the variable whose part has the fewest arguments
+/// (then the fewest literals), only among variables some dynamic literal mentions and only while something dynamic remains
 /// beside the part (otherwise the part would be the whole rule again). Parts made from parts
 /// nest; `Rules::unfold_parts` substitutes back those that do not pay.
 fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, out: &mut Vec<NRule>) {
@@ -143,13 +146,32 @@ fn next_bucket(
                     interface.push(x.to_string());
                 }
             }
-            let score = (interface.len(), bucket.len());
+            let score = (widens(&bucket, body, &lit_vars), interface.len(), bucket.len());
             if best.as_ref().is_none_or(|b| score < b.0) {
                 best = Some((score, bucket, interface));
             }
         }
     }
     best.map(|(_, bucket, interface)| (bucket, interface))
+}
+
+/// Whether the part's join has variables beyond those of its widest positive literal (each
+/// multiplies its instances by a domain: the chess frame rule's move joined to the cell it
+/// leaves alone). A part that does not widen only projects and filters one literal: it
+/// costs no more instances than that literal, wherever it is taken.
+fn widens(bucket: &[usize], body: &[NLit], lit_vars: &[Vec<&str>]) -> bool {
+    let distinct = |vs: &mut Vec<&str>| {
+        vs.sort_unstable();
+        vs.dedup();
+        vs.len()
+    };
+    let all = distinct(&mut bucket.iter().flat_map(|&j| lit_vars[j].iter().copied()).collect());
+    let widest = (bucket.iter())
+        .filter(|&&j| matches!(body[j], NLit::Pos(_)))
+        .map(|&j| distinct(&mut lit_vars[j].clone()))
+        .max()
+        .unwrap_or(0);
+    all > widest
 }
 
 /// Binds the interface variables the part's own positive literals leave free with a literal
@@ -241,6 +263,25 @@ mod tests {
             (next~part3 ?x ?y) :- (next~part2 ?b ?x) (other ?y ?b)
             (next (cell ?x ?y ?p)) :- (true (cell ?x ?y ?p)) (next~part3 ?x ?y)"#]]
         .assert_eq(&out);
+    }
+
+    #[test]
+    fn a_move_is_projected_before_it_meets_the_cells() {
+        // Eliminating x1 first (fewest arguments: x2 y2 x y; eliminating q or r leaves 5)
+        // would join every move, piece and player included, with every cell; projecting the
+        // move onto its squares first joins each pair of squares with the cells instead.
+        let out = show(
+            "(<= (next (cell ?x ?y ?p)) (does ?r (move ?q ?x1 ?y1 ?x2 ?y2)) \
+             (not (castle ?q ?x1 ?y1 ?x2 ?y2)) (not (passant ?r ?x1 ?y1 ?x2 ?y2)) (true (cell ?x ?y ?p)) \
+             (differ ?x ?y ?x1 ?y1) (differ ?x ?y ?x2 ?y2))",
+            &DYNAMIC,
+        );
+        expect_test::expect![[r#"
+            (next~part1 ?q ?x1 ?y1 ?x2 ?y2) :- (does ?r (move ?q ?x1 ?y1 ?x2 ?y2)) (not (passant ?r ?x1 ?y1 ?x2 ?y2))
+            (next~part2 ?x1 ?y1 ?x2 ?y2) :- (next~part1 ?q ?x1 ?y1 ?x2 ?y2) (not (castle ?q ?x1 ?y1 ?x2 ?y2))
+            (next~part3 ?x2 ?y2 ?x ?y) :- (next~part2 ?x1 ?y1 ?x2 ?y2) (differ ?x ?y ?x1 ?y1)
+            (next~part4 ?x ?y) :- (next~part3 ?x2 ?y2 ?x ?y) (differ ?x ?y ?x2 ?y2)
+            (next (cell ?x ?y ?p)) :- (next~part4 ?x ?y) (true (cell ?x ?y ?p))"#]].assert_eq(&out);
     }
 
     #[test]
