@@ -379,10 +379,15 @@ fn domains(
         } else {
             Limits { max_join_steps: limits.max_join_steps / RETRY_JOIN_SHARE, ..limits }
         };
-        let e = match evaluate(&relaxed, limits, max_instances)? {
+        let mut e = match evaluate(&relaxed, limits, max_instances)? {
             Ok(engine) => return Ok(missing(relaxed, engine)),
             Err(e) => e,
         };
+        if attempt > 0 {
+            // Say whose limit it is: the user's max_join_steps is five times the number.
+            let steps = format!("{} join steps", limits.max_join_steps);
+            e.message = e.message.replace(&steps, &format!("{steps} (a fifth of max_join_steps: what each later attempt may take)"));
+        }
         // A relation reached a limit: compute it on demand; when a limit is reached again,
         // every relation on a line of calls through the relations on demand too.
         let failed = e.relation.as_ref().map(|k| match demand(&k.0) {

@@ -307,6 +307,10 @@ fn relations_too_big_in_full_are_computed_on_demand() {
     let once = Options { demand_attempts: 0, ..options };
     let err = ground(&p.description, once, &|| 0.0, &mut |_| {}).unwrap_err();
     assert!(err.message.contains("grew past 2000 facts"), "{}", err.message);
+    // An attempt on demand that reaches its share of the join steps says whose limit it is.
+    let limits = Limits { max_join_steps: 3000, ..limits };
+    let err = ground(&p.description, Options { limits, ..options }, &|| 0.0, &mut |_| {}).unwrap_err();
+    assert!(err.message.contains("600 join steps (a fifth of max_join_steps"), "{}", err.message);
 }
 
 /// `prereq1` .. `prereq{n}` as in ggp-base's ruleDepthQuadratic: `(prereq_k b...)` holds for
@@ -412,3 +416,4 @@ fn fluents_a_move_can_change_are_read_from_the_state() {
         same_playouts(&text, 10);
     }
 }
+
