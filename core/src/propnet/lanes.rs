@@ -20,7 +20,7 @@ use crate::machine::{GoalValue, Result};
 use crate::rng::Rng;
 use crate::trace::{playout_rng, Outcome};
 
-const LANES: usize = 64;
+pub(super) const LANES: usize = 64;
 
 /// Buffers of a batch, kept between batches.
 pub struct Lanes {
@@ -320,7 +320,15 @@ impl Propnet {
         // The outcomes met so far, by the goal literals that hold (as bits, when there are
         // at most 64): most playouts end in one of a few.
         let mut ends: Vec<(u64, Outcome)> = Vec::new();
+        // The last few playouts of a batch (fewer than `lanes_from`: each sweep would serve
+        // too few) finish one at a time: their lanes, generators and steps so far.
+        let tail = self.stats.lanes_from.unwrap_or(0);
+        let mut rest: Vec<(usize, usize)> = Vec::new();
         while active != 0 {
+            if started == count && (active.count_ones() as usize) < tail {
+                rest.extend(lanes(active).map(|lane| (lane, step - begun[lane])));
+                break;
+            }
             for (f, &word) in l.state.iter().enumerate() {
                 set(&mut l.val, 1 + f, word);
             }
@@ -387,6 +395,15 @@ impl Propnet {
                 let next = (l.state[f] & lit(&l.val, keep[f])) | lit(&l.val, gain[f]);
                 l.state[f] = (next & !restart) | (l.init[f] & restart);
             }
+        }
+        for (lane, done) in rest {
+            let mut state = vec![0u64; fluents.div_ceil(64)];
+            for (f, &word) in l.state.iter().enumerate() {
+                state[f >> 6] |= (word >> lane & 1) << (f & 63);
+            }
+            let mut o = self.playout_from(&state.into(), &mut l.rng[lane], max_steps - done)?;
+            o.length += done;
+            each(l.index[lane], &o);
         }
         Ok(())
     }

@@ -7,7 +7,8 @@
 //! Evaluation strategy (`Strategy`): full sweeps of the segments a query needs, or
 //! propagation of the changes since the last state; `Options::strategy: None` picks the
 //! faster on a short measured run. `playout` runs random playouts without allocating per
-//! step and makes the same choices as `trace::step_playout`.
+//! step and makes the same choices as `trace::step_playout`; batches of playouts run 64 at
+//! a time (`lanes`) when that is measured to be faster, one at a time otherwise.
 
 mod compile;
 mod eval;
@@ -18,6 +19,7 @@ mod read;
 use compile::Label;
 pub use compile::Opt;
 use eval::Values;
+use lanes::LANES;
 use layout::{Network, GOAL, LEGAL, MOVE, NEXT};
 
 use crate::diagnostic::{Diagnostic, Span};
@@ -68,6 +70,11 @@ pub struct Stats {
     pub frame: bool,
     pub persist: bool,
     pub strategy: Strategy,
+    /// The smallest batch of playouts that runs 64 at a time (`lanes`), faster than one at
+    /// a time from that size on; `None` when one at a time is faster even for full lanes
+    /// (a sweep over a large network costs more than 64 propagations of a few changes).
+    /// Measured with the strategy, else 1.
+    pub lanes_from: Option<usize>,
     /// Milliseconds to build the network from the ground program, and to measure the strategies.
     pub build_ms: f64,
     pub measure_ms: f64,
@@ -133,6 +140,7 @@ impl Propnet {
             frame: options.opt.frame,
             persist: options.opt.persist,
             strategy: options.strategy.unwrap_or(Strategy::Propagate),
+            lanes_from: Some(1),
             build_ms: 0.0,
             measure_ms: 0.0,
         };
@@ -166,7 +174,12 @@ impl Propnet {
         let built = now();
         let strategy = match options.strategy {
             Some(s) => s,
-            None => m.measure(now),
+            None => {
+                let (s, per_ply) = m.measure(now);
+                m.set_strategy(s);
+                m.stats.lanes_from = m.measure_lanes(per_ply, now);
+                s
+            }
         };
         m.set_strategy(strategy);
         m.stats.build_ms = built - start;
@@ -174,8 +187,9 @@ impl Propnet {
         Ok(m)
     }
 
-    /// The faster strategy on a short run of playouts (same seed for both).
-    fn measure(&mut self, now: &dyn Fn() -> f64) -> Strategy {
+    /// The faster strategy on a short run of playouts (same seed for both), and its time per
+    /// ply (milliseconds).
+    fn measure(&mut self, now: &dyn Fn() -> f64) -> (Strategy, f64) {
         let mut best = (f64::INFINITY, Strategy::Propagate);
         for s in [Strategy::Sweep, Strategy::Propagate] {
             self.set_strategy(s);
@@ -185,7 +199,7 @@ impl Propnet {
             while plies < 1000 && now() - start < 5.0 {
                 match self.playout(&mut rng, 100) {
                     Ok(o) => plies += o.length + 1,
-                    Err(_) => return Strategy::Propagate,
+                    Err(_) => return (Strategy::Propagate, f64::INFINITY),
                 }
             }
             let per_ply = (now() - start) / plies.max(1) as f64;
@@ -193,7 +207,20 @@ impl Propnet {
                 best = (per_ply, s);
             }
         }
-        best.1
+        (best.1, best.0)
+    }
+
+    /// The smallest batch that runs faster in lanes than one playout at a time at `single`
+    /// milliseconds per ply, from one short batch of 64 lanes (each sweep serves every lane
+    /// that is still playing: k playouts cost what 64 do).
+    fn measure_lanes(&mut self, single: f64, now: &dyn Fn() -> f64) -> Option<usize> {
+        let mut lanes = std::mem::take(&mut self.lanes);
+        let start = now();
+        let mut plies = 0usize;
+        let ran = self.run_lanes(&mut lanes, &mut Rng::new(1), LANES, 16, &mut |_, o| plies += o.length + 1);
+        self.lanes = lanes;
+        let per_ply = (now() - start) / plies.max(1) as f64;
+        (ran.is_ok() && per_ply <= single).then(|| ((LANES as f64 * per_ply / single).ceil() as usize).max(1))
     }
 
     /// Evaluates with strategy `s` from now on.
@@ -426,6 +453,12 @@ impl StateMachine for Propnet {
         each: &mut dyn FnMut(usize, &Outcome),
     ) -> Result<()> {
         need_roles(self)?;
+        if self.stats.lanes_from.is_none_or(|from| count < from) {
+            for j in 0..count {
+                each(j, &self.playout(&mut crate::trace::playout_rng(rng), max_steps)?);
+            }
+            return Ok(());
+        }
         let mut lanes = std::mem::take(&mut self.lanes);
         let result = self.run_lanes(&mut lanes, rng, count, max_steps, each);
         self.lanes = lanes;

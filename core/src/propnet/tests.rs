@@ -113,22 +113,27 @@ fn measured_strategy_is_one_of_the_two() {
 }
 
 /// The 64-lane batch gives playout `j` exactly as the one-at-a-time playout with the
-/// generator `playout_rng` makes for it: outcomes, lengths, cuts, for every optimisation.
+/// generator `playout_rng` makes for it: outcomes, lengths, cuts, for every optimisation,
+/// whether lanes run the whole batch, hand its last 20 playouts over to be finished one at
+/// a time, or are not used.
 fn batch_equals_one_at_a_time(text: &str, count: usize, max_steps: usize) {
     let (_, g) = load(text);
     for opt in ALL_OPTS {
-        let mut p = Propnet::new(&g, Options { opt, strategy: Some(Strategy::Sweep) }, &|| 0.0).unwrap();
-        let mut series = Rng::new(9);
-        let one: Vec<Outcome> = (0..count)
-            .map(|_| step_playout(&mut p, &mut crate::trace::playout_rng(&mut series), max_steps).unwrap())
-            .collect();
-        let mut batch: Vec<Option<Outcome>> = vec![None; count];
-        p.playouts(&mut Rng::new(9), count, max_steps, &mut |j, o| {
-            assert!(batch[j].replace(o.clone()).is_none(), "playout {j} reported twice");
-        })
-        .unwrap();
-        let batch: Vec<Outcome> = batch.into_iter().map(|o| o.expect("every playout reported")).collect();
-        assert_eq!(one, batch, "{opt:?} max_steps {max_steps}");
+        for lanes_from in [Some(1), Some(20), None] {
+            let mut p = Propnet::new(&g, Options { opt, strategy: Some(Strategy::Sweep) }, &|| 0.0).unwrap();
+            p.stats.lanes_from = lanes_from;
+            let mut series = Rng::new(9);
+            let one: Vec<Outcome> = (0..count)
+                .map(|_| step_playout(&mut p, &mut crate::trace::playout_rng(&mut series), max_steps).unwrap())
+                .collect();
+            let mut batch: Vec<Option<Outcome>> = vec![None; count];
+            p.playouts(&mut Rng::new(9), count, max_steps, &mut |j, o| {
+                assert!(batch[j].replace(o.clone()).is_none(), "playout {j} reported twice");
+            })
+            .unwrap();
+            let batch: Vec<Outcome> = batch.into_iter().map(|o| o.expect("every playout reported")).collect();
+            assert_eq!(one, batch, "{opt:?} max_steps {max_steps} lanes from {lanes_from:?}");
+        }
     }
 }
 
