@@ -281,7 +281,8 @@ mod tests {
             (next~part2 ?x1 ?y1 ?x2 ?y2) :- (next~part1 ?q ?x1 ?y1 ?x2 ?y2) (not (castle ?q ?x1 ?y1 ?x2 ?y2))
             (next~part3 ?x2 ?y2 ?x ?y) :- (next~part2 ?x1 ?y1 ?x2 ?y2) (differ ?x ?y ?x1 ?y1)
             (next~part4 ?x ?y) :- (next~part3 ?x2 ?y2 ?x ?y) (differ ?x ?y ?x2 ?y2)
-            (next (cell ?x ?y ?p)) :- (next~part4 ?x ?y) (true (cell ?x ?y ?p))"#]].assert_eq(&out);
+            (next (cell ?x ?y ?p)) :- (next~part4 ?x ?y) (true (cell ?x ?y ?p))"#]]
+        .assert_eq(&out);
     }
 
     #[test]

@@ -386,7 +386,9 @@ fn domains(
         if attempt > 0 {
             // Say whose limit it is: the user's max_join_steps is five times the number.
             let steps = format!("{} join steps", limits.max_join_steps);
-            e.message = e.message.replace(&steps, &format!("{steps} (a fifth of max_join_steps: what each later attempt may take)"));
+            e.message = e
+                .message
+                .replace(&steps, &format!("{steps} (a fifth of max_join_steps: what each later attempt may take)"));
         }
         // A relation reached a limit: compute it on demand; when a limit is reached again,
         // every relation on a line of calls through the relations on demand too.

@@ -416,4 +416,3 @@ fn fluents_a_move_can_change_are_read_from_the_state() {
         same_playouts(&text, 10);
     }
 }
-
