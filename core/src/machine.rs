@@ -91,9 +91,20 @@ pub trait StateMachine {
     where
         Self: Sized,
     {
-        for j in 0..count {
-            each(j, &self.playout(&mut crate::trace::playout_rng(rng), max_steps)?);
-        }
-        Ok(())
+        one_at_a_time(self, rng, count, max_steps, each)
     }
+}
+
+/// `count` playouts run one after another, as `StateMachine::playouts` defines them.
+pub fn one_at_a_time<M: StateMachine>(
+    m: &mut M,
+    rng: &mut Rng,
+    count: usize,
+    max_steps: usize,
+    each: &mut dyn FnMut(usize, &Outcome),
+) -> Result<()> {
+    for j in 0..count {
+        each(j, &m.playout(&mut crate::trace::playout_rng(rng), max_steps)?);
+    }
+    Ok(())
 }

@@ -454,10 +454,7 @@ impl StateMachine for Propnet {
     ) -> Result<()> {
         need_roles(self)?;
         if self.stats.lanes_from.is_none_or(|from| count < from) {
-            for j in 0..count {
-                each(j, &self.playout(&mut crate::trace::playout_rng(rng), max_steps)?);
-            }
-            return Ok(());
+            return crate::machine::one_at_a_time(self, rng, count, max_steps, each);
         }
         let mut lanes = std::mem::take(&mut self.lanes);
         let result = self.run_lanes(&mut lanes, rng, count, max_steps, each);
