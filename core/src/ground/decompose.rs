@@ -69,9 +69,10 @@ fn vars_of(l: &NLit) -> Vec<&str> {
 /// takes a variable whose part only projects one literal if there is one (a move's piece and
 /// player, dropped before its squares meet the cells of the frame rule: moves + cells × moves'
 /// squares instead of cells × moves), else the variable whose part has the fewest arguments
-/// (then the fewest literals), only among variables some dynamic literal mentions and only while something dynamic remains
-/// beside the part (otherwise the part would be the whole rule again). Parts made from parts
-/// nest; `Rules::unfold_parts` substitutes back those that do not pay.
+/// (then the fewest literals), only among variables some dynamic literal mentions and only
+/// while something dynamic remains beside the part (otherwise the part would be the whole
+/// rule again). Parts made from parts nest; `Rules::unfold_parts` substitutes back those that
+/// do not pay.
 fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, out: &mut Vec<NRule>) {
     let mut head_vars: Vec<String> = Vec::new();
     rule.head.for_each_var(&mut |v, _| head_vars.push(v.to_string()));

@@ -250,8 +250,22 @@ fn gates<const CHANGED: bool>(val: &mut [u64], net: &Network, start: usize, end:
 }
 
 impl Propnet {
-    /// Runs `count` random playouts, 64 at a time (`StateMachine::playouts`).
+    /// Runs `count` random playouts, 64 at a time (`StateMachine::playouts`), in the
+    /// network's batch buffers.
     pub(super) fn run_lanes(
+        &mut self,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()> {
+        let mut l = std::mem::take(&mut self.lanes);
+        let result = self.run_lanes_in(&mut l, rng, count, max_steps, each);
+        self.lanes = l;
+        result
+    }
+
+    fn run_lanes_in(
         &mut self,
         l: &mut Lanes,
         rng: &mut Rng,

@@ -172,16 +172,17 @@ impl Propnet {
             stats,
         };
         let built = now();
-        let strategy = match options.strategy {
-            Some(s) => s,
+        let (strategy, per_ply) = match options.strategy {
+            Some(s) => (s, None),
             None => {
                 let (s, per_ply) = m.measure(now);
-                m.set_strategy(s);
-                m.stats.lanes_from = m.measure_lanes(per_ply, now);
-                s
+                (s, Some(per_ply))
             }
         };
         m.set_strategy(strategy);
+        if let Some(per_ply) = per_ply {
+            m.stats.lanes_from = m.measure_lanes(per_ply, now);
+        }
         m.stats.build_ms = built - start;
         m.stats.measure_ms = now() - built;
         Ok(m)
@@ -214,11 +215,9 @@ impl Propnet {
     /// milliseconds per ply, from one short batch of 64 lanes (each sweep serves every lane
     /// that is still playing: k playouts cost what 64 do).
     fn measure_lanes(&mut self, single: f64, now: &dyn Fn() -> f64) -> Option<usize> {
-        let mut lanes = std::mem::take(&mut self.lanes);
         let start = now();
         let mut plies = 0usize;
-        let ran = self.run_lanes(&mut lanes, &mut Rng::new(1), LANES, 16, &mut |_, o| plies += o.length + 1);
-        self.lanes = lanes;
+        let ran = self.run_lanes(&mut Rng::new(1), LANES, 16, &mut |_, o| plies += o.length + 1);
         let per_ply = (now() - start) / plies.max(1) as f64;
         (ran.is_ok() && per_ply <= single).then(|| ((LANES as f64 * per_ply / single).ceil() as usize).max(1))
     }
@@ -456,10 +455,7 @@ impl StateMachine for Propnet {
         if self.stats.lanes_from.is_none_or(|from| count < from) {
             return crate::machine::one_at_a_time(self, rng, count, max_steps, each);
         }
-        let mut lanes = std::mem::take(&mut self.lanes);
-        let result = self.run_lanes(&mut lanes, rng, count, max_steps, each);
-        self.lanes = lanes;
-        result
+        self.run_lanes(rng, count, max_steps, each)
     }
 }
 
