@@ -212,14 +212,19 @@ impl Propnet {
     }
 
     /// The smallest batch that runs faster in lanes than one playout at a time at `single`
-    /// milliseconds per ply, from one short batch of 64 lanes (each sweep serves every lane
-    /// that is still playing: k playouts cost what 64 do).
+    /// milliseconds per ply, from short batches of 64 lanes (each sweep serves every lane
+    /// that is still playing: k playouts cost what 64 do), as many as `measure` times.
     fn measure_lanes(&mut self, single: f64, now: &dyn Fn() -> f64) -> Option<usize> {
+        // The first batch sizes the lanes' buffers: not timed.
+        self.run_lanes(&mut Rng::new(1), LANES, 1, &mut |_, _| {}).ok()?;
+        let mut rng = Rng::new(1);
         let start = now();
         let mut plies = 0usize;
-        let ran = self.run_lanes(&mut Rng::new(1), LANES, 16, &mut |_, o| plies += o.length + 1);
+        while plies < 1000 && now() - start < 5.0 {
+            self.run_lanes(&mut rng, LANES, 16, &mut |_, o| plies += o.length + 1).ok()?;
+        }
         let per_ply = (now() - start) / plies.max(1) as f64;
-        (ran.is_ok() && per_ply <= single).then(|| ((LANES as f64 * per_ply / single).ceil() as usize).max(1))
+        (per_ply <= single).then(|| ((LANES as f64 * per_ply / single).ceil() as usize).max(1))
     }
 
     /// Evaluates with strategy `s` from now on.
