@@ -3,10 +3,11 @@
 //!
 //! Generalised magic sets with one adorned copy per binding pattern: every call of a chosen
 //! relation `p` binds some of its arguments (those bound by the caller's bound head
-//! arguments and by the positive conditions written before the call, the order a Prolog
-//! reasoner evaluates them in); the call reads the copy `p~bf..` (b: bound, f: free) whose
-//! rules start with `magic~p~bf..(bound args)`, and a rule derives that demand from those
-//! conditions. Recursive relations are transformed like any other (their demand is
+//! arguments, by its conditions on relations computed in full and by the chosen calls
+//! placed before it: `Sips::order`, where the order the body was written in only breaks
+//! ties); the call reads the copy `p~bf..` (b: bound, f: free) whose rules start with
+//! `magic~p~bf..(bound args)`, and a rule derives that demand from the conditions linked to
+//! it. Recursive relations are transformed like any other (their demand is
 //! recursive too). A call that binds nothing reads `p` as written, computed in full; then
 //! `p`'s callers are put on demand as well, if they may be. The result is checked for
 //! stratification; the caller falls back to the plain program when the transformation
@@ -56,16 +57,31 @@ pub fn original(k: &Key) -> Key {
     adorned(k).unwrap_or_else(|| k.clone())
 }
 
+/// The order in which a rule's conditions pass their bindings on to the calls of the
+/// relations on demand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passing {
+    /// The order written, as a Prolog reasoner evaluates (the author's order).
+    AsWritten,
+    /// What binds most safely first, whatever the order written (`Sips::order`).
+    BindingsFirst,
+}
+
 /// Transforms the rules so that the relations in `wanted` (and the callers they need) are
 /// computed on demand. `None` if none of them can be.
-pub fn transform(rules: &[NRule], wanted: &[Key]) -> Option<Vec<NRule>> {
-    transform_asking(rules, wanted, &FxHashSet::default())
+pub fn transform(rules: &[NRule], wanted: &[Key], passing: Passing) -> Option<Vec<NRule>> {
+    transform_asking(rules, wanted, &FxHashSet::default(), passing)
 }
 
 /// `transform`, where the negated calls of the relations in `asked` are asked but not read:
 /// a chosen one gets its demand, then both leave the bodies (the grounder's relaxed program,
 /// which drops negated dynamic literals but must compute the instances their atoms need).
-pub fn transform_asking(rules: &[NRule], wanted: &[Key], asked: &FxHashSet<Key>) -> Option<Vec<NRule>> {
+pub fn transform_asking(
+    rules: &[NRule],
+    wanted: &[Key],
+    asked: &FxHashSet<Key>,
+    passing: Passing,
+) -> Option<Vec<NRule>> {
     let graph = graph_of(rules);
     let eligible =
         |k: &Key| graph.index.get(k).is_some_and(|&r| !RESERVED.contains(&k.0.as_str()) && graph.defined[r] && k.1 > 0);
@@ -81,7 +97,7 @@ pub fn transform_asking(rules: &[NRule], wanted: &[Key], asked: &FxHashSet<Key>)
             if chosen.is_empty() {
                 return None;
             }
-            let (out, reached) = rewrite(rules, &chosen, sideways, asked);
+            let (out, reached) = rewrite(rules, &chosen, sideways, asked, passing);
             // A relation read in full somewhere needs its callers on demand too (those that
             // may be); one that no call binds anything of is left as it was.
             let mut grow = Vec::new();
@@ -212,38 +228,44 @@ fn rewrite(
     chosen: &FxHashSet<Key>,
     sideways: bool,
     asked: &FxHashSet<Key>,
+    passing: Passing,
 ) -> (Vec<NRule>, FxHashMap<Key, Vec<Adornment>>) {
     let mut rules_of: FxHashMap<Key, Vec<&NRule>> = FxHashMap::default();
     for r in rules {
         rules_of.entry(key(&r.head)).or_default().push(r);
     }
+    let graph = graph_of(rules);
+    let mut component: FxHashMap<Key, usize> = FxHashMap::default();
+    for (c, scc) in graph.sccs().into_iter().enumerate() {
+        component.extend(scc.into_iter().map(|r| (graph.rels[r].clone(), c)));
+    }
     let mut reached: FxHashMap<Key, Vec<Adornment>> = FxHashMap::default();
     let mut queue: Vec<(Key, Option<Adornment>)> = Vec::new();
     let mut out = Vec::new();
+    let how = Sips { chosen, asked, component: &component, sideways, passing };
     for r in rules.iter().filter(|r| !chosen.contains(&key(&r.head))) {
-        out.extend(rewrite_rule(r, None, (chosen, asked), sideways, &mut reached, &mut queue));
+        out.extend(rewrite_rule(r, None, &how, &mut reached, &mut queue));
     }
     while let Some((p, a)) = queue.pop() {
         for r in rules_of.get(&p).into_iter().flatten() {
-            out.extend(rewrite_rule(r, a.as_deref(), (chosen, asked), sideways, &mut reached, &mut queue));
+            out.extend(rewrite_rule(r, a.as_deref(), &how, &mut reached, &mut queue));
         }
     }
     (out, reached)
 }
 
 /// One rule of a relation as written (`head_ad: None`) or of its adorned copy: the rule and
-/// the demand rules of the chosen relations it calls. New adornments join `queue`. With
-/// `sideways`, each positive chosen call binds its variables for the chosen calls after it.
-/// Negated calls of `asked` relations leave the body (a chosen one after its demand).
+/// the demand rules of the chosen relations it calls, in `how`'s order. New adornments
+/// join `queue`. Negated calls of `asked` relations leave the body (a chosen one after its
+/// demand).
 fn rewrite_rule(
     r: &NRule,
     head_ad: Option<&str>,
-    (chosen, asked): (&FxHashSet<Key>, &FxHashSet<Key>),
-    sideways: bool,
+    how: &Sips,
     reached: &mut FxHashMap<Key, Vec<Adornment>>,
     queue: &mut Vec<(Key, Option<Adornment>)>,
 ) -> Vec<NRule> {
-    let is_chosen = |t: &Term| chosen.contains(&key(t));
+    let (is_chosen, asked) = (|t: &Term| how.is_chosen(t), how.asked);
     let mut bound = FxHashSet::default();
     let mut context: Vec<NLit> = Vec::new();
     let head = match head_ad {
@@ -261,10 +283,7 @@ fn rewrite_rule(
     };
     let mut body: Vec<NLit> = context.clone();
     let mut demands = Vec::new();
-    // In the order written (the order a Prolog reasoner evaluates): each positive condition
-    // binds its variables for the calls after it; a chosen call under `not` comes last.
-    let negated = r.body.iter().filter(|l| matches!(l, NLit::Neg(t) if is_chosen(t)));
-    for l in r.body.iter().filter(|l| !matches!(l, NLit::Neg(t) if is_chosen(t))).chain(negated) {
+    for l in how.order(r, &bound) {
         let (t, negative) = match l {
             NLit::Pos(t) if is_chosen(t) => (t, false),
             NLit::Neg(t) if is_chosen(t) => (t, true),
@@ -295,9 +314,13 @@ fn rewrite_rule(
             queue.push((k.clone(), a.contains('b').then(|| a.clone())));
         }
         let call = if a.contains('b') {
+            let asks = bound_args(t, &a);
             demands.push(NRule {
-                head: atom(magic_name(&k.0, &a), bound_args(t, &a), r.span),
-                body: context.clone(),
+                head: atom(magic_name(&k.0, &a), asks.clone(), r.span),
+                body: match how.passing {
+                    Passing::AsWritten => context.clone(),
+                    Passing::BindingsFirst => connected(&context, usize::from(head_ad.is_some()), &asks),
+                },
                 span: r.span,
             });
             atom(adorned_name(&k.0, &a), t.args().to_vec(), t.span())
@@ -309,7 +332,7 @@ fn rewrite_rule(
                 body.push(NLit::Neg(call));
             }
         } else {
-            if sideways {
+            if how.sideways {
                 vars_of(t, &mut bound);
                 context.push(NLit::Pos(call.clone()));
             }
@@ -318,6 +341,128 @@ fn rewrite_rule(
     }
     demands.push(NRule { head, body, span: r.span });
     demands
+}
+
+/// How the bindings pass through a rule's body (sideways information passing).
+struct Sips<'a> {
+    chosen: &'a FxHashSet<Key>,
+    asked: &'a FxHashSet<Key>,
+    /// Each relation's strongly connected component (its recursion).
+    component: &'a FxHashMap<Key, usize>,
+    /// Each positive chosen call binds its variables for the chosen calls after it.
+    sideways: bool,
+    passing: Passing,
+}
+
+impl Sips<'_> {
+    fn is_chosen(&self, t: &Term) -> bool {
+        self.chosen.contains(&key(t))
+    }
+
+    /// The order the conditions of `r` pass on their bindings in, whatever the order
+    /// written (`bound`: the variables its head is asked with), step by step: a condition
+    /// on a relation computed in full that shares a variable with those bound or has an
+    /// argument that is not a variable (it narrows what the calls after it ask; any such
+    /// condition when the head is asked with nothing bound); else a chosen call with some argument bound, the one
+    /// with the fewest free and, among those, one outside the rule's own recursion (a
+    /// recursive call asked with more arguments free asks its callees the same: the demand
+    /// spreads); else a condition computed in full that shares nothing (a generator: before
+    /// the calls it would only multiply their demand); else a chosen call with nothing
+    /// bound (it reads its relation in full). Each (non-)equality as soon as its variables
+    /// are bound, the chosen calls under `not` last; the order written breaks ties.
+    fn order<'r>(&self, r: &'r NRule, bound: &FxHashSet<String>) -> Vec<&'r NLit> {
+        if self.passing == Passing::AsWritten {
+            // A chosen call under `not` comes last.
+            let negated = |l: &&NLit| matches!(l, NLit::Neg(t) if self.is_chosen(t));
+            return r.body.iter().filter(|l| !negated(l)).chain(r.body.iter().filter(negated)).collect();
+        }
+        let mut bound = bound.clone();
+        let mut order: Vec<&NLit> = Vec::with_capacity(r.body.len());
+        let mut left: Vec<&NLit> = r.body.iter().collect();
+        let own = self.component.get(&key(&r.head));
+        // Asked with nothing bound, the rule runs in full: every condition computed in
+        // full binds what it can for the calls.
+        let asked = !bound.is_empty();
+        loop {
+            // Tests whose variables are bound.
+            left.retain(|l| {
+                let ready = matches!(l, NLit::Distinct(..) | NLit::Same(..)) && all_bound(l, &bound);
+                if ready {
+                    order.push(l);
+                }
+                !ready
+            });
+            let rank = |t: &Term| {
+                let a = adornment(t, &bound);
+                let free = a.bytes().filter(|&b| b == b'f').count();
+                if !self.is_chosen(t) {
+                    // Linked to what is bound, or anchored by a constant or a functor of its
+                    // own: it narrows; a relation of free variables only is a generator,
+                    // after the calls it would multiply.
+                    let anchored = t.args().iter().any(|x| !matches!(x, Term::Var(..)));
+                    (if free < a.len() || anchored || !asked { 0 } else { 2 }, 0, false)
+                } else {
+                    let recursive = own.is_some() && self.component.get(&key(t)) == own;
+                    (if free < a.len() { 1 } else { 3 }, free, recursive)
+                }
+            };
+            let next = (left.iter().enumerate())
+                .filter_map(|(i, l)| match l {
+                    NLit::Pos(t) => Some((i, rank(t))),
+                    _ => None,
+                })
+                // The first of the cheapest.
+                .reduce(|best, x| if x.1 < best.1 { x } else { best });
+            let Some((i, _)) = next else { break };
+            let l = left.remove(i);
+            if let NLit::Pos(t) = l {
+                if self.sideways || !self.is_chosen(t) {
+                    vars_of(t, &mut bound);
+                }
+            }
+            order.push(l);
+        }
+        let (negated, rest): (Vec<&NLit>, Vec<&NLit>) =
+            left.into_iter().partition(|l| matches!(l, NLit::Neg(t) if self.is_chosen(t)));
+        order.extend(rest);
+        order.extend(negated);
+        order
+    }
+}
+
+/// The conditions of `context` a demand for `asks` needs: the first `keep` (the demand for
+/// the rule itself), those without variables, and those linked to the arguments asked by
+/// shared variables (the others would only multiply the demand rule's work).
+fn connected(context: &[NLit], keep: usize, asks: &[Term]) -> Vec<NLit> {
+    let mut vars = FxHashSet::default();
+    asks.iter().for_each(|t| vars_of(t, &mut vars));
+    let mut taken = vec![false; context.len()];
+    taken[..keep.min(context.len())].iter_mut().for_each(|t| *t = true);
+    loop {
+        let mut grew = false;
+        for (i, l) in context.iter().enumerate() {
+            if taken[i] {
+                continue;
+            }
+            // A condition without variables is a test: it may stop every demand.
+            let (mut linked, mut ground) = (false, true);
+            l.for_each_var(&mut |v, _| {
+                linked |= vars.contains(v);
+                ground = false;
+            });
+            if linked || ground {
+                taken[i] = true;
+                grew = true;
+                l.for_each_var(&mut |v, _| {
+                    vars.insert(v.to_string());
+                });
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    context.iter().zip(taken).filter(|(_, t)| *t).map(|(l, _)| l.clone()).collect()
 }
 
 #[cfg(test)]
@@ -337,7 +482,7 @@ mod tests {
             .description,
         )
         .unwrap();
-        let out = transform(&rules, &[("big".into(), 3)]).unwrap();
+        let out = transform(&rules, &[("big".into(), 3)], Passing::AsWritten).unwrap();
         let text: Vec<String> = out.iter().map(ToString::to_string).collect();
         expect_test::expect![[r#"
             (magic~far~bb ?a 1) :- (true (at ?a))
@@ -360,10 +505,10 @@ mod tests {
             .description,
         )
         .unwrap();
-        let out = transform(&rules, &[("path".into(), 2)]).unwrap();
+        let out = transform(&rules, &[("path".into(), 2)], Passing::AsWritten).unwrap();
         let text: Vec<String> = out.iter().map(ToString::to_string).collect();
-        // `legal` asks with both arguments bound; `terminal` with none, so it reads `path`
-        // as written.
+        // In the order written: `legal` asks with both arguments bound; `terminal` with
+        // none, so it reads `path` as written.
         expect_test::expect![[r#"
             (magic~path~bb ?a home) :- (true (at ?a))
             (legal p (go ?a)) :- (true (at ?a)) (path~bb ?a home)
@@ -380,6 +525,35 @@ mod tests {
         .assert_eq(&text.join("\n"));
     }
 
+    /// The order written does not matter: a call asked with no argument bound waits for
+    /// one that binds it (`list` after `step`, though written first), and a demand rule
+    /// keeps only the conditions linked to what it asks (not `noise`).
+    #[test]
+    fn demand_follows_bindings_not_the_order_written() {
+        let rules = normalise(
+            &parse(
+                "(<= (legal r (go ?x)) (ok ?x) (true (at ?x)))\n\
+                 (<= (ok ?x) (list ?l) (true (noise ?n)) (step ?x ?l))\n\
+                 (<= (list nil)) (<= (list (c ?a ?l)) (list ?l) (item ?a))",
+            )
+            .description,
+        )
+        .unwrap();
+        let out =
+            transform(&rules, &[("ok".into(), 1), ("list".into(), 1), ("step".into(), 2)], Passing::BindingsFirst)
+                .unwrap();
+        let text: Vec<String> = out.iter().map(ToString::to_string).collect();
+        expect_test::expect![[r#"
+            (magic~ok~b ?x) :- (true (at ?x))
+            (legal r (go ?x)) :- (true (at ?x)) (ok~b ?x)
+            (magic~list~b ?l) :- (magic~ok~b ?x) (step ?x ?l)
+            (ok~b ?x) :- (magic~ok~b ?x) (true (noise ?n)) (step ?x ?l) (list~b ?l)
+            (list~b nil) :- (magic~list~b nil)
+            (magic~list~b ?l) :- (magic~list~b (c ?a ?l))
+            (list~b (c ?a ?l)) :- (magic~list~b (c ?a ?l)) (item ?a) (list~b ?l)"#]]
+        .assert_eq(&text.join("\n"));
+    }
+
     /// The top-down candidate of every corpus game: the transformation ends (choosing and
     /// dropping relations once looped on crossers3, AlexChess and others) and, when it
     /// applies, keeps every relation the keywords need.
@@ -393,7 +567,7 @@ mod tests {
             for path in files.flatten().map(|f| f.path()).filter(|p| p.extension().is_some_and(|e| e == "kif")) {
                 let text = std::fs::read_to_string(&path).unwrap();
                 let Ok(rules) = normalise(&parse(&text).description) else { continue };
-                let Some(out) = transform(&rules, &dynamic(&rules)) else { continue };
+                let Some(out) = transform(&rules, &dynamic(&rules), Passing::BindingsFirst) else { continue };
                 applied += 1;
                 for k in ["legal", "next", "goal", "terminal"] {
                     let defined = |rs: &[NRule]| rs.iter().any(|r| r.head.name() == Some(k));
@@ -416,7 +590,7 @@ mod tests {
         )
         .unwrap();
         let asked = [("far".to_string(), 2), ("near".to_string(), 1)].into_iter().collect();
-        let out = transform_asking(&rules, &[("far".into(), 2)], &asked).unwrap();
+        let out = transform_asking(&rules, &[("far".into(), 2)], &asked, Passing::AsWritten).unwrap();
         let text: Vec<String> = out.iter().map(ToString::to_string).collect();
         expect_test::expect![[r#"
             (magic~far~bb ?a 1) :- (true (at ?a))
@@ -429,7 +603,7 @@ mod tests {
     #[test]
     fn keywords_and_unbound_calls_stay() {
         let rules = normalise(&parse("(<= (legal p ?x) (n ?x)) (<= (n ?x) (n ?x))").description).unwrap();
-        assert!(transform(&rules, &[("legal".into(), 2)]).is_none());
-        assert!(transform(&rules, &[("n".into(), 1)]).is_none());
+        assert!(transform(&rules, &[("legal".into(), 2)], Passing::AsWritten).is_none());
+        assert!(transform(&rules, &[("n".into(), 1)], Passing::AsWritten).is_none());
     }
 }

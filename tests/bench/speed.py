@@ -560,6 +560,28 @@ def write_report(rows, args, command, all_games, started, elapsed):
             'auto': auto_engines, 'over_auto': len(over_auto), 'over_reasoner': len(over_reasoner)}
 
 
+def measure_all(todo, measure_game, args, rows, describe):
+    """Measures every (game, path) of todo with measure_game(game, path, args), args.jobs at
+    once; each row goes to rows and, as it finishes, to the JSON Lines cache args.json (a
+    later row for a game replaces an earlier one, so an interrupted run resumes), with a
+    progress line ending in describe(row); the cache is compacted at the end."""
+    lock = threading.Lock()
+    done = [0]
+    with open(args.json, 'a') as cache, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(measure_game, g, p, args) for g, p in todo]
+        for fut in concurrent.futures.as_completed(futures):
+            row = fut.result()
+            with lock:
+                rows[row['game']] = row
+                cache.write(json.dumps(row, sort_keys=True) + '\n')
+                cache.flush()
+                done[0] += 1
+                print('[%d/%d] %s: %s' % (done[0], len(todo), row['game'], describe(row)),
+                      file=sys.stderr, flush=True)
+    compact(args.json, rows)
+
+
 # ------------------------------------------------------------------ main
 
 def main():
@@ -612,24 +634,11 @@ def main():
             todo = [g for g in todo if g[0] not in rows]
         print('speed.py: %d games to measure (%d rows cached in %s)' % (len(todo), len(rows), rel(args.json)),
               file=sys.stderr)
-        lock = threading.Lock()
-        done = [0]
-        with open(args.json, 'a') as cache, \
-                concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = {pool.submit(measure, g, p, args): g for g, p in todo}
-            for fut in concurrent.futures.as_completed(futures):
-                row = fut.result()
-                with lock:
-                    rows[row['game']] = row
-                    cache.write(json.dumps(row, sort_keys=True) + '\n')
-                    cache.flush()
-                    done[0] += 1
-                    v, k = ratio_of(row)
-                    print('[%d/%d] %s: %s' % (done[0], len(todo), row['game'],
-                                              fmt_ratio_kind(v, k) if 'reasoner' in row else
-                                              'rejected (%s)' % row['check'].get('error')),
-                          file=sys.stderr, flush=True)
-        compact(args.json, rows)
+
+        def describe(row):
+            v, k = ratio_of(row)
+            return fmt_ratio_kind(v, k) if 'reasoner' in row else 'rejected (%s)' % row['check'].get('error')
+        measure_all(todo, measure, args, rows, describe)
     summary = write_report(rows, args, command, all_games, started,
                            None if args.report_only else time.monotonic() - t0)
     print(json.dumps(summary), file=sys.stderr)

@@ -155,7 +155,7 @@ impl Relaxed {
             });
         }
         if !on_demand.is_empty() {
-            out = magic::transform_asking(&out, &wanted, &dynamic)?;
+            out = magic::transform_asking(&out, &wanted, &dynamic, magic::Passing::AsWritten)?;
         }
         // Negated dynamic literals (and their copies on demand) go.
         for rule in &mut out {

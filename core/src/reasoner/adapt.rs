@@ -17,7 +17,7 @@
 
 use super::{Deadline, Limits, LoadFailure, Reasoner, Tabled};
 use crate::diagnostic::Diagnostic;
-use crate::magic;
+use crate::magic::{self, Passing};
 use crate::program::NRule;
 
 /// Probe limits: a program passing them along the probe's states is a fair candidate.
@@ -55,7 +55,9 @@ enum Attempt {
 }
 
 /// Loads the rules evaluated `how` and probes them along `states` states (the first
-/// program that passes sets it), giving up once the probe's work passes `cap`.
+/// program that passes sets it), giving up once the probe's work passes `cap`. Relations on
+/// demand are asked with the bindings passed both in the order written and bindings first
+/// (`magic::Passing`): the cheaper program wins (one program when both orders give it).
 fn attempt(
     rules: &[NRule],
     how: How,
@@ -64,11 +66,46 @@ fn attempt(
     cap: f64,
     states: &mut Option<usize>,
 ) -> Result<Attempt, Diagnostic> {
-    let program = match how {
-        How::BottomUp(on_demand) if !on_demand.is_empty() => magic::transform(rules, on_demand),
-        _ => Some(rules.to_vec()),
+    let programs: Vec<Vec<NRule>> = match how {
+        How::BottomUp(on_demand) if !on_demand.is_empty() => {
+            let written = magic::transform(rules, on_demand, Passing::AsWritten);
+            let first = magic::transform(rules, on_demand, Passing::BindingsFirst);
+            let same =
+                |a: &[NRule], b: &[NRule]| a.iter().map(ToString::to_string).eq(b.iter().map(ToString::to_string));
+            match (written, first) {
+                (Some(w), Some(f)) if same(&w, &f) => vec![w],
+                (w, f) => w.into_iter().chain(f).collect(),
+            }
+        }
+        _ => vec![rules.to_vec()],
     };
-    let Some(program) = program else { return Ok(Attempt::NotApplicable) };
+    let mut result = Attempt::NotApplicable;
+    let mut cap = cap;
+    for program in programs {
+        let this = probe(rules, program, how, limits, deadline, cap, states)?;
+        match (&result, this) {
+            (_, Attempt::Ok(r, cost)) => {
+                cap = cost;
+                result = Attempt::Ok(r, cost);
+            }
+            // The first program's failure is the one reported.
+            (Attempt::NotApplicable, other) => result = other,
+            _ => {}
+        }
+    }
+    Ok(result)
+}
+
+/// Loads one program and probes it (see `attempt`).
+fn probe(
+    rules: &[NRule],
+    program: Vec<NRule>,
+    how: How,
+    limits: Limits,
+    deadline: Option<Deadline>,
+    cap: f64,
+    states: &mut Option<usize>,
+) -> Result<Attempt, Diagnostic> {
     match Reasoner::build_within(program, limits, deadline) {
         Ok(mut r) => {
             if let How::Tabled = how {

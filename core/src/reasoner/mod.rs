@@ -9,6 +9,7 @@
 mod adapt;
 mod compile;
 mod eval;
+mod sizes;
 mod store;
 mod tabled;
 
@@ -19,6 +20,7 @@ use crate::program::{graph_of, normalise, NRule};
 use crate::term::{TermId, TermStore};
 use compile::{compile_rule, CRule, RelId, Relations};
 use eval::{Exec, Exhausted, Scratch, Stop};
+use sizes::Sizes;
 use store::RelStore;
 use tabled::Tabled;
 
@@ -136,6 +138,9 @@ pub struct Reasoner {
     sizes: Sizes,
     /// Set when the state-dependent relations are answered top-down (`tabled`).
     tabled: Option<Box<Tabled>>,
+    /// Per role, its last legal moves as derived and as sorted: the same moves again (a
+    /// game where every move stays legal, thousands of them) are not sorted again.
+    sorted_moves: Vec<(Vec<TermId>, Vec<TermId>)>,
 }
 
 pub type State = std::rc::Rc<[TermId]>;
@@ -400,13 +405,23 @@ impl Reasoner {
             work_cap: u64::MAX,
             r_true,
             r_does,
-            sizes: Sizes { known: Vec::new(), does: 0 },
+            sizes: Sizes::default(),
             tabled: None,
+            sorted_moves: Vec::new(),
         };
-        // Components in dependency order: static ones are evaluated right after being
-        // compiled, so that later rules are ordered knowing the static relations' sizes.
-        let mut sizes = Sizes { known: vec![None; r.facts.len()], does: r.r_does };
-        for c in 0..n {
+        // Static components first, in dependency order, each evaluated right after being
+        // compiled, so that later rules are ordered knowing the static relations' sizes;
+        // then the others, knowing also what the initial state looks like.
+        let mut sizes = Sizes::new(r.facts.len(), r.r_does);
+        let r_init = r.rels.id("init", 1);
+        let (fixed, moving): (Vec<usize>, Vec<usize>) = (0..n).partition(|&c| r.comps[c].phase == Phase::Static);
+        let first_moving = moving.first().copied();
+        for c in fixed.into_iter().chain(moving) {
+            if Some(c) == first_moving {
+                // Every static relation is known: so is the initial state.
+                let init = &r.facts[r_init as usize];
+                sizes.measure_tuples(r_true, init.len(), (0..init.len()).map(|i| init.tuple(i)), false, &r.store);
+            }
             let mut crules = Vec::new();
             for rule in &rules_of[c] {
                 let same = |rel: RelId| comp_of[rel as usize] == c;
@@ -417,12 +432,11 @@ impl Reasoner {
             if needed_static[c] {
                 r.evaluate(&[c]).map_err(LoadFailure::Limit)?;
                 for &rel in &r.comps[c].rels {
-                    sizes.measure(rel, &r.facts[rel as usize]);
+                    sizes.measure(rel, &r.facts[rel as usize], &r.store);
                 }
             }
         }
         let r_role = r.rels.id("role", 1);
-        let r_init = r.rels.id("init", 1);
         let roles = &r.facts[r_role as usize];
         r.role_terms = (0..roles.len()).map(|i| roles.tuple(i)[0]).collect();
         r.role_names = r.role_terms.iter().map(|&t| r.store.text(t).to_string()).collect();
@@ -782,67 +796,6 @@ impl Reasoner {
     }
 }
 
-/// Size estimates for ordering rule bodies: measured for evaluated static relations
-/// (facts, and different values per argument), guessed for the others.
-struct Sizes {
-    known: Vec<Option<(f64, Vec<f64>)>>,
-    does: RelId,
-}
-
-/// Guessed number of facts of a state-dependent relation.
-const DYNAMIC_GUESS: f64 = 30.0;
-/// Guessed number of values of an argument of a state-dependent relation.
-const VALUES_GUESS: f64 = 4.0;
-
-impl Sizes {
-    fn measure(&mut self, rel: RelId, f: &RelStore) {
-        let values = (0..f.arity)
-            .map(|i| {
-                let set: rustc_hash::FxHashSet<TermId> = (0..f.len()).map(|k| f.tuple(k)[i]).collect();
-                set.len().max(1) as f64
-            })
-            .collect();
-        self.known[rel as usize] = Some((f.len() as f64, values));
-    }
-
-    fn values(&self, rel: RelId, i: usize) -> f64 {
-        self.known[rel as usize].as_ref().map_or(VALUES_GUESS, |k| k.1[i])
-    }
-
-    fn estimate(&self, rel: RelId, args: &[compile::Pat], bound: &[bool]) -> f64 {
-        use compile::Pat;
-        let mut est = match &self.known[rel as usize] {
-            _ if rel == self.does => 2.0,
-            Some(k) => k.0,
-            None => DYNAMIC_GUESS,
-        };
-        let mut all_bound = true;
-        fn nested(p: &Pat, bound: &[bool], est: &mut f64, all_bound: &mut bool) {
-            match p {
-                Pat::Const(_) => *est /= VALUES_GUESS,
-                Pat::Var(v) if bound[*v as usize] => *est /= VALUES_GUESS,
-                Pat::Var(_) => *all_bound = false,
-                Pat::Func(_, sub) => {
-                    *est *= 0.7;
-                    sub.iter().for_each(|s| nested(s, bound, est, all_bound));
-                }
-            }
-        }
-        for (i, a) in args.iter().enumerate() {
-            match a {
-                Pat::Const(_) => est /= self.values(rel, i),
-                Pat::Var(v) if bound[*v as usize] => est /= self.values(rel, i),
-                _ => nested(a, bound, &mut est, &mut all_bound),
-            }
-        }
-        if all_bound {
-            // A pure test: cheaper than any join.
-            est = est.min(1.0) * 0.5;
-        }
-        est
-    }
-}
-
 impl StateMachine for Reasoner {
     type State = State;
     type Move = TermId;
@@ -860,11 +813,18 @@ impl StateMachine for Reasoner {
         self.query(Query::Legal)?;
         let rel = &self.facts[self.r_legal as usize];
         let who = self.role_terms[role];
-        let mut moves: Vec<TermId> =
-            (0..rel.len()).map(|i| rel.tuple(i)).filter(|t| t[0] == who).map(|t| t[1]).collect();
-        let store = &self.store;
-        moves.sort_unstable_by(|&a, &b| store.text(a).cmp(store.text(b)));
-        Ok(moves)
+        let moves: Vec<TermId> = (0..rel.len()).map(|i| rel.tuple(i)).filter(|t| t[0] == who).map(|t| t[1]).collect();
+        if self.sorted_moves.len() <= role {
+            self.sorted_moves.resize(role + 1, Default::default());
+        }
+        let (derived, sorted) = &mut self.sorted_moves[role];
+        if *derived != moves {
+            let store = &self.store;
+            *sorted = moves.clone();
+            sorted.sort_unstable_by(|&a, &b| store.text(a).cmp(store.text(b)));
+            *derived = moves;
+        }
+        Ok(sorted.clone())
     }
 
     fn is_terminal(&mut self, state: &State) -> Result<bool> {

@@ -16,8 +16,9 @@
 
 use super::compile::{compile_call, KeySrc, Lit, Pat, Plan, RelId, Step};
 use super::eval::{build, match_pat, same, UNBOUND};
+use super::sizes::VALUES_GUESS;
 use super::store::{KeyHasher, RelStore, NONE};
-use super::{Phase, Query, Reasoner, VALUES_GUESS};
+use super::{Phase, Query, Reasoner};
 use crate::program::NRule;
 use crate::term::TermId;
 use hashbrown::HashTable;
