@@ -70,7 +70,7 @@ impl Sizes {
     }
 
     /// Measures `rel` from the `n` tuples of `tuples`: all its facts if `complete`, else a
-    /// sample of them.
+    /// sample of them (so are the facts looked at of a relation bigger than `SAMPLE`).
     pub(super) fn measure_tuples<'a>(
         &mut self,
         rel: RelId,
@@ -93,7 +93,7 @@ impl Sizes {
         }
         let measured = Measured {
             facts: n as f64,
-            complete,
+            complete: complete && stride == 1,
             counts: (values.iter().filter(|(_, m)| m.len() <= COUNTED))
                 .flat_map(|(p, m)| m.iter().map(|(&v, &c)| ((p.clone(), v), c)))
                 .collect(),
