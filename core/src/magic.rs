@@ -86,6 +86,13 @@ pub fn transform_asking(
     let eligible =
         |k: &Key| graph.index.get(k).is_some_and(|&r| !RESERVED.contains(&k.0.as_str()) && graph.defined[r] && k.1 > 0);
     let chosen: FxHashSet<Key> = wanted.iter().filter(|k| eligible(k)).cloned().collect();
+    // Each relation's recursion, for the order that passes bindings first.
+    let mut component: FxHashMap<Key, usize> = FxHashMap::default();
+    if passing == Passing::BindingsFirst {
+        for (c, scc) in graph.sccs().into_iter().enumerate() {
+            component.extend(scc.into_iter().map(|r| (graph.rels[r].clone(), c)));
+        }
+    }
     // Demands that pass on what earlier chosen calls bound may join a stratum to a later
     // one (a relation asked both by `legal` and by something defined with `not legal`):
     // then demands come from the other conditions only.
@@ -97,7 +104,8 @@ pub fn transform_asking(
             if chosen.is_empty() {
                 return None;
             }
-            let (out, reached) = rewrite(rules, &chosen, sideways, asked, passing);
+            let how = Sips { chosen: &chosen, asked, component: &component, sideways, passing };
+            let (out, reached) = rewrite(rules, &how);
             // A relation read in full somewhere needs its callers on demand too (those that
             // may be); one that no call binds anything of is left as it was.
             let mut grow = Vec::new();
@@ -223,32 +231,20 @@ fn atom(name: String, args: Vec<Term>, span: Span) -> Term {
 
 /// The rules with every call of a chosen relation reading its adorned copy, the copies'
 /// rules and the demand rules; also the adornments reached per chosen relation.
-fn rewrite(
-    rules: &[NRule],
-    chosen: &FxHashSet<Key>,
-    sideways: bool,
-    asked: &FxHashSet<Key>,
-    passing: Passing,
-) -> (Vec<NRule>, FxHashMap<Key, Vec<Adornment>>) {
+fn rewrite(rules: &[NRule], how: &Sips) -> (Vec<NRule>, FxHashMap<Key, Vec<Adornment>>) {
     let mut rules_of: FxHashMap<Key, Vec<&NRule>> = FxHashMap::default();
     for r in rules {
         rules_of.entry(key(&r.head)).or_default().push(r);
     }
-    let graph = graph_of(rules);
-    let mut component: FxHashMap<Key, usize> = FxHashMap::default();
-    for (c, scc) in graph.sccs().into_iter().enumerate() {
-        component.extend(scc.into_iter().map(|r| (graph.rels[r].clone(), c)));
-    }
     let mut reached: FxHashMap<Key, Vec<Adornment>> = FxHashMap::default();
     let mut queue: Vec<(Key, Option<Adornment>)> = Vec::new();
     let mut out = Vec::new();
-    let how = Sips { chosen, asked, component: &component, sideways, passing };
-    for r in rules.iter().filter(|r| !chosen.contains(&key(&r.head))) {
-        out.extend(rewrite_rule(r, None, &how, &mut reached, &mut queue));
+    for r in rules.iter().filter(|r| !how.is_chosen(&r.head)) {
+        out.extend(rewrite_rule(r, None, how, &mut reached, &mut queue));
     }
     while let Some((p, a)) = queue.pop() {
         for r in rules_of.get(&p).into_iter().flatten() {
-            out.extend(rewrite_rule(r, a.as_deref(), &how, &mut reached, &mut queue));
+            out.extend(rewrite_rule(r, a.as_deref(), how, &mut reached, &mut queue));
         }
     }
     (out, reached)
@@ -347,7 +343,7 @@ fn rewrite_rule(
 struct Sips<'a> {
     chosen: &'a FxHashSet<Key>,
     asked: &'a FxHashSet<Key>,
-    /// Each relation's strongly connected component (its recursion).
+    /// Each relation's strongly connected component (its recursion; `BindingsFirst` only).
     component: &'a FxHashMap<Key, usize>,
     /// Each positive chosen call binds its variables for the chosen calls after it.
     sideways: bool,
@@ -363,10 +359,10 @@ impl Sips<'_> {
     /// written (`bound`: the variables its head is asked with), step by step: a condition
     /// on a relation computed in full that shares a variable with those bound or has an
     /// argument that is not a variable (it narrows what the calls after it ask; any such
-    /// condition when the head is asked with nothing bound); else a chosen call with some argument bound, the one
-    /// with the fewest free and, among those, one outside the rule's own recursion (a
-    /// recursive call asked with more arguments free asks its callees the same: the demand
-    /// spreads); else a condition computed in full that shares nothing (a generator: before
+    /// condition when the head is asked with nothing bound); else a chosen call with some
+    /// argument bound, the one with the fewest free and, among those, one outside the
+    /// rule's own recursion (a recursive call asked with more arguments free asks its
+    /// callees the same: the demand spreads); else a condition computed in full that shares nothing (a generator: before
     /// the calls it would only multiply their demand); else a chosen call with nothing
     /// bound (it reads its relation in full). Each (non-)equality as soon as its variables
     /// are bound, the chosen calls under `not` last; the order written breaks ties.
@@ -382,7 +378,7 @@ impl Sips<'_> {
         let own = self.component.get(&key(&r.head));
         // Asked with nothing bound, the rule runs in full: every condition computed in
         // full binds what it can for the calls.
-        let asked = !bound.is_empty();
+        let head_bound = !bound.is_empty();
         loop {
             // Tests whose variables are bound.
             left.retain(|l| {
@@ -400,7 +396,7 @@ impl Sips<'_> {
                     // own: it narrows; a relation of free variables only is a generator,
                     // after the calls it would multiply.
                     let anchored = t.args().iter().any(|x| !matches!(x, Term::Var(..)));
-                    (if free < a.len() || anchored || !asked { 0 } else { 2 }, 0, false)
+                    (if free < a.len() || anchored || !head_bound { 0 } else { 2 }, 0, false)
                 } else {
                     let recursive = own.is_some() && self.component.get(&key(t)) == own;
                     (if free < a.len() { 1 } else { 3 }, free, recursive)
