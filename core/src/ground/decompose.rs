@@ -24,7 +24,7 @@
 
 use crate::ast::Term;
 use crate::program::{NLit, NRule};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 type Dynamic = FxHashSet<(String, usize)>;
 
@@ -32,14 +32,19 @@ type Dynamic = FxHashSet<(String, usize)>;
 /// bucket, an interface.
 type Candidate = ((bool, usize, usize), Vec<usize>, Vec<String>);
 
+/// The `dom` relations made so far, by the text of their binder and variables (the same
+/// projection is made once, whichever parts read it).
+type Doms = FxHashMap<String, Term>;
+
 /// Decomposes every rule whose head is dynamic; also gives the names of the part relations.
 pub fn decompose(rules: Vec<NRule>, dynamic: &Dynamic) -> (Vec<NRule>, Vec<String>) {
     let mut dynamic = dynamic.clone();
     let mut out = Vec::with_capacity(rules.len());
     let mut parts = Vec::new();
+    let mut doms = Doms::default();
     for rule in rules {
         if is_dynamic(&dynamic, &rule.head) {
-            split(rule, &mut dynamic, &mut parts, &mut out);
+            split(rule, &mut dynamic, &mut parts, &mut doms, &mut out);
         } else {
             out.push(rule);
         }
@@ -73,7 +78,7 @@ fn vars_of(l: &NLit) -> Vec<&str> {
 /// while something dynamic remains beside the part (otherwise the part would be the whole
 /// rule again). Parts made from parts nest; `Rules::unfold_parts` substitutes back those that
 /// do not pay.
-fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, out: &mut Vec<NRule>) {
+fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, doms: &mut Doms, out: &mut Vec<NRule>) {
     let mut head_vars: Vec<String> = Vec::new();
     rule.head.for_each_var(&mut |v, _| head_vars.push(v.to_string()));
     let head_name = rule.head.name().expect("named").to_string();
@@ -84,8 +89,8 @@ fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, out: &mut 
         let mut lits: Vec<NLit> = bucket.iter().map(|&i| body[i].clone()).collect();
         let taken: Vec<bool> = (0..body.len()).map(|i| bucket.contains(&i)).collect();
         let interface_refs: Vec<&str> = interface.iter().map(String::as_str).collect();
-        let doms =
-            bind_interface(&mut lits, &interface_refs, &body, &taken, dynamic, &format!("{head_name}~dom{number}"));
+        let dom_name = format!("{head_name}~dom{number}");
+        let new_doms = bind_interface(&mut lits, &interface_refs, &body, &taken, dynamic, doms, &dom_name);
         if !safe(&lits, &interface_refs) {
             // These variables stay; others may still go.
             for &i in &bucket {
@@ -97,7 +102,10 @@ fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, out: &mut 
         parts.push(name.clone());
         // A part holds a dynamic literal: it is dynamic.
         dynamic.insert((name.clone(), interface.len()));
-        out.extend(doms);
+        for (key, dom) in new_doms {
+            doms.insert(key, dom.head.clone());
+            out.push(dom);
+        }
         let args: Vec<Term> = interface.iter().map(|v| Term::Var(v.clone(), rule.span)).collect();
         let head = if args.is_empty() { Term::Const(name, rule.span) } else { Term::Func(name, args, rule.span) };
         out.push(NRule { head: head.clone(), body: lits, span: rule.span });
@@ -175,52 +183,64 @@ fn widens(bucket: &[usize], body: &[NLit], lit_vars: &[Vec<&str>]) -> bool {
     all > widest
 }
 
-/// Binds the interface variables the part's own positive literals leave free with a literal
-/// of the rest of the rule that binds them, read over the domains (`true` becomes `base`,
-/// `does` becomes `input`, static literals stay) and projected onto those variables by a
-/// relation of its own, `dom(vars) :- binder`, named `name_k`. Where the rule holds, the binder
-/// holds too, so the part means the same; its instances stay few because `dom` is static
-/// and vanishes from the ground program. Returns the `dom` rules.
+/// Binds the interface variables the part's own positive literals leave free with every
+/// literal of the rest of the rule that mentions one, read over the domains (`true` becomes
+/// `base`, `does` becomes `input`, static literals stay) and projected onto the interface by
+/// a relation of its own, `dom(vars) :- binder`, named `name_k`. Where the rule holds, the
+/// binders hold too, so the part means the same; its instances are those of the tightest
+/// binders together, whatever order they are written in (a checkers frame rule's square is
+/// a dark one from `true (cell ...)`, any of 64 from `different_cells`), and they cost no
+/// rules: `dom` is static and vanishes from the ground program. A projection made before
+/// (`known`) is read again; returns the new `dom` rules with their keys.
 fn bind_interface(
     lits: &mut Vec<NLit>,
     interface: &[&str],
     body: &[NLit],
     taken: &[bool],
     dynamic: &Dynamic,
+    known: &Doms,
     name: &str,
-) -> Vec<NRule> {
-    let mut bound = positive_vars(lits);
-    let mut doms = Vec::new();
-    for v in interface {
-        if bound.contains(*v) {
+) -> Vec<(String, NRule)> {
+    let bound = positive_vars(lits);
+    let free: Vec<&str> = interface.iter().copied().filter(|v| !bound.contains(*v)).collect();
+    let mut doms: Vec<(String, NRule)> = Vec::new();
+    for (l, &t) in body.iter().zip(taken) {
+        let NLit::Pos(a) = l else { continue };
+        if t || !vars_of(l).iter().any(|v| free.contains(v)) {
             continue;
         }
-        let binder = body.iter().zip(taken).find_map(|(l, &t)| match l {
-            NLit::Pos(a) if !t && vars_of(l).contains(v) => match a.name() {
-                Some("true") => Some(Term::Func("base".into(), a.args().to_vec(), a.span())),
-                Some("does") => Some(Term::Func("input".into(), a.args().to_vec(), a.span())),
-                _ if !is_dynamic(dynamic, a) => Some(a.clone()),
-                _ => None,
-            },
-            _ => None,
+        let binder = match a.name() {
+            Some("true") => Term::Func("base".into(), a.args().to_vec(), a.span()),
+            Some("does") => Term::Func("input".into(), a.args().to_vec(), a.span()),
+            _ if !is_dynamic(dynamic, a) => a.clone(),
+            _ => continue,
+        };
+        let mut vars: Vec<&str> = Vec::new();
+        binder.for_each_var(&mut |x, _| {
+            if interface.contains(&x) && !vars.contains(&x) {
+                vars.push(x)
+            }
         });
-        if let Some(binder) = binder {
-            let mut vars: Vec<&str> = Vec::new();
-            binder.for_each_var(&mut |x, _| {
-                if interface.contains(&x) && !vars.contains(&x) {
-                    vars.push(x)
-                }
-            });
-            let span = binder.span();
-            let head = Term::Func(
-                format!("{name}_{}", doms.len() + 1),
-                vars.iter().map(|x| Term::Var(x.to_string(), span)).collect(),
-                span,
-            );
-            bound.extend(vars.iter().map(|x| x.to_string()));
-            lits.push(NLit::Pos(head.clone()));
-            doms.push(NRule { head, body: vec![NLit::Pos(binder)], span });
+        let mut all = 0;
+        binder.for_each_var(&mut |_, _| all += 1);
+        if !matches!(a.name(), Some("true" | "does")) && all == vars.len() {
+            // A static condition over interface variables only reads as itself.
+            lits.push(l.clone());
+            continue;
         }
+        let key = format!("{binder} {vars:?}");
+        if let Some(head) = known.get(&key).or_else(|| doms.iter().find(|(k, _)| *k == key).map(|(_, r)| &r.head)) {
+            lits.push(NLit::Pos(head.clone()));
+            continue;
+        }
+        let span = binder.span();
+        let head = Term::Func(
+            format!("{name}_{}", doms.len() + 1),
+            vars.iter().map(|x| Term::Var(x.to_string(), span)).collect(),
+            span,
+        );
+        lits.push(NLit::Pos(head.clone()));
+        doms.push((key, NRule { head, body: vec![NLit::Pos(binder)], span }));
     }
     doms
 }

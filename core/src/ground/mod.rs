@@ -70,6 +70,8 @@ pub struct Stats {
     pub declared_base: bool,
     pub declared_input: bool,
     pub rules: usize,
+    /// Rule instances before pruning (those no keyword can read, parts that do not pay).
+    pub instances: usize,
     pub rules_per_relation: BTreeMap<String, usize>,
     /// Milliseconds per phase, in `PHASES` order.
     pub phase_ms: BTreeMap<String, f64>,
@@ -256,7 +258,8 @@ pub fn ground(
     let counts: Vec<(&str, usize)> = (relaxed.captures.iter())
         .flat_map(|c| c.relations.iter().map(|r| (c.name.as_str(), engine.fact_count(r, c.vars.len()))))
         .collect();
-    if counts.iter().map(|c| c.1).sum::<usize>() > max_instances {
+    stats.instances = counts.iter().map(|c| c.1).sum();
+    if stats.instances > max_instances {
         return Err(too_many(counts, max_instances, "rule instances"));
     }
     let mut out = Rules::default();
