@@ -193,6 +193,13 @@ fn head_ready(steps: &[Step], head: &[Slot]) -> usize {
 }
 
 /// Estimates how many facts a positive literal matches once the `bound` slots are known.
+/// Bodies with at most this many positive literals left avoid a cross product with one
+/// step of lookahead (each choice weighs every following literal).
+const LOOKAHEAD: usize = 12;
+
+/// A positive literal not yet placed: its place in the body, relation and arguments.
+type Candidate<'a> = (usize, RelId, &'a [Pat]);
+
 pub type Estimate<'a> = &'a dyn Fn(RelId, &[Pat], &[bool]) -> f64;
 
 /// A body literal before ordering.
@@ -389,17 +396,42 @@ fn order(
                 Pending::Pos(..) => unreachable!("skipped above"),
             });
         }
-        let best = body
-            .iter()
-            .enumerate()
-            .filter(|(i, b)| !done[*i] && matches!(b, Pending::Pos(..)))
-            .map(|(i, b)| {
-                let Pending::Pos(r, args) = b else { unreachable!("filtered") };
-                (i, estimate(*r, args, &bound))
+        let left: Vec<Candidate> = (body.iter().enumerate())
+            .filter_map(|(i, b)| match b {
+                Pending::Pos(r, args) if !done[i] => Some((i, *r, &args[..])),
+                _ => None,
             })
-            // The first of the cheapest.
-            .reduce(|best, x| if x.1 < best.1 { x } else { best })
-            .map(|(i, _)| i);
+            .collect();
+        // The first of the cheapest by `cost`.
+        let cheapest = |cost: &dyn Fn(&Candidate) -> f64| {
+            (left.iter()).map(|c| (c.0, cost(c))).reduce(|best, x| if x.1 < best.1 { x } else { best }).map(|x| x.0)
+        };
+        let mut best = cheapest(&|&(_, r, args)| estimate(r, args, &bound));
+        // A cross product (the cheapest shares no variable with those bound, which it
+        // multiplies: battle's `coordinate ?u` after the player's pieces) is weighed
+        // against the literals linked to what is bound by the work each causes: its
+        // matches, each joined with the cheapest literal after it (one step of lookahead,
+        // for short bodies).
+        let crosses = |i: usize| {
+            let Pending::Pos(_, args) = &body[i] else { return false };
+            let mut vs = Vec::new();
+            args.iter().for_each(|a| pat_vars(a, &mut vs));
+            bound.iter().any(|&b| b) && !vs.is_empty() && !vs.iter().any(|&v| bound[v as usize])
+        };
+        if let Some(b) = best.filter(|&b| crosses(b) && left.len() <= LOOKAHEAD) {
+            // Against the literals linked to what is bound.
+            best = cheapest(&|&(i, r, args)| {
+                if i != b && crosses(i) {
+                    return f64::INFINITY;
+                }
+                let mut after = bound.clone();
+                bind(args, &mut after);
+                let next = (left.iter().filter(|d| d.0 != i))
+                    .map(|&(_, r, args)| estimate(r, args, &after))
+                    .fold(f64::INFINITY, f64::min);
+                estimate(r, args, &bound) * (1.0 + if next.is_finite() { next } else { 0.0 })
+            });
+        }
         let Some(i) = best else { break };
         let Pending::Pos(r, args) = &body[i] else { unreachable!("filtered") };
         steps.push(Step::Join(lit(*r, args, &bound, rel_stores)));
