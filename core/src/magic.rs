@@ -581,6 +581,52 @@ mod tests {
         .assert_eq(&text.join("\n"));
     }
 
+    /// The top-down candidate of every corpus game: the transformation ends (choosing and
+    /// dropping relations once looped on crossers3, AlexChess and others) and, when it
+    /// applies, keeps every relation the keywords need.
+    #[test]
+    fn the_top_down_candidate_of_every_corpus_game() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
+        let Ok(subs) = std::fs::read_dir(dir) else { return };
+        let mut applied = 0;
+        for sub in subs.flatten() {
+            let Ok(files) = std::fs::read_dir(sub.path()) else { continue };
+            for path in files.flatten().map(|f| f.path()).filter(|p| p.extension().is_some_and(|e| e == "kif")) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let Ok(rules) = normalise(&parse(&text).description) else { continue };
+                let Some(out) = transform(&rules, &dynamic(&rules), Passing::BindingsFirst) else { continue };
+                applied += 1;
+                for k in ["legal", "next", "goal", "terminal"] {
+                    let defined = |rs: &[NRule]| rs.iter().any(|r| r.head.name() == Some(k));
+                    assert_eq!(defined(&rules), defined(&out), "{}: {k}", path.display());
+                }
+            }
+        }
+        assert!(applied > 300, "the transformation applied to {applied} corpus games only");
+    }
+
+    #[test]
+    fn asked_negations_get_their_demand_and_leave_the_body() {
+        // `far` (chosen) gets its demand and leaves the body; `near` (not chosen) leaves it.
+        let rules = normalise(
+            &parse(
+                "(<= (legal p (go ?a)) (true (at ?a)) (not (far ?a 1)) (not (near ?a)))\n\
+                 (<= (far ?x ?y) (n ?x) (n ?y) (true (at ?y)))\n(<= (near ?x) (true (at ?x)))",
+            )
+            .description,
+        )
+        .unwrap();
+        let asked = [("far".to_string(), 2), ("near".to_string(), 1)].into_iter().collect();
+        let out = transform_asking(&rules, &[("far".into(), 2)], &asked, Passing::AsWritten).unwrap();
+        let text: Vec<String> = out.iter().map(ToString::to_string).collect();
+        expect_test::expect![[r#"
+            (magic~far~bb ?a 1) :- (true (at ?a))
+            (legal p (go ?a)) :- (true (at ?a))
+            (near ?x) :- (true (at ?x))
+            (far~bb ?x ?y) :- (magic~far~bb ?x ?y) (n ?x) (n ?y) (true (at ?y))"#]]
+        .assert_eq(&text.join("\n"));
+    }
+
     #[test]
     fn keywords_and_unbound_calls_stay() {
         let rules = normalise(&parse("(<= (legal p ?x) (n ?x)) (<= (n ?x) (n ?x))").description).unwrap();

@@ -192,7 +192,6 @@ fn head_ready(steps: &[Step], head: &[Slot]) -> usize {
     steps.len()
 }
 
-/// Estimates how many facts a positive literal matches once the `bound` slots are known.
 /// Bodies with at most this many positive literals left avoid a cross product with one
 /// step of lookahead (each choice weighs every following literal).
 const LOOKAHEAD: usize = 12;
@@ -200,6 +199,7 @@ const LOOKAHEAD: usize = 12;
 /// A positive literal not yet placed: its place in the body, relation and arguments.
 type Candidate<'a> = (usize, RelId, &'a [Pat]);
 
+/// Estimates how many facts a positive literal matches once the `bound` slots are known.
 pub type Estimate<'a> = &'a dyn Fn(RelId, &[Pat], &[bool]) -> f64;
 
 /// A body literal before ordering.
