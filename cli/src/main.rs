@@ -745,7 +745,8 @@ fn bench(
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "threads": threads, "playouts": playouts,
                    "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": rate,
                    "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": avg, "cut": cut,
-                   "stuck": stuck, "stuck_note": stuck_note, "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "network": m.propnet_stats()})
+                   "stuck": stuck, "stuck_note": stuck_note, "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "network": m.propnet_stats(),
+                   "programs_loaded": m.programs_loaded()})
         );
     } else {
         println!(

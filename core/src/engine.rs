@@ -148,6 +148,15 @@ impl Engine {
             Engine::Reasoner(_) => None,
         }
     }
+
+    /// Programs the reasoner loaded while choosing how to evaluate the game (itself
+    /// included), when the engine is the reasoner.
+    pub fn programs_loaded(&self) -> Option<usize> {
+        match self {
+            Engine::Reasoner(r) => Some(r.programs_loaded()),
+            Engine::Propnet(_) => None,
+        }
+    }
 }
 
 fn other() -> RuntimeError {

@@ -10,15 +10,18 @@
 //! probe visits), then every state-dependent relation computed on demand (`crate::magic`),
 //! then the program as written, then the program without `crate::specialise` when its
 //! copies per constant use made the program much bigger, then, from the best bottom-up
-//! program so far, with the relation that broke a limit, or the biggest one, on demand. A
-//! program's cost is its work per state (join steps, facts derived, plans run) plus a
-//! share of its load; a transformed program is adopted only if it is clearly cheaper. When nothing passes, the
-//! program as written runs with the caller's limits and reports its own errors.
+//! program so far, with the relation that broke a limit, or the biggest one, on demand
+//! (until one of these refinements does not pay). A program's cost is its work per state
+//! (join steps, facts derived, plans run) plus a share of its load; a transformed program
+//! is adopted only if it is clearly cheaper. Each candidate is a load, most of the time the
+//! choice takes: a program known to fail loading is not loaded again. When nothing passes,
+//! the program as written runs with the caller's limits and reports its own errors.
 
 use super::{Deadline, Limits, LoadFailure, Reasoner, Tabled};
+use crate::deps::DepGraph;
 use crate::diagnostic::Diagnostic;
 use crate::magic::{self, Passing};
-use crate::program::NRule;
+use crate::program::{graph_of, NRule};
 
 /// Probe limits: a program passing them along the probe's states is a fair candidate.
 const PROBE_FACTS: usize = 200_000;
@@ -48,24 +51,60 @@ enum Attempt {
     Ok(Box<Reasoner>, f64),
     /// A limit was reached while computing this relation.
     Limit(Option<Key>),
+    /// A limit was reached while loading the program (computing its static relations,
+    /// before any state): a program computing this relation by the same rules fails too.
+    Unloadable(Option<Key>),
     /// The probe cost more than `cap`: the program cannot win.
     Dearer,
     /// The transformation does not apply.
     NotApplicable,
 }
 
-/// Loads the rules evaluated `how` and probes them along `states` states (the first
+/// What every probe of one load shares.
+struct Probing {
+    limits: Limits,
+    deadline: Option<Deadline>,
+    /// The states every probe visits, once the first program passed.
+    states: Option<usize>,
+    /// Programs loaded so far.
+    loads: usize,
+    /// Relations that broke a limit while a program was loading, each with the rules that
+    /// compute it (its dependencies' included, printed and sorted): a program with the same
+    /// rules for it cannot load either, and is not loaded to learn it.
+    unloadable: Vec<(Key, Vec<String>)>,
+}
+
+impl Probing {
+    /// The relation that keeps `program` from loading, if a program computing it by the same
+    /// rules could not load.
+    fn known_failure(&self, program: &[NRule]) -> Option<Key> {
+        let graph = graph_of(program);
+        self.unloadable
+            .iter()
+            .find(|(rel, rules)| rules_computing(program, &graph, rel).as_ref() == Some(rules))
+            .map(|(rel, _)| rel.clone())
+    }
+}
+
+/// The rules of `program` that compute `rel`: its own and its dependencies', printed and
+/// sorted (`None` when the program does not define it).
+fn rules_computing(program: &[NRule], graph: &DepGraph, rel: &Key) -> Option<Vec<String>> {
+    let root = graph.get(&rel.0, rel.1)?;
+    let reach = graph.reachable([root]);
+    let mut rules: Vec<String> = program
+        .iter()
+        .filter(|r| r.head.name().and_then(|n| graph.get(n, r.head.args().len())).is_some_and(|h| reach[h]))
+        .map(ToString::to_string)
+        .collect();
+    rules.sort_unstable();
+    Some(rules)
+}
+
+/// Loads the rules evaluated `how` and probes them along `probing.states` states (the first
 /// program that passes sets it), giving up once the probe's work passes `cap`. Relations on
 /// demand are asked with the bindings passed both in the order written and bindings first
 /// (`magic::Passing`): the cheaper program wins (one program when both orders give it).
-fn attempt(
-    rules: &[NRule],
-    how: How,
-    limits: Limits,
-    deadline: Option<Deadline>,
-    cap: f64,
-    states: &mut Option<usize>,
-) -> Result<Attempt, Diagnostic> {
+fn attempt(rules: &[NRule], how: How, probing: &mut Probing, cap: f64) -> Result<Attempt, Diagnostic> {
     let programs: Vec<Vec<NRule>> = match how {
         How::BottomUp(on_demand) if !on_demand.is_empty() => {
             let written = magic::transform(rules, on_demand, Passing::AsWritten);
@@ -82,7 +121,10 @@ fn attempt(
     let mut result = Attempt::NotApplicable;
     let mut cap = cap;
     for program in programs {
-        let this = probe(rules, program, how, limits, deadline, cap, states)?;
+        let this = match probing.known_failure(&program) {
+            Some(rel) => Attempt::Unloadable(Some(rel)),
+            None => probe(rules, program, how, probing, cap)?,
+        };
         match (&result, this) {
             (_, Attempt::Ok(r, cost)) => {
                 cap = cost;
@@ -101,23 +143,22 @@ fn probe(
     rules: &[NRule],
     program: Vec<NRule>,
     how: How,
-    limits: Limits,
-    deadline: Option<Deadline>,
+    probing: &mut Probing,
     cap: f64,
-    states: &mut Option<usize>,
 ) -> Result<Attempt, Diagnostic> {
-    match Reasoner::build_within(program, limits, deadline) {
+    probing.loads += 1;
+    match Reasoner::build_within(program.clone(), probing.limits, probing.deadline) {
         Ok(mut r) => {
             if let How::Tabled = how {
                 r.tabled = Some(Box::new(Tabled::new(&r, rules)));
             }
             r.work_cap = r.work.saturating_add(cap.min(u64::MAX as f64) as u64);
-            let probed = r.probe_cost(*states);
+            let probed = r.probe_cost(probing.states);
             let dearer = r.work >= r.work_cap;
             r.work_cap = u64::MAX;
             match probed {
                 Ok((cost, visited)) if cost < cap => {
-                    states.get_or_insert(visited);
+                    probing.states.get_or_insert(visited);
                     Ok(Attempt::Ok(Box::new(r), cost))
                 }
                 Ok(_) => Ok(Attempt::Dearer),
@@ -126,7 +167,14 @@ fn probe(
             }
         }
         Err(LoadFailure::Invalid(d)) => Err(d),
-        Err(LoadFailure::Limit(e)) => Ok(Attempt::Limit(e.relation)),
+        Err(LoadFailure::Limit(e)) => {
+            if let Some(rel) = &e.relation {
+                if let Some(rules) = rules_computing(&program, &graph_of(&program), rel) {
+                    probing.unloadable.push((rel.clone(), rules));
+                }
+            }
+            Ok(Attempt::Unloadable(e.relation))
+        }
     }
 }
 
@@ -134,23 +182,22 @@ fn probe(
 /// candidate shares the deadline.
 pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic> {
     let rules = crate::specialise::specialise(plain.clone());
-    let deadline = limits.time.map(|t| t.deadline());
-    let probe = Limits {
+    let limits_of_probes = Limits {
         max_facts: limits.max_facts.min(PROBE_FACTS),
         max_join_steps: limits.max_join_steps.min(PROBE_JOIN_STEPS),
         ..limits
     };
+    let deadline = limits.time.map(|t| t.deadline());
+    let mut probing = Probing { limits: limits_of_probes, deadline, states: None, loads: 0, unloadable: Vec::new() };
     // The best program so far and its score: its cost, or for the program as written
     // `GAIN` times its cost (a transformed program must be clearly cheaper to win).
     let mut best: Option<(Box<Reasoner>, f64)> = None;
     let mut adopted: Vec<Key> = Vec::new();
-    // The states every probe visits, once the first program passed.
-    let mut states = None;
     let mut tried: Vec<Key> = Vec::new();
     // Top-down with tables first: seldom far from the best, rarely hitting a limit, it
     // sets how many states every probe visits (as many as its work allows) and bounds the
     // probes of the others.
-    if let Attempt::Ok(r, cost) = attempt(&rules, How::Tabled, probe, deadline, f64::INFINITY, &mut states)? {
+    if let Attempt::Ok(r, cost) = attempt(&rules, How::Tabled, &mut probing, f64::INFINITY)? {
         best = Some((r, cost));
     }
     // Then every dynamic relation on demand (magic sets), then the program as written.
@@ -159,16 +206,18 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     // After the program as written, the same without specialisation, when specialisation
     // made it much bigger (its copies then cost more than they save).
     let mut unspecialised = (rules.len() as f64 > plain.len() as f64 * SPECIALISED_GROWTH).then_some(plain);
+    // Whether the trial refines the best program (one more relation on demand).
+    let mut refining = false;
     for _ in 0..MAX_ATTEMPTS {
         let as_written = trial.is_empty();
         let weight = if as_written { GAIN } else { 1.0 / GAIN };
         let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 / weight);
-        match attempt(&rules, How::BottomUp(&trial), probe, deadline, cap, &mut states)? {
+        match attempt(&rules, How::BottomUp(&trial), &mut probing, cap)? {
             Attempt::Ok(r, cost) => {
                 adopted = trial.clone();
                 best = Some((r, if as_written { cost * GAIN } else { cost }));
             }
-            Attempt::Limit(Some(rel)) => {
+            Attempt::Limit(Some(rel)) | Attempt::Unloadable(Some(rel)) => {
                 let rel = magic::original(&rel);
                 // Too big: compute it on demand; already on demand: its callers must pass
                 // on more of their bindings.
@@ -179,7 +228,12 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
                     continue;
                 }
             }
-            Attempt::Limit(None) | Attempt::Dearer | Attempt::NotApplicable => {}
+            Attempt::Limit(None) | Attempt::Unloadable(None) | Attempt::Dearer | Attempt::NotApplicable => {}
+        }
+        // A refinement that did not pay ends them: the relations left are smaller, and
+        // each probe costs a load (gt_two_thirds_6p: ten probes, 0.6 s, none adopted).
+        if refining && !adopted.iter().eq(trial.iter()) {
+            break;
         }
         if let Some(c) = candidates.pop() {
             trial = c;
@@ -188,7 +242,7 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         if let Some(plain) = unspecialised.take() {
             // Adopted only if clearly cheaper than the best so far.
             let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 * GAIN);
-            if let Attempt::Ok(r, cost) = attempt(&plain, How::BottomUp(&[]), probe, deadline, cap, &mut states)? {
+            if let Attempt::Ok(r, cost) = attempt(&plain, How::BottomUp(&[]), &mut probing, cap)? {
                 adopted.clear();
                 best = Some((r, cost * GAIN));
             }
@@ -203,12 +257,18 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         }
         tried.push(rel.clone());
         trial = adopted.iter().cloned().chain([rel]).collect();
+        refining = true;
     }
     match best {
         Some((mut r, _)) => {
             r.limits = limits;
+            r.loads = probing.loads;
             Ok(r.loaded())
         }
-        None => Reasoner::load(rules, limits, deadline),
+        None => {
+            let mut r = Reasoner::load(rules, limits, deadline)?;
+            r.loads = probing.loads + 1;
+            Ok(r)
+        }
     }
 }

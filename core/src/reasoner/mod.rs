@@ -141,6 +141,8 @@ pub struct Reasoner {
     /// Per role, its last legal moves as derived and as sorted: the same moves again (a
     /// game where every move stays legal, thousands of them) are not sorted again.
     sorted_moves: Vec<(Vec<TermId>, Vec<TermId>)>,
+    /// Programs loaded while choosing how to evaluate the game (`adapt`), this one included.
+    loads: usize,
 }
 
 pub type State = std::rc::Rc<[TermId]>;
@@ -408,6 +410,7 @@ impl Reasoner {
             sizes: Sizes::default(),
             tabled: None,
             sorted_moves: Vec::new(),
+            loads: 1,
         };
         // Static components first, in dependency order, each evaluated right after being
         // compiled, so that later rules are ordered knowing the static relations' sizes;
@@ -711,6 +714,12 @@ impl Reasoner {
     /// A request starts: its deadline is the load's while loading, else a new one.
     fn start_request(&mut self) {
         self.deadline = self.load_deadline.or_else(|| self.limits.time.map(|t| t.deadline()));
+    }
+
+    /// Programs loaded while choosing how to evaluate the game (see `adapt`), this one
+    /// included: most of the load's time.
+    pub fn programs_loaded(&self) -> usize {
+        self.loads
     }
 
     /// The relations of the rules as written that this reasoner computes on demand, only

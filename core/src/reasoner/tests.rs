@@ -544,3 +544,64 @@ fn a_generator_that_only_multiplies_waits() {
     // 136 units; 335 when `coord` went first.
     assert!(work < 200, "{work} units of work for the legal moves");
 }
+
+/// A static relation over the probes' fact limit (216,000 triples): no candidate that
+/// computes it in full can be loaded, and once one has failed, no other computing it by the
+/// same rules is loaded to learn it. It ends up on demand, with the same answers as the
+/// program as written.
+#[test]
+fn a_program_that_cannot_be_loaded_is_not_loaded_again() {
+    let mut text = String::from(
+        "(role r) (init (at 0))\n\
+         (<= (triple ?x ?y ?z) (n ?x) (n ?y) (n ?z))\n\
+         (<= (ahead ?x ?z) (succ ?y ?z) (succ ?x ?y) (true (at ?x)))\n\
+         (<= (legal r (go ?y)) (true (at ?x)) (triple ?x ?y ?y) (succ ?x ?y))\n\
+         (<= (legal r (jump ?z)) (true (at ?x)) (ahead ?x ?z) (triple ?x ?z ?z))\n\
+         (<= (legal r stay) (true (at ?x)))\n\
+         (<= (next (at ?y)) (does r (go ?y)))\n\
+         (<= (next (at ?y)) (does r (jump ?y)))\n\
+         (<= (next (at ?x)) (does r stay) (true (at ?x)))\n\
+         (<= terminal (true (at 59))) (<= (goal r 100))\n",
+    );
+    for i in 0..60 {
+        text.push_str(&format!("(n {i}) (succ {i} {})\n", i + 1));
+    }
+    let mut chosen = load(&text);
+    // Top-down (cannot load), then not loaded: `ahead` on demand (both orders) and the
+    // rules as written; loaded: `ahead` and `triple` on demand, and `triple` alone, each in
+    // both orders. 8 loads when programs that cannot load are loaded to learn it.
+    assert_eq!(chosen.programs_loaded(), 5);
+    assert_eq!(chosen.on_demand(), ["triple/3"]);
+    let mut plain = Reasoner::from_rules(normalise(&parse(&text).description).unwrap(), Limits::default()).unwrap();
+    let texts = |r: &Reasoner, ms: &[TermId]| ms.iter().map(|&m| r.move_text(m)).collect::<Vec<_>>();
+    let (mut s, mut t) = (chosen.initial_state(), plain.initial_state());
+    for _ in 0..5 {
+        let (a, b) = (chosen.legal_moves(&s, 0).unwrap(), plain.legal_moves(&t, 0).unwrap());
+        assert_eq!(texts(&chosen, &a), texts(&plain, &b));
+        s = chosen.next_state(&s, &[a[a.len() - 1]]).unwrap();
+        t = plain.next_state(&t, &[b[b.len() - 1]]).unwrap();
+        assert_eq!(chosen.state_text(&s), plain.state_text(&t));
+    }
+}
+
+/// The rules as written win; the biggest relation on demand (`pair`) does not pay, and no
+/// other is tried: the next is smaller, and each try is a load (7 loads when `full` on
+/// demand, dearer already, was tried again in both orders).
+#[test]
+fn refinements_stop_at_the_first_that_does_not_pay() {
+    let mut text = String::from(
+        "(role r)\n\
+         (<= (pair ?x ?y) (n ?x) (n ?y))\n\
+         (<= (init (cell ?x ?y)) (pair ?x ?y))\n\
+         (<= (full ?x ?y) (true (cell ?x ?y)))\n\
+         (<= (legal r (clear ?x ?y)) (full ?x ?y) (pair ?y ?x))\n\
+         (<= (next (cell ?x ?y)) (true (cell ?x ?y)) (not (does r (clear ?x ?y))))\n\
+         (<= terminal (not (full 0 0))) (<= (goal r 100))\n",
+    );
+    for i in 0..80 {
+        text.push_str(&format!("(n {i})\n"));
+    }
+    let chosen = load(&text);
+    assert!(!chosen.is_tabled() && chosen.on_demand().is_empty(), "{:?}", chosen.on_demand());
+    assert_eq!(chosen.programs_loaded(), 5);
+}
