@@ -34,6 +34,11 @@ const MAX_ATTEMPTS: usize = 12;
 const GAIN: f64 = 0.95;
 /// A specialised program this many times bigger than the rules is probed against them.
 const SPECIALISED_GROWTH: f64 = 1.5;
+/// With a clock (an interactive caller: the page's main thread, `--max-millis`), the choice
+/// ends once a program passed and it has taken this long: there, the game must show at
+/// once, and any program that passed answers a click in milliseconds (the page's playout
+/// workers, without a clock, measure every candidate).
+const CHOICE_MILLIS: f64 = 300.0;
 
 type Key = (String, usize);
 
@@ -188,6 +193,8 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
         ..limits
     };
     let deadline = limits.time.map(|t| t.deadline());
+    let started = limits.time.map(|t| (t.now, (t.now)()));
+    let out_of_time = || started.is_some_and(|(now, at)| now() - at > CHOICE_MILLIS);
     let mut probing = Probing { limits: limits_of_probes, deadline, states: None, loads: 0, unloadable: Vec::new() };
     // The best program so far and its score: its cost, or for the program as written
     // `GAIN` times its cost (a transformed program must be clearly cheaper to win).
@@ -209,6 +216,9 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
     // Whether the trial refines the best program (one more relation on demand).
     let mut refining = false;
     for _ in 0..MAX_ATTEMPTS {
+        if best.is_some() && out_of_time() {
+            break;
+        }
         let as_written = trial.is_empty();
         let weight = if as_written { GAIN } else { 1.0 / GAIN };
         let cap = best.as_ref().map_or(f64::INFINITY, |b| b.1 / weight);

@@ -584,11 +584,8 @@ fn a_program_that_cannot_be_loaded_is_not_loaded_again() {
     }
 }
 
-/// The rules as written win; the biggest relation on demand (`pair`) does not pay, and no
-/// other is tried: the next is smaller, and each try is a load (7 loads when `full` on
-/// demand, dearer already, was tried again in both orders).
-#[test]
-fn refinements_stop_at_the_first_that_does_not_pay() {
+/// A game the rules as written play best: every cell of an 80 x 80 board, cleared one by one.
+fn board_to_clear() -> String {
     let mut text = String::from(
         "(role r)\n\
          (<= (pair ?x ?y) (n ?x) (n ?y))\n\
@@ -601,7 +598,32 @@ fn refinements_stop_at_the_first_that_does_not_pay() {
     for i in 0..80 {
         text.push_str(&format!("(n {i})\n"));
     }
-    let chosen = load(&text);
+    text
+}
+
+/// The rules as written win; the biggest relation on demand (`pair`) does not pay, and no
+/// other is tried: the next is smaller, and each try is a load (7 loads when `full` on
+/// demand, dearer already, was tried again in both orders).
+#[test]
+fn refinements_stop_at_the_first_that_does_not_pay() {
+    let chosen = load(&board_to_clear());
     assert!(!chosen.is_tabled() && chosen.on_demand().is_empty(), "{:?}", chosen.on_demand());
     assert_eq!(chosen.programs_loaded(), 5);
+}
+
+/// With a clock, once the first program passed and the choice took 300 ms (here a clock
+/// that moves a second each time it is read), the choice ends: the top-down candidate plays.
+#[test]
+fn with_a_clock_the_choice_ends_when_its_time_is_up() {
+    fn jumping_clock() -> f64 {
+        thread_local!(static NOW: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) });
+        NOW.with(|n| {
+            n.set(n.get() + 1_000.0);
+            n.get()
+        })
+    }
+    let limits = Limits { time: Some(TimeLimit { millis: 1e12, now: jumping_clock }), ..Limits::default() };
+    let quick = Reasoner::new(&parse(&board_to_clear()).description, limits).unwrap();
+    assert!(quick.is_tabled());
+    assert_eq!(quick.programs_loaded(), 1);
 }
