@@ -107,19 +107,26 @@ fn rules_computing(program: &[NRule], graph: &DepGraph, rel: &Key) -> Option<Vec
 
 /// Loads the rules evaluated `how` and probes them along `probing.states` states (the first
 /// program that passes sets it), giving up once the probe's work passes `cap`. Relations on
-/// demand are asked with the bindings passed both in the order written and bindings first
-/// (`magic::Passing`): the cheaper program wins (one program when both orders give it).
+/// demand are asked with the bindings passed in the order written and bindings first, with
+/// ties broken by the order written and, when that asks something differently, against it
+/// (`magic::Passing`): the cheapest program wins (one program when orders give the same).
 fn attempt(rules: &[NRule], how: How, probing: &mut Probing, cap: f64) -> Result<Attempt, Diagnostic> {
     let programs: Vec<Vec<NRule>> = match how {
         How::BottomUp(on_demand) if !on_demand.is_empty() => {
             let written = magic::transform(rules, on_demand, Passing::AsWritten);
             let first = magic::transform(rules, on_demand, Passing::BindingsFirst);
+            let last = magic::transform(rules, on_demand, Passing::BindingsFirstTiesLast);
             let same =
                 |a: &[NRule], b: &[NRule]| a.iter().map(ToString::to_string).eq(b.iter().map(ToString::to_string));
-            match (written, first) {
+            let mut programs: Vec<Vec<NRule>> = match (written, first) {
                 (Some(w), Some(f)) if same(&w, &f) => vec![w],
                 (w, f) => w.into_iter().chain(f).collect(),
+            };
+            // Ties broken the other way matter only where they ask something differently.
+            if let Some(last) = last.filter(|l| programs.iter().all(|p| !same_but_order(p, l))) {
+                programs.push(last);
             }
+            programs
         }
         _ => vec![rules.to_vec()],
     };
@@ -141,6 +148,23 @@ fn attempt(rules: &[NRule], how: How, probing: &mut Probing, cap: f64) -> Result
         }
     }
     Ok(result)
+}
+
+/// Whether two programs have the same rules, but for the order of the rules and of their
+/// conditions (which the compiler chooses anew).
+fn same_but_order(a: &[NRule], b: &[NRule]) -> bool {
+    let canonical = |p: &[NRule]| {
+        let mut rules: Vec<(String, Vec<String>)> = (p.iter())
+            .map(|r| {
+                let mut body: Vec<String> = r.body.iter().map(ToString::to_string).collect();
+                body.sort_unstable();
+                (r.head.to_string(), body)
+            })
+            .collect();
+        rules.sort_unstable();
+        rules
+    };
+    a.len() == b.len() && canonical(a) == canonical(b)
 }
 
 /// Loads one program and probes it (see `attempt`).
