@@ -444,9 +444,7 @@ impl Sips<'_> {
         order.extend(negated);
         order
     }
-}
 
-impl Sips<'_> {
     /// Whether taking condition `a` or `b` of `left` next asks a recursive call of `r` left
     /// (one of its own recursion, chosen) with other arguments bound.
     fn binds_recursion_otherwise(

@@ -83,6 +83,9 @@ impl Probing {
     /// The relation that keeps `program` from loading, if a program computing it by the same
     /// rules could not load.
     fn known_failure(&self, program: &[NRule]) -> Option<Key> {
+        if self.unloadable.is_empty() {
+            return None;
+        }
         let graph = graph_of(program);
         self.unloadable
             .iter()
