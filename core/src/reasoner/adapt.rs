@@ -54,11 +54,9 @@ enum How<'a> {
 enum Attempt {
     /// The program passed the probe; its cost.
     Ok(Box<Reasoner>, f64),
-    /// A limit was reached while computing this relation.
+    /// A limit was reached while computing this relation (while loading the program or
+    /// answering a probe's query).
     Limit(Option<Key>),
-    /// A limit was reached while loading the program (computing its static relations,
-    /// before any state): a program computing this relation by the same rules fails too.
-    Unloadable(Option<Key>),
     /// The probe cost more than `cap`: the program cannot win.
     Dearer,
     /// The transformation does not apply.
@@ -137,7 +135,7 @@ fn attempt(rules: &[NRule], how: How, probing: &mut Probing, cap: f64) -> Result
     let mut cap = cap;
     for program in programs {
         let this = match probing.known_failure(&program) {
-            Some(rel) => Attempt::Unloadable(Some(rel)),
+            Some(rel) => Attempt::Limit(Some(rel)),
             None => probe(rules, program, how, probing, cap)?,
         };
         match (&result, this) {
@@ -205,7 +203,7 @@ fn probe(
                     probing.unloadable.push((rel.clone(), rules));
                 }
             }
-            Ok(Attempt::Unloadable(e.relation))
+            Ok(Attempt::Limit(e.relation))
         }
     }
 }
@@ -254,7 +252,7 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
                 adopted = trial.clone();
                 best = Some((r, if as_written { cost * GAIN } else { cost }));
             }
-            Attempt::Limit(Some(rel)) | Attempt::Unloadable(Some(rel)) => {
+            Attempt::Limit(Some(rel)) => {
                 let rel = magic::original(&rel);
                 // Too big: compute it on demand; already on demand: its callers must pass
                 // on more of their bindings.
@@ -265,7 +263,7 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
                     continue;
                 }
             }
-            Attempt::Limit(None) | Attempt::Unloadable(None) | Attempt::Dearer | Attempt::NotApplicable => {}
+            Attempt::Limit(None) | Attempt::Dearer | Attempt::NotApplicable => {}
         }
         // A refinement that did not pay ends them: the relations left are smaller, and
         // each probe costs a load (gt_two_thirds_6p: ten probes, 0.6 s, none adopted).
