@@ -374,10 +374,21 @@ fn domains(
 ) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
     let mut on_demand: Vec<(String, usize)> = Vec::new();
     let mut relaxed = Relaxed::build(rules, recompute, &on_demand).expect("nothing on demand");
+    // A relation sure to overflow is on demand from the start, as if a first attempt had
+    // reached the limit there.
+    if let Some(k) = relax::overflowing(rules, max_instances) {
+        let these = vec![k];
+        let start = [crate::magic::related(rules, &these), these]
+            .into_iter()
+            .find_map(|more| Relaxed::build(rules, recompute, &more).map(|r| (r, more)));
+        if let Some(r) = start {
+            (relaxed, on_demand) = r;
+        }
+    }
     for attempt in 0..=attempts {
         // On demand the relaxed program is meant to be small: an attempt that joins a
         // fifth of what the first may is not finding it so (laikLee_hex's paths).
-        let limits = if attempt == 0 {
+        let limits = if on_demand.is_empty() {
             limits
         } else {
             Limits { max_join_steps: limits.max_join_steps / RETRY_JOIN_SHARE, ..limits }
@@ -386,7 +397,7 @@ fn domains(
             Ok(engine) => return Ok(missing(relaxed, engine)),
             Err(e) => e,
         };
-        if attempt > 0 {
+        if !on_demand.is_empty() {
             // Say whose limit it is: the user's max_join_steps is five times the number.
             let steps = format!("{} join steps", limits.max_join_steps);
             e.message = e

@@ -20,7 +20,7 @@ use crate::ast::Term;
 use crate::diagnostic::Span;
 use crate::magic;
 use crate::program::{graph_of, NLit, NRule};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 type Key = (String, usize);
 
@@ -181,6 +181,76 @@ impl Relaxed {
             Some(c) => key(&rules[c.rule].head),
             None => k,
         }
+    }
+}
+
+/// The relation whose dynamic rules' instances are sure to be more than `max_instances`
+/// (of such relations, the one with most), found before any evaluation: so that
+/// its grounding starts on demand instead of failing after the full evaluation reached the
+/// limit (ruleDepthQuadratic's `prereq19` over 19 bits: its 2¹⁹ instances took a second to
+/// reach it). A rule's instances are its bindings of the head's and dynamic literals'
+/// variables (its capture); the facts of a relation given by facts alone bound them: a set
+/// of such literals that share no variable and mention each of these variables ranges over
+/// the product of the facts each matches. Only a guess for the rule (its other literals
+/// may hold for none of them), it is taken when the relation's rules together are past
+/// the limit (specialised copies of one rule, each over some of the bits, add up).
+pub fn overflowing(rules: &[NRule], max_instances: usize) -> Option<Key> {
+    let dynamic = dynamic_relations(rules);
+    let mut facts: FxHashMap<Key, Vec<&Term>> = FxHashMap::default();
+    for r in rules {
+        facts.entry(key(&r.head)).or_default().push(&r.head);
+    }
+    let given = |k: &Key| rules.iter().filter(|r| key(&r.head) == *k).all(|r| r.body.is_empty());
+    facts.retain(|k, _| given(k));
+    // Per relation, the instances its rules are sure to have.
+    let mut instances: FxHashMap<Key, f64> = FxHashMap::default();
+    for rule in rules.iter().filter(|r| dynamic.contains(&key(&r.head))) {
+        let mut vars: FxHashSet<&str> = FxHashSet::default();
+        rule.head.for_each_var(&mut |v, _| {
+            vars.insert(v);
+        });
+        (rule.body.iter()).filter(|l| matches!(l, NLit::Pos(t) | NLit::Neg(t) if dynamic.contains(&key(t)))).for_each(
+            |l| {
+                l.for_each_var(&mut |v, _| {
+                    vars.insert(v);
+                })
+            },
+        );
+        let mut covered: FxHashSet<&str> = FxHashSet::default();
+        let mut product = 1.0;
+        for l in &rule.body {
+            let NLit::Pos(t) = l else { continue };
+            let Some(given) = facts.get(&key(t)) else { continue };
+            let mut own = Vec::new();
+            t.for_each_var(&mut |v, _| own.push(v));
+            if own.iter().any(|v| covered.contains(v)) || !own.iter().any(|v| vars.contains(v)) {
+                continue;
+            }
+            covered.extend(own);
+            product *= given.iter().filter(|f| matches(t, f, &mut Vec::new())).count() as f64;
+        }
+        if vars.iter().all(|v| covered.contains(v)) {
+            *instances.entry(key(&rule.head)).or_default() += product;
+        }
+    }
+    let (k, most) = instances.into_iter().max_by(|a, b| a.1.total_cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
+    (most > max_instances as f64).then_some(k)
+}
+
+/// Whether the ground `fact` is an instance of `pattern` (under `bound`, which it extends).
+fn matches<'a>(pattern: &'a Term, fact: &'a Term, bound: &mut Vec<(&'a str, &'a Term)>) -> bool {
+    match (pattern, fact) {
+        (Term::Var(v, _), _) => match bound.iter().find(|(w, _)| w == v) {
+            Some((_, t)) => *t == fact,
+            None => {
+                bound.push((v, fact));
+                true
+            }
+        },
+        (Term::Func(f, xs, _), Term::Func(g, ys, _)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| matches(x, y, bound))
+        }
+        _ => pattern == fact,
     }
 }
 

@@ -352,6 +352,21 @@ fn demand_reaches_a_whole_line_of_calls_and_equalities_filter_it() {
     same_playouts_grounded(&text, 5, options);
 }
 
+#[test]
+fn a_relation_sure_to_overflow_is_on_demand_from_the_start() {
+    let text = prereq_chain(12);
+    let limits = Limits { max_facts: 1000, ..Limits::default() };
+    // No attempt after the first (`auto`): the first is already on demand.
+    let options = Options { limits, max_rules: 400, demand_attempts: 0, ..Options::default() };
+    let g = ground_text(&text, options);
+    assert!(g.stats.rules < 150, "{} rules", g.stats.rules);
+    same_playouts_grounded(&text, 5, options);
+    // Which relation: the one whose bits' product is past the limit; none under a higher one.
+    let (rules, _) = prepare(&parse(&text).description, &mut |_, _| {}).unwrap();
+    assert_eq!(relax::overflowing(&rules, 800), Some(("prereq12".to_string(), 12)));
+    assert_eq!(relax::overflowing(&rules, 5000), None);
+}
+
 /// A maze whose walls are fluents that only a frame rule keeps: the board's edges are walls,
 /// and `succ` runs far past them.
 fn walled_line(far: usize) -> String {
