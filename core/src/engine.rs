@@ -11,6 +11,8 @@ use crate::reasoner::{self, Limits, Reasoner};
 use crate::rng::Rng;
 use crate::term::TermId;
 use crate::trace::Outcome;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Most ground rules the automatic choice accepts before keeping the reasoner.
 pub const AUTO_MAX_RULES: usize = 250_000;
@@ -100,16 +102,105 @@ pub fn build(
             // demand has been far bigger than `AUTO_MAX_RULES` (merrills, AlexChess).
             let auto =
                 GroundOptions { limits: bounded, max_rules: AUTO_MAX_RULES, demand_attempts: 0, ..Default::default() };
-            let built = grounded(auto).and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
+            let (grounded, loaded) = ground_beside_reasoner(desc, auto, limits);
+            let built = grounded.and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
             Ok(match built {
                 Ok((p, g)) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
                 Err(d) => {
-                    let r = Reasoner::new(desc, limits)?;
+                    let r = loaded.unwrap_or_else(|| Reasoner::new(desc, limits))?;
                     let why = format!("the propositional network is not available: {}", d.message);
                     Chosen { note: reasoner_note(&r, &why), engine: Engine::Reasoner(Box::new(r)) }
                 }
             })
         }
+    }
+}
+
+/// `auto`'s grounding, and the reasoner loaded meanwhile if it was. With a second core a
+/// grounding that takes longer than `HEAD_START` gets the reasoner loaded beside it, on
+/// this thread while another grounds: a game that does not ground then waits for about the
+/// longer of the two, not for both (amazonsTorus's grounding fails as late as its load
+/// ends). Most games ground within the head start and load nothing else (two threads at
+/// once slow each other). A grounding that succeeds abandons the load, which then gives
+/// `None`. On one core, or where there are no threads (the page, whose worker grounds
+/// beside the main thread's reasoner), the reasoner is left to the caller.
+fn ground_beside_reasoner(
+    desc: &Description,
+    options: GroundOptions,
+    limits: Limits,
+) -> (std::result::Result<crate::ground::Ground, Diagnostic>, Option<std::result::Result<Reasoner, Diagnostic>>) {
+    let grounding = || ground(desc, options, &|| 0.0, &mut |_| {});
+    if std::thread::available_parallelism().map_or(true, |n| n.get() < 2) {
+        return (grounding(), None);
+    }
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        let grounder = std::thread::Builder::new().stack_size(GROUNDER_STACK).spawn_scoped(scope, || {
+            let g = grounding();
+            if g.is_ok() {
+                abandoned.store(true, Ordering::Relaxed);
+            }
+            // The receiver waits until the grounding ends (the scope joins this thread).
+            let _ = send.send(g);
+        });
+        let Ok(grounder) = grounder else { return (grounding(), None) };
+        let received = |loaded| match receive.recv() {
+            Ok(grounded) => (grounded, loaded),
+            Err(_) => std::panic::resume_unwind(grounder.join().expect_err("a grounder that sent nothing panicked")),
+        };
+        match receive.recv_timeout(HEAD_START) {
+            Ok(grounded) => (grounded, None),
+            Err(_) => received(abandonable::load(desc, limits, abandoned.clone())),
+        }
+    })
+}
+
+/// How long the grounding runs alone before the reasoner loads beside it: long enough for
+/// most games (the median grounds in about 10 ms), short beside a failing grounding.
+const HEAD_START: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The stack of the grounding thread: the main thread's (deep terms recurse).
+const GROUNDER_STACK: usize = 8 << 20;
+
+/// A reasoner's load that another thread can abandon. Its clock (`TimeLimit::now` is a
+/// plain function, so it reads what this thread set) jumps past every deadline once the
+/// flag is set, and otherwise reads the caller's clock, or stands still when there is none.
+mod abandonable {
+    use super::*;
+    use crate::reasoner::TimeLimit;
+    use std::cell::RefCell;
+
+    /// A load running: the flag, and the caller's clock if any.
+    type Running = (Arc<AtomicBool>, Option<fn() -> f64>);
+
+    thread_local! {
+        static LOAD: RefCell<Option<Running>> = const { RefCell::new(None) };
+    }
+
+    fn now() -> f64 {
+        LOAD.with_borrow(|load| match load {
+            Some((abandoned, _)) if abandoned.load(Ordering::Relaxed) => f64::INFINITY,
+            Some((_, Some(now))) => now(),
+            _ => 0.0,
+        })
+    }
+
+    /// The reasoner for `limits`, unless `abandoned` was set while it loaded.
+    pub fn load(
+        desc: &Description,
+        limits: Limits,
+        abandoned: Arc<AtomicBool>,
+    ) -> Option<std::result::Result<Reasoner, Diagnostic>> {
+        let millis = limits.time.map_or(f64::MAX, |t| t.millis);
+        LOAD.set(Some((abandoned.clone(), limits.time.map(|t| t.now))));
+        let loaded = Reasoner::new(desc, Limits { time: Some(TimeLimit { millis, now }), ..limits });
+        LOAD.set(None);
+        if abandoned.load(Ordering::Relaxed) {
+            return None;
+        }
+        // The requests to come keep the caller's clock, not this one.
+        Some(loaded.map(|r| r.with_limits(limits)))
     }
 }
 
@@ -281,6 +372,30 @@ impl StateMachine for Engine {
 mod tests {
     use super::*;
     use crate::parse::parse;
+
+    /// A load abandoned before it ends gives nothing; one that is not keeps the caller's
+    /// clock (here one that counts its reads) for the requests to come, not the load's own.
+    #[test]
+    fn an_abandoned_load_gives_nothing_and_a_kept_one_reads_the_callers_clock() {
+        thread_local!(static READS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+        fn counting_clock() -> f64 {
+            READS.set(READS.get() + 1);
+            0.0
+        }
+        let desc = parse(
+            "(role a) (init on) (<= (legal a flip) (true on)) (<= (next off) (does a flip)) \
+             (<= terminal (true off)) (<= (goal a 100) (true off)) (<= (goal a 0) (true on))",
+        )
+        .description;
+        let limits =
+            Limits { time: Some(reasoner::TimeLimit { millis: 1e12, now: counting_clock }), ..Limits::default() };
+        assert!(abandonable::load(&desc, limits, Arc::new(AtomicBool::new(true))).is_none());
+        let mut kept = abandonable::load(&desc, limits, Arc::new(AtomicBool::new(false))).unwrap().unwrap();
+        READS.set(0);
+        let start = kept.initial_state();
+        assert_eq!(kept.legal_moves(&start, 0).unwrap().len(), 1);
+        assert!(READS.get() > 0);
+    }
 
     /// A counter over four digits: a few fluents in each state, but 40⁴ possible ones, so
     /// the ground program would be far too big. `auto` gives up within its budget and plays

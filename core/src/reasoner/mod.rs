@@ -706,6 +706,12 @@ impl Reasoner {
         answered
     }
 
+    /// The same reasoner with other limits for the requests to come (its load is over).
+    pub fn with_limits(mut self, limits: Limits) -> Reasoner {
+        self.limits = limits;
+        self
+    }
+
     /// Whether the state-dependent relations are answered top-down, with tables.
     pub fn is_tabled(&self) -> bool {
         self.tabled.is_some()
