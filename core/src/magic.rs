@@ -52,6 +52,11 @@ pub fn adorned(k: &Key) -> Option<Key> {
     }
 }
 
+/// The relation and binding pattern a demand relation (`magic~p~bf`) asks about.
+pub fn asked(name: &str) -> Option<(&str, &str)> {
+    name.strip_prefix("magic~")?.rsplit_once('~')
+}
+
 /// The relation of the rules as written that a transformed relation stands for.
 pub fn original(k: &Key) -> Key {
     adorned(k).unwrap_or_else(|| k.clone())

@@ -406,7 +406,7 @@ fn domains(
         }
         // A relation reached a limit: compute it on demand; when a limit is reached again,
         // every relation on a line of calls through the relations on demand too.
-        let failed = e.relation.as_ref().map(|k| match demand(&k.0) {
+        let failed = e.relation.as_ref().map(|k| match crate::magic::asked(&k.0) {
             Some((asked, pattern)) => relaxed.source(&(asked.to_string(), pattern.len()), rules),
             None => relaxed.source(k, rules),
         });
@@ -474,7 +474,7 @@ fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic
     let Some((name, arity)) = own else { return Diagnostic::error("grounding", Span::default(), e.message) };
     let what = e.message.splitn(3, ' ').nth(2).unwrap_or_default();
     let relation = |name: &str| name.split('~').next().unwrap_or(name).to_string();
-    if let Some((asked, _)) = demand(name) {
+    if let Some((asked, _)) = crate::magic::asked(name) {
         let message = format!("the atoms of {} the rules ask about {what}", relation(asked));
         return Diagnostic::error("grounding", Span::default(), message);
     }
@@ -490,11 +490,6 @@ fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic
         return Diagnostic::error("grounding", span, format!("computing {written}/{arity}{how} {what}"));
     }
     Diagnostic::error("grounding", span, format!("grounding this rule for {}{how} {what}", relation(name)))
-}
-
-/// The relation and binding pattern a demand relation (`magic~p~bf`) asks about.
-fn demand(name: &str) -> Option<(&str, &str)> {
-    name.strip_prefix("magic~")?.rsplit_once('~')
 }
 
 /// The atom `name(args)` as one term.

@@ -151,6 +151,22 @@ fn attempt(rules: &[NRule], how: How, probing: &mut Probing, cap: f64) -> Result
     Ok(result)
 }
 
+/// The relations to compute on demand next when `rel` (of the program with `trial` on
+/// demand) reached a limit: it, when it is not on demand yet; else its callers, which must
+/// pass on more of their bindings. Too much asked of a relation (its demand relation
+/// `magic~rel~...` reached the limit) is a limit of the relation.
+pub(super) fn on_demand_after(rules: &[NRule], trial: &[Key], rel: &Key) -> Vec<Key> {
+    let rel = match magic::asked(&rel.0) {
+        Some((name, pattern)) => (name.to_string(), pattern.len()),
+        None => magic::original(rel),
+    };
+    if trial.contains(&rel) {
+        magic::callers(rules, &rel)
+    } else {
+        vec![rel]
+    }
+}
+
 /// Whether two programs have the same rules, but for the order of the rules and of their
 /// conditions (which the compiler chooses anew).
 fn same_but_order(a: &[NRule], b: &[NRule]) -> bool {
@@ -253,10 +269,7 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
                 best = Some((r, if as_written { cost * GAIN } else { cost }));
             }
             Attempt::Limit(Some(rel)) => {
-                let rel = magic::original(&rel);
-                // Too big: compute it on demand; already on demand: its callers must pass
-                // on more of their bindings.
-                let more = if trial.contains(&rel) { magic::callers(&rules, &rel) } else { vec![rel] };
+                let more = on_demand_after(&rules, &trial, &rel);
                 let before = trial.len();
                 trial.extend(more.into_iter().filter(|k| !trial.contains(k)).collect::<Vec<_>>());
                 if trial.len() > before {

@@ -627,3 +627,19 @@ fn with_a_clock_the_choice_ends_when_its_time_is_up() {
     assert!(quick.is_tabled());
     assert_eq!(quick.programs_loaded(), 1);
 }
+
+/// A limit reached by what is asked of a relation on demand (its demand relation
+/// `magic~r~bf`) puts the relation's callers on demand, as a limit of the relation itself
+/// does; not the demand relation, which no rule of the game defines (gt_two_thirds_6p
+/// disguised: two loads of the same program again).
+#[test]
+fn too_much_asked_of_a_relation_on_demand_puts_its_callers_on_demand() {
+    let text = "(role a) (q 1) (q 2) (<= (p ?x ?y) (q ?x) (r ?x ?y)) (<= (r ?x ?y) (q ?x) (q ?y))";
+    let rules = crate::program::normalise(&parse(text).description).unwrap();
+    let r = ("r".to_string(), 2);
+    let on_demand = [r.clone()];
+    assert_eq!(adapt::on_demand_after(&rules, &[], &r), vec![r.clone()]);
+    assert_eq!(adapt::on_demand_after(&rules, &on_demand, &r), vec![("p".to_string(), 2)]);
+    let asked = ("magic~r~bf".to_string(), 1);
+    assert_eq!(adapt::on_demand_after(&rules, &on_demand, &asked), vec![("p".to_string(), 2)]);
+}
