@@ -110,30 +110,16 @@ fn rules_computing(program: &[NRule], graph: &DepGraph, rel: &Key) -> Option<Vec
 /// program that passes sets it), giving up once the probe's work passes `cap`. Relations on
 /// demand are asked with the bindings passed in the order written and bindings first, with
 /// ties broken by the order written and, when that asks something differently, against it
-/// (`magic::Passing`): the cheapest program wins (one program when orders give the same).
+/// (`magic::Passing`, in the order of `on_demand_programs`): the cheapest program wins (one
+/// program when orders give the same).
 fn attempt(rules: &[NRule], how: How, probing: &mut Probing, cap: f64) -> Result<Attempt, Diagnostic> {
-    let programs: Vec<Vec<NRule>> = match how {
-        How::BottomUp(on_demand) if !on_demand.is_empty() => {
-            let written = magic::transform(rules, on_demand, Passing::AsWritten);
-            let first = magic::transform(rules, on_demand, Passing::BindingsFirst);
-            let last = magic::transform(rules, on_demand, Passing::BindingsFirstTiesLast);
-            let same =
-                |a: &[NRule], b: &[NRule]| a.iter().map(ToString::to_string).eq(b.iter().map(ToString::to_string));
-            let mut programs: Vec<Vec<NRule>> = match (written, first) {
-                (Some(w), Some(f)) if same(&w, &f) => vec![w],
-                (w, f) => w.into_iter().chain(f).collect(),
-            };
-            // Ties broken the other way matter only where they ask something differently.
-            if let Some(last) = last.filter(|l| programs.iter().all(|p| !same_but_order(p, l))) {
-                programs.push(last);
-            }
-            programs
-        }
-        _ => vec![rules.to_vec()],
+    let programs = match how {
+        How::BottomUp(on_demand) if !on_demand.is_empty() => on_demand_programs(rules, on_demand),
+        _ => vec![(rules.to_vec(), true)],
     };
     let mut result = Attempt::NotApplicable;
     let mut cap = cap;
-    for program in programs {
+    for (program, as_written) in programs {
         let this = match probing.known_failure(&program) {
             Some(rel) => Attempt::Limit(Some(rel)),
             None => probe(rules, program, how, probing, cap)?,
@@ -143,8 +129,9 @@ fn attempt(rules: &[NRule], how: How, probing: &mut Probing, cap: f64) -> Result
                 cap = cost;
                 result = Attempt::Ok(r, cost);
             }
-            // The first program's failure is the one reported.
-            (Attempt::NotApplicable, other) => result = other,
+            (Attempt::Ok(..), _) => {}
+            // The written order's failure is the one reported, else the first one's.
+            (_, other) if as_written || matches!(result, Attempt::NotApplicable) => result = other,
             _ => {}
         }
     }
@@ -165,6 +152,27 @@ pub(super) fn on_demand_after(rules: &[NRule], trial: &[Key], rel: &Key) -> Vec<
     } else {
         vec![rel]
     }
+}
+
+/// The programs that compute `on_demand` on demand, in the order they are probed, each with
+/// whether it keeps the order written. Bindings first comes before the order written, so
+/// that its cost caps the other's probe: a written order that passes few bindings on (a
+/// description reordered) is found dearer early instead of after a whole probe
+/// (amazonsTorus disguised: 0.4 s of its load).
+pub(super) fn on_demand_programs(rules: &[NRule], on_demand: &[Key]) -> Vec<(Vec<NRule>, bool)> {
+    let written = magic::transform(rules, on_demand, Passing::AsWritten);
+    let first = magic::transform(rules, on_demand, Passing::BindingsFirst);
+    let last = magic::transform(rules, on_demand, Passing::BindingsFirstTiesLast);
+    let same = |a: &[NRule], b: &[NRule]| a.iter().map(ToString::to_string).eq(b.iter().map(ToString::to_string));
+    let mut programs: Vec<(Vec<NRule>, bool)> = match (written, first) {
+        (Some(w), Some(f)) if same(&w, &f) => vec![(w, true)],
+        (w, f) => f.map(|f| (f, false)).into_iter().chain(w.map(|w| (w, true))).collect(),
+    };
+    // Ties broken the other way matter only where they ask something differently.
+    if let Some(last) = last.filter(|l| programs.iter().all(|(p, _)| !same_but_order(p, l))) {
+        programs.push((last, false));
+    }
+    programs
 }
 
 /// Whether two programs have the same rules, but for the order of the rules and of their

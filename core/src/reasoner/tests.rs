@@ -643,3 +643,22 @@ fn too_much_asked_of_a_relation_on_demand_puts_its_callers_on_demand() {
     let asked = ("magic~r~bf".to_string(), 1);
     assert_eq!(adapt::on_demand_after(&rules, &on_demand, &asked), vec![("p".to_string(), 2)]);
 }
+
+/// Where the order written passes no binding to a relation on demand (`reach` before the
+/// condition that binds its start, so that it is computed in full), bindings first differs
+/// and is probed first, so that its cost caps the probe of the order written.
+#[test]
+fn bindings_first_is_probed_before_the_order_written() {
+    let text = "(role a) (init (cell 1)) (edge 1 2) (edge 2 3)\n\
+        (<= (reach ?x ?y) (edge ?x ?y)) (<= (reach ?x ?z) (edge ?x ?y) (reach ?y ?z))\n\
+        (<= (legal a (go ?y)) (reach ?x ?y) (true (cell ?x))) (<= (next (cell ?y)) (does a (go ?y)))\n\
+        (<= terminal (true (cell 3))) (<= (goal a 100) terminal)";
+    let rules = crate::program::normalise(&parse(text).description).unwrap();
+    let programs = adapt::on_demand_programs(&rules, &[("reach".to_string(), 2)]);
+    let written: Vec<bool> = programs.iter().map(|(_, as_written)| *as_written).collect();
+    assert_eq!(written, [false, true]);
+    // Bindings first asks `reach` from its start; as written, `reach` is computed in full.
+    let computes = |p: &[crate::program::NRule], name: &str| p.iter().any(|r| r.head.name() == Some(name));
+    assert!(computes(&programs[0].0, "reach~bf") && !computes(&programs[0].0, "reach"));
+    assert!(computes(&programs[1].0, "reach"));
+}
