@@ -16,11 +16,12 @@ use std::sync::Arc;
 
 /// Most ground rules the automatic choice accepts before keeping the reasoner.
 pub const AUTO_MAX_RULES: usize = 250_000;
-/// Most join steps the automatic choice spends on the grounder's fixpoint (about a second
-/// on these machines; the biggest games that ground within `AUTO_MAX_RULES` take a fifth
-/// of it), so that a game whose grounding would fail is left to the reasoner at once. A
-/// budget of steps, not of time, so that the choice is the same on every machine.
-pub const AUTO_MAX_JOIN_STEPS: u64 = 15_000_000;
+/// Most join steps the automatic choice spends on the grounder's fixpoint (about 0.6 s on
+/// these machines, more while the reasoner loads beside it; the biggest games that ground
+/// within `AUTO_MAX_RULES` take a third of it), so that a game whose grounding would fail
+/// is left to the reasoner at once. A budget of steps, not of time, so that the choice is
+/// the same on every machine.
+pub const AUTO_MAX_JOIN_STEPS: u64 = 10_000_000;
 
 /// Which engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
