@@ -376,14 +376,8 @@ fn domains(
     let mut relaxed = Relaxed::build(rules, recompute, &on_demand).expect("nothing on demand");
     // A relation sure to overflow is on demand from the start, as if a first attempt had
     // reached the limit there.
-    if let Some(k) = relax::overflowing(rules, max_instances) {
-        let these = vec![k];
-        let start = [crate::magic::related(rules, &these), these]
-            .into_iter()
-            .find_map(|more| Relaxed::build(rules, recompute, &more).map(|r| (r, more)));
-        if let Some(r) = start {
-            (relaxed, on_demand) = r;
-        }
+    if let Some(r) = relax::overflowing(rules, max_instances).and_then(|k| widened(rules, recompute, &on_demand, k)) {
+        (relaxed, on_demand) = r;
     }
     for attempt in 0..=attempts {
         // On demand the relaxed program is meant to be small: an attempt that joins a
@@ -410,25 +404,32 @@ fn domains(
             Some((asked, pattern)) => relaxed.source(&(asked.to_string(), pattern.len()), rules),
             None => relaxed.source(k, rules),
         });
-        // The candidates: every relation on a line of calls through the relations on demand
-        // and the one that reached the limit, else just these (when the first cannot all be
-        // computed on demand together).
-        let candidates = failed.map(|k| {
-            let these: Vec<(String, usize)> = on_demand.iter().cloned().chain([k]).collect();
-            [crate::magic::related(rules, &these), these]
-        });
-        let retry = (attempt < attempts).then_some(candidates).flatten().into_iter().flatten().find_map(|more| {
-            let mut next = on_demand.clone();
-            next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
-            let grows = next.len() > on_demand.len();
-            grows.then(|| Relaxed::build(rules, recompute, &next)).flatten().map(|r| (r, next))
-        });
+        let retry = failed.filter(|_| attempt < attempts).and_then(|k| widened(rules, recompute, &on_demand, k));
         match retry {
             Some(r) => (relaxed, on_demand) = r,
             None => return Err(limit_reached(e, &relaxed.rules)),
         }
     }
     unreachable!("the last attempt returns")
+}
+
+/// The relaxed program with more on demand than `on_demand` after `failed` reached a limit
+/// (or is sure to): every relation on a line of calls through the relations on demand and
+/// `failed`, else just these (when the first cannot all be computed on demand together);
+/// `None` when neither adds a relation or can be built.
+fn widened(
+    rules: &[NRule],
+    recompute: bool,
+    on_demand: &[(String, usize)],
+    failed: (String, usize),
+) -> Option<(Relaxed, Vec<(String, usize)>)> {
+    let these: Vec<(String, usize)> = on_demand.iter().cloned().chain([failed]).collect();
+    [crate::magic::related(rules, &these), these].into_iter().find_map(|more| {
+        let mut next = on_demand.to_vec();
+        next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
+        let grows = next.len() > on_demand.len();
+        grows.then(|| Relaxed::build(rules, recompute, &next)).flatten().map(|r| (r, next))
+    })
 }
 
 /// The relaxed program evaluated, or the limit it reached. Each capture fact is one rule
