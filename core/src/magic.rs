@@ -52,9 +52,10 @@ pub fn adorned(k: &Key) -> Option<Key> {
     }
 }
 
-/// The relation and binding pattern a demand relation (`magic~p~bf`) asks about.
-pub fn asked(name: &str) -> Option<(&str, &str)> {
-    name.strip_prefix("magic~")?.rsplit_once('~')
+/// The relation a demand relation (`magic~p~bf`) asks about (`None` for any other).
+pub fn asked(k: &Key) -> Option<Key> {
+    let (name, pattern) = k.0.strip_prefix("magic~")?.rsplit_once('~')?;
+    Some((name.to_string(), pattern.len()))
 }
 
 /// The relation of the rules as written that a transformed relation stands for.

@@ -400,10 +400,8 @@ fn domains(
         }
         // A relation reached a limit: compute it on demand; when a limit is reached again,
         // every relation on a line of calls through the relations on demand too.
-        let failed = e.relation.as_ref().map(|k| match crate::magic::asked(&k.0) {
-            Some((asked, pattern)) => relaxed.source(&(asked.to_string(), pattern.len()), rules),
-            None => relaxed.source(k, rules),
-        });
+        let failed =
+            e.relation.as_ref().map(|k| relaxed.source(&crate::magic::asked(k).unwrap_or_else(|| k.clone()), rules));
         let retry = failed.filter(|_| attempt < attempts).and_then(|k| widened(rules, recompute, &on_demand, k));
         match retry {
             Some(r) => (relaxed, on_demand) = r,
@@ -475,8 +473,8 @@ fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic
     let Some((name, arity)) = own else { return Diagnostic::error("grounding", Span::default(), e.message) };
     let what = e.message.splitn(3, ' ').nth(2).unwrap_or_default();
     let relation = |name: &str| name.split('~').next().unwrap_or(name).to_string();
-    if let Some((asked, _)) = crate::magic::asked(name) {
-        let message = format!("the atoms of {} the rules ask about {what}", relation(asked));
+    if let Some((asked, _)) = crate::magic::asked(&(name.clone(), *arity)) {
+        let message = format!("the atoms of {} the rules ask about {what}", relation(&asked));
         return Diagnostic::error("grounding", Span::default(), message);
     }
     let span = rules

@@ -143,10 +143,7 @@ fn attempt(rules: &[NRule], how: How, probing: &mut Probing, cap: f64) -> Result
 /// pass on more of their bindings. Too much asked of a relation (its demand relation
 /// `magic~rel~...` reached the limit) is a limit of the relation.
 pub(super) fn on_demand_after(rules: &[NRule], trial: &[Key], rel: &Key) -> Vec<Key> {
-    let rel = match magic::asked(&rel.0) {
-        Some((name, pattern)) => (name.to_string(), pattern.len()),
-        None => magic::original(rel),
-    };
+    let rel = magic::asked(rel).unwrap_or_else(|| magic::original(rel));
     if trial.contains(&rel) {
         magic::callers(rules, &rel)
     } else {
