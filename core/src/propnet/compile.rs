@@ -16,7 +16,9 @@
 //!   ephemeral (`keep` is false: the value is `gain` alone).
 
 use super::read::{Atom, Program};
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 
 pub type Lit = u32;
@@ -78,10 +80,17 @@ struct Builder<'p> {
     fixed: &'p [Option<bool>],
     leaves: u32,
     gates: Vec<Gate>,
-    merged: FxHashMap<Vec<Lit>, Lit>,
+    /// The AND gates by their inputs (indices into `gates`).
+    merged: HashTable<u32>,
     cycles: Vec<Range<u32>>,
     /// Literal of each derived atom, once compiled.
     atom: Vec<Lit>,
+}
+
+fn hash_lits(lits: &[Lit]) -> u64 {
+    let mut h = FxHasher::default();
+    lits.hash(&mut h);
+    h.finish()
 }
 
 fn gate_lit(leaves: u32, g: usize) -> Lit {
@@ -117,13 +126,16 @@ impl Builder<'_> {
             0 => TRUE,
             1 => lits[0],
             _ => {
-                if let Some(&l) = self.merged.get(&lits) {
-                    return l;
+                let hash = hash_lits(&lits);
+                let gates = &self.gates;
+                if let Some(&g) = self.merged.find(hash, |&g| gates[g as usize].inputs == lits) {
+                    return gate_lit(self.leaves, g as usize);
                 }
-                let l = gate_lit(self.leaves, self.gates.len());
-                self.gates.push(Gate { or: false, inputs: lits.clone() });
-                self.merged.insert(lits, l);
-                l
+                let g = self.gates.len();
+                self.gates.push(Gate { or: false, inputs: lits });
+                let gates = &self.gates;
+                self.merged.insert_unique(hash, g as u32, |&g| hash_lits(&gates[g as usize].inputs));
+                gate_lit(self.leaves, g)
             }
         }
     }
@@ -218,7 +230,7 @@ fn round(p: &Program, opt: Opt, fixed: &[Option<bool>]) -> Result<(Built, Vec<(L
         fixed,
         leaves,
         gates: Vec::new(),
-        merged: FxHashMap::default(),
+        merged: HashTable::new(),
         cycles: Vec::new(),
         atom: vec![FALSE; p.atoms.len()],
     };

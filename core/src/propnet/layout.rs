@@ -150,39 +150,63 @@ pub fn layout(b: Built, moves: u32) -> Network {
         net.outputs[slots.legal + m] = map(l);
     }
     net.outputs[slots.terminal] = map(b.terminal);
-    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); leaves as usize + order.len()];
     for (i, &(s, g)) in order.iter().enumerate() {
         let gate = &b.gates[g];
-        let cyclic = block[g] != u32::MAX;
         net.start.push(net.code.len() as u32);
-        let header = gate.inputs.len() as u32 | if gate.or { OR } else { 0 };
-        net.code.push(header);
-        for &l in &gate.inputs {
-            let l = map(l);
-            net.code.push(l);
-            let r = &mut readers[(l >> 1) as usize];
-            let edge = (i as u32) << 1 | (l & 1);
-            if r.last() != Some(&edge) {
-                r.push(edge);
-            }
-        }
+        net.code.push(gate.inputs.len() as u32 | if gate.or { OR } else { 0 });
+        net.code.extend(gate.inputs.iter().map(|&l| map(l)));
         let same_run = i > 0 && order[i - 1].0 == s && block[order[i - 1].1] == block[g];
         match net.segments[s].last_mut() {
             Some(run) if same_run => run.gates.end += 1,
-            _ => net.segments[s].push(Run { gates: i as u32..i as u32 + 1, cyclic }),
+            _ => net.segments[s].push(Run { gates: i as u32..i as u32 + 1, cyclic: block[g] != u32::MAX }),
         }
     }
+    drop(b);
     net.cycles = net.segments.iter().flatten().filter(|r| r.cyclic).map(|r| r.gates.clone()).collect();
     net.cycles.sort_by_key(|r| r.start);
-    for (slot, &l) in net.outputs.iter().enumerate() {
-        if l > TRUE {
-            readers[(l >> 1) as usize].push(((order.len() + slot) as u32) << 1 | (l & 1));
-        }
-    }
-    net.fanout_start.push(0);
-    for r in readers {
-        net.fanout.extend(r);
-        net.fanout_start.push(net.fanout.len() as u32);
-    }
+    (net.fanout_start, net.fanout) = readers(&net);
     net
+}
+
+/// The readers of every node (see `Network::fanout`), gates in order then output slots,
+/// each edge once: counted, then placed.
+fn readers(net: &Network) -> (Vec<u32>, Vec<u32>) {
+    let gates = net.gates();
+    let nodes = net.leaves as usize + gates;
+    let inputs = |i: usize| {
+        let at = net.start[i] as usize;
+        &net.code[at + 1..at + 1 + (net.code[at] & COUNT) as usize]
+    };
+    let outputs = || net.outputs.iter().enumerate().filter(|&(_, &l)| l > TRUE);
+    let mut start = vec![0u32; nodes + 1];
+    for i in 0..gates {
+        inputs(i).iter().for_each(|&l| start[(l >> 1) as usize + 1] += 1);
+    }
+    outputs().for_each(|(_, &l)| start[(l >> 1) as usize + 1] += 1);
+    for n in 0..nodes {
+        start[n + 1] += start[n];
+    }
+    // Counted with repeats; placed without (a gate reading a literal twice is one edge).
+    let mut end = start.clone();
+    let mut fanout = vec![0u32; start[nodes] as usize];
+    let mut place = |node: usize, edge: u32| {
+        let at = end[node] as usize;
+        if at == start[node] as usize || fanout[at - 1] != edge {
+            fanout[at] = edge;
+            end[node] += 1;
+        }
+    };
+    for i in 0..gates {
+        inputs(i).iter().for_each(|&l| place((l >> 1) as usize, (i as u32) << 1 | (l & 1)));
+    }
+    outputs().for_each(|(slot, &l)| place((l >> 1) as usize, ((gates + slot) as u32) << 1 | (l & 1)));
+    // Close the gaps the repeats left.
+    let mut packed = Vec::with_capacity(fanout.len());
+    let mut packed_start = Vec::with_capacity(nodes + 1);
+    packed_start.push(0);
+    for n in 0..nodes {
+        packed.extend_from_slice(&fanout[start[n] as usize..end[n] as usize]);
+        packed_start.push(packed.len() as u32);
+    }
+    (packed_start, packed)
 }
