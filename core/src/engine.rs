@@ -1,5 +1,6 @@
 //! Engines by name, and the automatic choice: the propositional network when the game grounds
-//! within limits, the first-order reasoner otherwise (with the reason). `Engine` is one
+//! within limits (measured against the first-order reasoner when the network is big), the
+//! reasoner otherwise (with the reason). `Engine` is one
 //! state machine over either, so the CLI and the page need no per-engine code.
 
 use crate::ast::Description;
@@ -14,8 +15,17 @@ use crate::trace::Outcome;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// Most ground rules the automatic choice accepts before keeping the reasoner.
-pub const AUTO_MAX_RULES: usize = 250_000;
+/// Most ground rules (and `crate::ground::INSTANCES_PER_RULE` times as many rule instances)
+/// the automatic choice takes the propositional network for without measuring it: up to
+/// this size, the network has been faster than the reasoner on every corpus game.
+pub const AUTO_SURE_RULES: usize = 250_000;
+/// Most ground rules the automatic choice accepts. Between `AUTO_SURE_RULES` and this, the
+/// network plays only if it is measured faster than the reasoner: many such games run
+/// tens of times faster on it (knightThrough 66x, chineseCheckers4 40x), but a network with
+/// tens of thousands of fluents can be slower (pancakes88, whose states are permutations).
+pub const AUTO_MAX_RULES: usize = 500_000;
+/// Milliseconds of random play per engine in that measurement.
+const MEASURE_MILLIS: f64 = 40.0;
 /// Most join steps the automatic choice spends on the grounder's fixpoint (about 0.6 s on
 /// these machines, more while the reasoner loads beside it; the biggest games that ground
 /// within `AUTO_MAX_RULES` take a third of it), so that a game whose grounding would fail
@@ -26,7 +36,8 @@ pub const AUTO_MAX_JOIN_STEPS: u64 = 10_000_000;
 /// Which engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
-    /// `propnet` when the game grounds within limits, else `reasoner`.
+    /// `propnet` when the game grounds within limits (when the ground program is big, only if
+    /// the network is measured faster than the reasoner), else `reasoner`.
     Auto,
     /// The first-order reasoner on the rules as written.
     Reasoner,
@@ -92,43 +103,122 @@ pub fn build(
             let p = Propnet::new(&g, options, now)?;
             Ok(Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) })
         }
-        Choice::Auto => {
-            let bounded = Limits {
-                max_join_steps: limits.max_join_steps.min(AUTO_MAX_JOIN_STEPS),
-                // A rule with more instances than the program may have rules fails anyway.
-                max_facts: limits.max_facts.min(AUTO_MAX_RULES * crate::ground::INSTANCES_PER_RULE),
-                ..limits
-            };
-            // No attempt on demand: each costs as much as the first, and a game that needs
-            // demand has been far bigger than `AUTO_MAX_RULES` (merrills, AlexChess).
-            let auto =
-                GroundOptions { limits: bounded, max_rules: AUTO_MAX_RULES, demand_attempts: 0, ..Default::default() };
-            let (grounded, loaded) = ground_beside_reasoner(desc, auto, limits);
-            let built = grounded.and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
-            Ok(match built {
-                Ok((p, g)) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
-                Err(d) => {
-                    let r = loaded.unwrap_or_else(|| Reasoner::new(desc, limits))?;
-                    let why = format!("the propositional network is not available: {}", d.message);
-                    Chosen { note: reasoner_note(&r, &why), engine: Engine::Reasoner(Box::new(r)) }
-                }
-            })
+        Choice::Auto => automatic(desc, limits, options, now, &AUTO),
+    }
+}
+
+/// The automatic choice's bounds on the ground program, in rules (and
+/// `crate::ground::INSTANCES_PER_RULE` times as many rule instances).
+struct Bounds {
+    /// Up to this, the network plays without being measured.
+    sure: usize,
+    /// Up to this, it plays if measured faster than the reasoner.
+    max: usize,
+}
+
+const AUTO: Bounds = Bounds { sure: AUTO_SURE_RULES, max: AUTO_MAX_RULES };
+
+/// The engine `auto` picks (see `Choice::Auto`, `AUTO_SURE_RULES`, `AUTO_MAX_RULES`).
+fn automatic(
+    desc: &Description,
+    limits: Limits,
+    options: propnet::Options,
+    now: &dyn Fn() -> f64,
+    bounds: &Bounds,
+) -> std::result::Result<Chosen, Diagnostic> {
+    let bounded = Limits {
+        max_join_steps: limits.max_join_steps.min(AUTO_MAX_JOIN_STEPS),
+        // A relation of more facts than the network taken without measuring may have rule
+        // instances: a budget (each fact of a dynamic relation is at least one instance),
+        // which ends the failing groundings of merrills and mummymaze1p in half the time a
+        // bound of `bounds.max` would.
+        max_facts: limits.max_facts.min(bounds.sure * crate::ground::INSTANCES_PER_RULE),
+        ..limits
+    };
+    // No attempt on demand: each costs as much as the first, and a game that needs demand
+    // has been far bigger than `AUTO_MAX_RULES` (merrills, AlexChess).
+    let auto = GroundOptions { limits: bounded, max_rules: bounds.max, demand_attempts: 0, ..Default::default() };
+    let sure = |g: &crate::ground::Ground| {
+        g.stats.rules <= bounds.sure && g.stats.instances <= bounds.sure * crate::ground::INSTANCES_PER_RULE
+    };
+    let (grounded, loaded) = ground_beside_reasoner(desc, auto, limits, &sure);
+    let reasoner = || loaded.unwrap_or_else(|| Reasoner::new(desc, limits));
+    let built = grounded.and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
+    Ok(match built {
+        Ok((p, g)) if sure(&g) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
+        Ok((p, g)) => faster(p, &g, reasoner()?, now),
+        Err(d) => {
+            let r = reasoner()?;
+            let why = format!("the propositional network is not available: {}", d.message);
+            Chosen { note: reasoner_note(&r, &why), engine: Engine::Reasoner(Box::new(r)) }
+        }
+    })
+}
+
+/// The faster of a large network and the reasoner, each measured on random playouts.
+fn faster(p: Propnet, g: &crate::ground::Ground, r: Reasoner, now: &dyn Fn() -> f64) -> Chosen {
+    let mut net = Engine::Propnet(Box::new(p));
+    let mut reasoner = Engine::Reasoner(Box::new(r));
+    let (n, r) = (speed(&mut net, now), speed(&mut reasoner, now));
+    let network = match &net {
+        Engine::Propnet(p) => propnet_note(g, p),
+        Engine::Reasoner(_) => unreachable!("built as a network"),
+    };
+    let rates = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => format!("{:.0} against {:.0} moves per second", a * 1000.0, b * 1000.0),
+        _ => "the other failed".into(),
+    };
+    match (n, r) {
+        (Some(a), b) if b.is_none_or(|b| a > b) => {
+            Chosen { note: format!("{network}, measured faster than the reasoner: {}", rates(n, r)), engine: net }
+        }
+        _ => {
+            let Engine::Reasoner(r_engine) = &reasoner else { unreachable!("built as a reasoner") };
+            let why = format!("the propositional network measured slower: {}", rates(r, n));
+            Chosen { note: reasoner_note(r_engine, &why), engine: reasoner }
         }
     }
 }
+
+/// Joint moves per millisecond of random playouts (each cut at `MEASURE_STEPS`) over about
+/// `MEASURE_MILLIS`, in batches of 1, 2, 4, ... playouts (from some size on, the network
+/// plays a batch many at a time, as it does for every caller asking for many);
+/// `None` when a playout fails, or when the clock does not advance within
+/// `MEASURE_PLAYOUTS` playouts.
+fn speed(m: &mut Engine, now: &dyn Fn() -> f64) -> Option<f64> {
+    let mut rng = Rng::new(1);
+    let start = now();
+    let (mut moves, mut played, mut batch) = (0, 0, 1);
+    while played < MEASURE_PLAYOUTS {
+        m.playouts(&mut rng, batch, MEASURE_STEPS, &mut |_, o| moves += o.length.max(1)).ok()?;
+        played += batch;
+        batch = (batch * 2).min(MEASURE_PLAYOUTS - played);
+        let elapsed = now() - start;
+        if elapsed >= MEASURE_MILLIS {
+            return Some(moves as f64 / elapsed);
+        }
+    }
+    let elapsed = now() - start;
+    (elapsed > 0.0).then(|| moves as f64 / elapsed)
+}
+
+/// Bounds of one measurement: playouts, and joint moves per playout.
+const MEASURE_PLAYOUTS: usize = 1024;
+const MEASURE_STEPS: usize = 200;
 
 /// `auto`'s grounding, and the reasoner loaded meanwhile if it was. With a second core a
 /// grounding that takes longer than `HEAD_START` gets the reasoner loaded beside it, on
 /// this thread while another grounds: a game that does not ground then waits for about the
 /// longer of the two, not for both (amazonsTorus's grounding fails as late as its load
 /// ends). Most games ground within the head start and load nothing else (two threads at
-/// once slow each other). A grounding that succeeds abandons the load, which then gives
-/// `None`. On one core, or where there are no threads (the page, whose worker grounds
+/// once slow each other). A grounding `sure` to be taken abandons the load, which then gives
+/// `None` (a bigger one keeps it, to be measured against the network). On one core, or where there are no threads (the page, whose worker grounds
 /// beside the main thread's reasoner), the reasoner is left to the caller.
 fn ground_beside_reasoner(
     desc: &Description,
     options: GroundOptions,
     limits: Limits,
+    sure: &(dyn Fn(&crate::ground::Ground) -> bool + Sync),
 ) -> (std::result::Result<crate::ground::Ground, Diagnostic>, Option<std::result::Result<Reasoner, Diagnostic>>) {
     let grounding = || ground(desc, options, &|| 0.0, &mut |_| {});
     if std::thread::available_parallelism().map_or(true, |n| n.get() < 2) {
@@ -139,7 +229,7 @@ fn ground_beside_reasoner(
     std::thread::scope(|scope| {
         let grounder = std::thread::Builder::new().stack_size(GROUNDER_STACK).spawn_scoped(scope, || {
             let g = grounding();
-            if g.is_ok() {
+            if g.as_ref().is_ok_and(sure) {
                 abandoned.store(true, Ordering::Relaxed);
             }
             // The receiver waits until the grounding ends (the scope joins this thread).
@@ -417,11 +507,51 @@ mod tests {
         let chosen = build(Choice::Auto, &desc, Limits::default(), Default::default(), &|| 0.0).unwrap();
         assert!(chosen.note.starts_with("reasoner (the propositional network is not available"), "{}", chosen.note);
         // Stopped by the bounds of the automatic choice, not by the grounder's own limits.
-        let bounds =
-            [AUTO_MAX_JOIN_STEPS.to_string(), (AUTO_MAX_RULES * crate::ground::INSTANCES_PER_RULE).to_string()];
+        let per_rule = crate::ground::INSTANCES_PER_RULE;
+        let bounds = [AUTO_MAX_JOIN_STEPS as usize, AUTO_SURE_RULES * per_rule, AUTO_MAX_RULES * per_rule];
+        let bounds = bounds.map(|b| b.to_string());
         assert!(bounds.iter().any(|b| chosen.note.contains(b.as_str())), "{}", chosen.note);
         let mut m = chosen.engine;
         let outcome = m.playout(&mut Rng::new(1), 100).unwrap();
         assert_eq!(outcome.goals, Some(vec![vec![GoalValue::Int(100)]]));
+    }
+
+    /// Tic-tac-toe, its network counted as big (bounds far below its 233 ground rules): the
+    /// network plays only when measured faster. Both engines play the same random playouts,
+    /// so a clock that advances the same at every reading measures them equal, and the
+    /// reasoner stays; one that slows down as it is read finds the network (measured first)
+    /// faster.
+    #[test]
+    fn a_big_network_plays_only_when_measured_faster_than_the_reasoner() {
+        let desc =
+            parse(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/tictactoe.kif")).unwrap())
+                .description;
+        let small = Bounds { sure: 10, max: 1000 };
+        let choose =
+            |now: &dyn Fn() -> f64| automatic(&desc, Limits::default(), Default::default(), now, &small).unwrap();
+        let reads = std::cell::Cell::new(0.0);
+        let steady = || {
+            reads.set(reads.get() + 1.0);
+            reads.get()
+        };
+        let chosen = choose(&steady);
+        assert_eq!(chosen.engine.engine_name(), "reasoner");
+        assert!(chosen.note.contains("the propositional network measured slower"), "{}", chosen.note);
+        reads.set(0.0);
+        let slowing = || {
+            reads.set(reads.get() + 1.0);
+            reads.get() * reads.get()
+        };
+        let chosen = choose(&slowing);
+        assert_eq!(chosen.engine.engine_name(), "propnet");
+        assert!(chosen.note.contains("measured faster than the reasoner"), "{}", chosen.note);
+        // Within the bounds it is sure of, `auto` does not measure.
+        let chosen = build(Choice::Auto, &desc, Limits::default(), Default::default(), &steady).unwrap();
+        assert_eq!(chosen.engine.engine_name(), "propnet");
+        assert!(!chosen.note.contains("measured"), "{}", chosen.note);
+        // Past the biggest, the grounding fails and the reasoner plays.
+        let chosen =
+            automatic(&desc, Limits::default(), Default::default(), &steady, &Bounds { sure: 10, max: 100 }).unwrap();
+        assert!(chosen.note.starts_with("reasoner (the propositional network is not available"), "{}", chosen.note);
     }
 }
