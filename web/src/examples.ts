@@ -15,8 +15,8 @@ export interface Example {
 
 /** The menu's groups, in order; games in no group follow under "More". */
 const GROUPS: [string, string[]][] = [
-  ['Two players, taking turns', ['tictactoe', 'connectfour', 'breakthrough', 'knightthrough', 'checkers', 'othello', 'hex', 'dotsandboxes', 'nim', 'chomp', 'peano']],
-  ['More players, simultaneous moves', ['takeaway3', 'rps', 'pennies', 'prisoners']],
+  ['Two players, taking turns', ['tictactoe', 'connectfour', 'breakthrough', 'knightthrough', 'checkers', 'othello', 'hex', 'dotsandboxes', 'nim', 'chomp', 'peano', 'reach', 'bigstatic', 'negation', 'arith', 'lists']],
+  ['More players, simultaneous moves', ['takeaway3', 'rps', 'pennies', 'prisoners', 'simultaneous']],
   ['Puzzles (one player)', ['eightpuzzle', 'hanoi', 'blocksworld', 'lightsout', 'sudoku', 'maze', 'codebreaker']],
   ['Find the bug', ['bug-unsafe', 'bug-negation', 'bug-unreachable']],
 ];
