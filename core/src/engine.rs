@@ -164,17 +164,16 @@ fn faster(p: Propnet, g: &crate::ground::Ground, r: Reasoner, now: &dyn Fn() -> 
         Engine::Propnet(p) => propnet_note(g, p),
         Engine::Reasoner(_) => unreachable!("built as a network"),
     };
-    let rates = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(a), Some(b)) => format!("{:.0} against {:.0} moves per second", a * 1000.0, b * 1000.0),
-        _ => "the other failed".into(),
-    };
+    // Moves per second of the network and of the reasoner, as measured.
+    let rate = |x: Option<f64>| x.map_or("none (a playout failed)".into(), |x| format!("{:.0}", x * 1000.0));
+    let measured = format!("{} moves per second against the reasoner's {}", rate(n), rate(r));
     match (n, r) {
         (Some(a), b) if b.is_none_or(|b| a > b) => {
-            Chosen { note: format!("{network}, measured faster than the reasoner: {}", rates(n, r)), engine: net }
+            Chosen { note: format!("{network}, measured faster than the reasoner: {measured}"), engine: net }
         }
         _ => {
             let Engine::Reasoner(r_engine) = &reasoner else { unreachable!("built as a reasoner") };
-            let why = format!("the propositional network measured slower: {}", rates(r, n));
+            let why = format!("the propositional network measured slower: {measured}");
             Chosen { note: reasoner_note(r_engine, &why), engine: reasoner }
         }
     }
