@@ -24,8 +24,6 @@ pub const AUTO_SURE_RULES: usize = 250_000;
 /// tens of times faster on it (knightThrough 66x, chineseCheckers4 40x), but a network with
 /// tens of thousands of fluents can be slower (pancakes88, whose states are permutations).
 pub const AUTO_MAX_RULES: usize = 500_000;
-/// Milliseconds of random play per engine in that measurement.
-const MEASURE_MILLIS: f64 = 40.0;
 /// Most join steps the automatic choice spends on the grounder's fixpoint (about 0.6 s on
 /// these machines, more while the reasoner loads beside it; the biggest games that ground
 /// within `AUTO_MAX_RULES` take a third of it), so that a game whose grounding would fail
@@ -156,35 +154,30 @@ fn automatic(
 }
 
 /// The faster of a large network and the reasoner, each measured on random playouts.
-fn faster(p: Propnet, g: &crate::ground::Ground, r: Reasoner, now: &dyn Fn() -> f64) -> Chosen {
-    let mut net = Engine::Propnet(Box::new(p));
-    let mut reasoner = Engine::Reasoner(Box::new(r));
-    let (n, r) = (speed(&mut net, now), speed(&mut reasoner, now));
-    let network = match &net {
-        Engine::Propnet(p) => propnet_note(g, p),
-        Engine::Reasoner(_) => unreachable!("built as a network"),
-    };
-    // Moves per second of the network and of the reasoner, as measured.
+fn faster(mut p: Propnet, g: &crate::ground::Ground, mut r: Reasoner, now: &dyn Fn() -> f64) -> Chosen {
+    let (net, reasoner) = (speed(&mut p, now), speed(&mut r, now));
     let rate = |x: Option<f64>| x.map_or("none (a playout failed)".into(), |x| format!("{:.0}", x * 1000.0));
-    let measured = format!("{} moves per second against the reasoner's {}", rate(n), rate(r));
-    match (n, r) {
-        (Some(a), b) if b.is_none_or(|b| a > b) => {
-            Chosen { note: format!("{network}, measured faster than the reasoner: {measured}"), engine: net }
-        }
-        _ => {
-            let Engine::Reasoner(r_engine) = &reasoner else { unreachable!("built as a reasoner") };
-            let why = format!("the propositional network measured slower: {measured}");
-            Chosen { note: reasoner_note(r_engine, &why), engine: reasoner }
-        }
+    let measured = format!("{} moves per second against the reasoner's {}", rate(net), rate(reasoner));
+    if net.is_some_and(|n| reasoner.is_none_or(|r| n > r)) {
+        let note = format!("{}, measured faster than the reasoner: {measured}", propnet_note(g, &p));
+        Chosen { note, engine: Engine::Propnet(Box::new(p)) }
+    } else {
+        let note = reasoner_note(&r, &format!("the propositional network measured slower: {measured}"));
+        Chosen { note, engine: Engine::Reasoner(Box::new(r)) }
     }
 }
 
+/// Milliseconds of random play per engine in `faster`'s measurement; most playouts, and
+/// joint moves per playout.
+const MEASURE_MILLIS: f64 = 40.0;
+const MEASURE_PLAYOUTS: usize = 1024;
+const MEASURE_STEPS: usize = 200;
+
 /// Joint moves per millisecond of random playouts (each cut at `MEASURE_STEPS`) over about
 /// `MEASURE_MILLIS`, in batches of 1, 2, 4, ... playouts (from some size on, the network
-/// plays a batch many at a time, as it does for every caller asking for many);
-/// `None` when a playout fails, or when the clock does not advance within
-/// `MEASURE_PLAYOUTS` playouts.
-fn speed(m: &mut Engine, now: &dyn Fn() -> f64) -> Option<f64> {
+/// plays a batch many at a time, as it does for every caller asking for many); `None` when
+/// a playout fails, or when the clock does not advance within `MEASURE_PLAYOUTS` playouts.
+fn speed(m: &mut impl StateMachine, now: &dyn Fn() -> f64) -> Option<f64> {
     let mut rng = Rng::new(1);
     let start = now();
     let (mut moves, mut played, mut batch) = (0, 0, 1);
@@ -201,18 +194,15 @@ fn speed(m: &mut Engine, now: &dyn Fn() -> f64) -> Option<f64> {
     (elapsed > 0.0).then(|| moves as f64 / elapsed)
 }
 
-/// Bounds of one measurement: playouts, and joint moves per playout.
-const MEASURE_PLAYOUTS: usize = 1024;
-const MEASURE_STEPS: usize = 200;
-
 /// `auto`'s grounding, and the reasoner loaded meanwhile if it was. With a second core a
 /// grounding that takes longer than `HEAD_START` gets the reasoner loaded beside it, on
 /// this thread while another grounds: a game that does not ground then waits for about the
 /// longer of the two, not for both (amazonsTorus's grounding fails as late as its load
 /// ends). Most games ground within the head start and load nothing else (two threads at
 /// once slow each other). A grounding `sure` to be taken abandons the load, which then gives
-/// `None` (a bigger one keeps it, to be measured against the network). On one core, or where there are no threads (the page, whose worker grounds
-/// beside the main thread's reasoner), the reasoner is left to the caller.
+/// `None` (a bigger one keeps it, to be measured against the network). On one core, or
+/// where there are no threads (the page, whose worker grounds beside the main thread's
+/// reasoner), the reasoner is left to the caller.
 fn ground_beside_reasoner(
     desc: &Description,
     options: GroundOptions,
