@@ -1,7 +1,7 @@
 //! Engines by name, and the automatic choice: the propositional network when the game grounds
 //! within limits (measured against the first-order reasoner when the network is big), the
-//! reasoner otherwise (with the reason). `Engine` is one
-//! state machine over either, so the CLI and the page need no per-engine code.
+//! reasoner otherwise (with the reason). `Engine` is one state machine over either, so the
+//! CLI and the page need no per-engine code.
 
 use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
