@@ -24,6 +24,7 @@ use std::time::Instant;
 
 mod matches;
 mod parallel;
+mod upgrade;
 
 #[derive(Parser)]
 #[command(name = "gdl", version, about = "Parse, check, play and benchmark GDL games")]
@@ -143,6 +144,11 @@ enum Command {
         json: bool,
         #[command(flatten)]
         engine: EngineArgs,
+        /// With auto on the reasoner because the game grounds past auto's bounds: seconds of
+        /// play before the game is ground in the background with the grounder's own limits;
+        /// the run moves to the network if it is measured faster (the results stay the same).
+        #[arg(long, default_value_t = 1.0)]
+        upgrade_after: f64,
     },
     /// Check a trace written by another reasoner against ours.
     Replay {
@@ -169,6 +175,11 @@ enum Command {
         json: bool,
         #[command(flatten)]
         engine: EngineArgs,
+        /// With auto on the reasoner because the game grounds past auto's bounds: seconds of
+        /// play before the game is ground in the background with the grounder's own limits;
+        /// the run moves to the network if it is measured faster (the results stay the same).
+        #[arg(long, default_value_t = 1.0)]
+        upgrade_after: f64,
     },
     /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect): wins, draws,
     /// losses and mean score per player with 95% confidence intervals. Seats rotate between
@@ -333,12 +344,12 @@ fn main() -> ExitCode {
         Command::Check { file, json } => check(&file, json),
         Command::Info { file, json, engine } => info(&file, json, &engine),
         Command::Fmt { file, to } => fmt(&file, to),
-        Command::Playout { file, count, seed, max_steps, trace, json, engine } => {
-            playout(&file, count, seed, max_steps, trace.as_deref(), json, &engine)
+        Command::Playout { file, count, seed, max_steps, trace, json, engine, upgrade_after } => {
+            playout(&file, count, seed, max_steps, trace.as_deref(), json, &engine, upgrade_after)
         }
         Command::Replay { file, trace, json, engine } => replay_cmd(&file, &trace, json, &engine),
-        Command::Bench { file, seconds, seed, max_steps, threads, json, engine } => {
-            bench(&file, seconds, seed, max_steps, threads, json, &engine)
+        Command::Bench { file, seconds, seed, max_steps, threads, json, engine, upgrade_after } => {
+            bench(&file, seconds, seed, max_steps, threads, json, &engine, upgrade_after)
         }
         Command::Match { file, players, games, seed, max_steps, threads, json, engine } => {
             match_cmd(&file, &players, games, seed, max_steps, threads, json, &engine)
@@ -456,18 +467,28 @@ impl Loader {
 
     /// The engine, its choice said on stderr (unless `json`), or the game's diagnostic.
     fn engine(&self, file: &Path, json: bool) -> Result<EngineMachine, Failure> {
+        self.chosen(file, json).map(|c| c.engine)
+    }
+
+    /// The engine with its note (said on stderr unless `json`), or the game's diagnostic.
+    fn chosen(&self, file: &Path, json: bool) -> Result<gdl_core::engine::Chosen, Failure> {
         match self.build() {
             Ok(chosen) => {
                 if !json {
                     eprintln!("engine: {}", chosen.note);
                 }
-                Ok(chosen.engine)
+                Ok(chosen)
             }
             Err(d) => {
                 report(file, &self.text, &[d], json);
                 Err(Failure::Invalid)
             }
         }
+    }
+
+    /// What a run on `chosen` may move to (see `upgrade`), said on stderr unless `json`.
+    fn upgrader(&self, chosen: &gdl_core::engine::Chosen, after: f64, json: bool) -> upgrade::Upgrader {
+        upgrade::Upgrader::new(chosen, &self.description, self.limits, self.options, after, !json)
     }
 }
 
@@ -550,6 +571,7 @@ fn fmt(file: &Path, to: Form) -> Outcome {
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn playout(
     file: &Path,
     count: usize,
@@ -558,8 +580,12 @@ fn playout(
     trace: Option<&Path>,
     json: bool,
     engine: &EngineArgs,
+    upgrade_after: f64,
 ) -> Outcome {
-    let mut m = load_engine(file, engine, json)?;
+    let loader = Loader::new(file, engine, json)?;
+    let chosen = loader.chosen(file, json)?;
+    let upgrader = loader.upgrader(&chosen, upgrade_after, json);
+    let (mut m, mut switch, start) = (chosen.engine, upgrader.thread(), Instant::now());
     let mut out = match trace {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
@@ -569,6 +595,7 @@ fn playout(
     let mut rng = Rng::new(seed);
     let mut summary = Vec::new();
     for _ in 0..count {
+        switch.poll(&mut m, start.elapsed().as_secs_f64());
         let p = record_playout(&mut m, &mut playout_rng(&mut rng), max_steps).map_err(runtime)?;
         if let Some(w) = out.as_mut() {
             serde_json::to_writer(&mut *w, &p).context("writing the trace")?;
@@ -661,8 +688,15 @@ impl Counts {
     }
 }
 
-/// Random playouts on `m` for `seconds` (at least one).
-fn bench_playouts(m: &mut EngineMachine, seed: u64, seconds: f64, max_steps: usize) -> Result<Counts, String> {
+/// Random playouts on `m` for `seconds` (at least one), moving to a network when `switch`
+/// has one.
+fn bench_playouts(
+    m: &mut EngineMachine,
+    seed: u64,
+    seconds: f64,
+    max_steps: usize,
+    switch: &mut upgrade::Switch,
+) -> Result<Counts, String> {
     let mut rng = Rng::new(seed);
     let mut c = Counts::default();
     let start = Instant::now();
@@ -670,6 +704,7 @@ fn bench_playouts(m: &mut EngineMachine, seed: u64, seconds: f64, max_steps: usi
     // playouts several at a time).
     let mut batch = 1;
     while c.playouts == 0 || start.elapsed().as_secs_f64() < seconds {
+        switch.poll(m, start.elapsed().as_secs_f64());
         let begun = Instant::now();
         m.playouts(&mut rng, batch, max_steps, &mut |_, o| {
             c.playouts += 1;
@@ -693,6 +728,7 @@ fn bench_playouts(m: &mut EngineMachine, seed: u64, seconds: f64, max_steps: usi
 
 /// Random playouts for `seconds` on `threads` threads: thread `t` runs the series seeded
 /// `seed + t` on its own engine.
+#[allow(clippy::too_many_arguments)]
 fn bench(
     file: &Path,
     seconds: f64,
@@ -701,19 +737,22 @@ fn bench(
     threads: Option<usize>,
     json: bool,
     engine: &EngineArgs,
+    upgrade_after: f64,
 ) -> Outcome {
     let threads = threads_arg(threads)?;
     let loader = Loader::new(file, engine, json)?;
     let loading = Instant::now();
-    let mut m = loader.engine(file, json)?;
+    let chosen = loader.chosen(file, json)?;
     let load_ms = loading.elapsed().as_secs_f64() * 1000.0;
+    let upgrader = loader.upgrader(&chosen, upgrade_after, json);
+    let mut m = chosen.engine;
     let roles = m.roles().to_vec();
     let build = || loader.build().map(|c| c.engine).map_err(|d| d.message);
     // The clocks start when every thread has its engine: the first thread to start reads them.
     let started = std::sync::OnceLock::new();
     let work = |t: usize, m: &mut EngineMachine| {
         started.get_or_init(|| (Instant::now(), cpu_seconds()));
-        bench_playouts(m, seed.wrapping_add(t as u64), seconds, max_steps)
+        bench_playouts(m, seed.wrapping_add(t as u64), seconds, max_steps, &mut upgrader.thread())
     };
     let per_thread =
         parallel::each_thread(threads, &mut m, &build, &work).map_err(|e| runtime(RuntimeError::new(e)))?;
@@ -745,12 +784,13 @@ fn bench(
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "threads": threads, "playouts": playouts,
                    "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": rate,
                    "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": avg, "cut": cut,
-                   "stuck": stuck, "stuck_note": stuck_note, "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "network": m.propnet_stats(),
+                   "stuck": stuck, "stuck_note": stuck_note, "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "upgraded_after_seconds": upgrader.moved_at(), "network": m.propnet_stats(),
                    "programs_loaded": m.programs_loaded()})
         );
     } else {
+        let moved = upgrader.moved_at().map_or(String::new(), |t| format!(" (reasoner until {t:.2} s)"));
         println!(
-            "{}: engine {}, {threads} threads, {playouts} playouts in {elapsed:.2} s",
+            "{}: engine {}{moved}, {threads} threads, {playouts} playouts in {elapsed:.2} s",
             file.display(),
             m.engine_name()
         );

@@ -398,3 +398,45 @@ fn playouts_stop_where_a_role_has_no_legal_move_and_say_so() {
         assert!(last.get("joint").is_none() && last["legal"]["r"] == serde_json::json!([]), "{last}");
     }
 }
+
+/// A walk of 80 cells whose moves read a static relation of 80³ facts: past the facts `auto`
+/// allows a grounding (it plays on the reasoner), within the grounder's own limits.
+fn trio_game() -> String {
+    let n: String = (0..80).map(|i| format!("(n {i}) ")).collect();
+    let succ: String = (0..79).map(|i| format!("(succ {i} {}) ", i + 1)).collect();
+    format!(
+        "(role p) {n} {succ} (init (at 0)) (init (time 0))
+         (<= (trio ?a ?b ?c) (n ?a) (n ?b) (n ?c))
+         (<= (legal p (go ?b)) (true (at ?a)) (succ ?a ?b) (trio ?a ?b ?b))
+         (<= (legal p stay) (true (at ?a)))
+         (<= (next (at ?b)) (does p (go ?b))) (<= (next (at ?a)) (does p stay) (true (at ?a)))
+         (<= (next (time ?u)) (true (time ?t)) (succ ?t ?u))
+         (<= terminal (true (at 20))) (<= terminal (true (time 30)))
+         (<= (goal p 100) (true (at 20))) (<= (goal p 0) (not (true (at 20))))"
+    )
+}
+
+#[test]
+fn a_long_run_moves_to_the_network_ground_in_the_background_with_the_same_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("trio.kif");
+    std::fs::write(&game, trio_game()).unwrap();
+    let game = game.to_str().unwrap();
+    let args = ["bench", game, "--seconds", "4", "--threads", "1", "--upgrade-after", "0", "--json"];
+    let v: Value = serde_json::from_str(&stdout(&args)).unwrap();
+    assert_eq!(v["engine"], "propnet", "{v}");
+    assert!(v["upgraded_after_seconds"].as_f64().is_some(), "{v}");
+    // Without the upgrade, the same run stays on the reasoner.
+    let args = ["bench", game, "--seconds", "0.2", "--threads", "1", "--upgrade-after", "1", "--json"];
+    let v: Value = serde_json::from_str(&stdout(&args)).unwrap();
+    assert_eq!((&v["engine"], &v["upgraded_after_seconds"]), (&Value::from("reasoner"), &Value::Null), "{v}");
+    // Playouts that change engine on the way are the reasoner's.
+    let run = |engine: &str| {
+        let count = ["playout", game, "--count", "40000", "--upgrade-after", "0", "--engine", engine];
+        gdl().args(count).output().unwrap()
+    };
+    let (auto, reasoner) = (run("auto"), run("reasoner"));
+    let said = String::from_utf8_lossy(&auto.stderr);
+    assert!(said.contains("engine: moves to propnet ("), "{said}");
+    assert_eq!(String::from_utf8_lossy(&auto.stdout), String::from_utf8_lossy(&reasoner.stdout));
+}

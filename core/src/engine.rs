@@ -75,6 +75,15 @@ pub enum Move {
 pub struct Chosen {
     pub engine: Engine,
     pub note: String,
+    /// `auto` left the game to the reasoner only because the grounding passed `auto`'s own
+    /// bounds: with the grounder's limits it may still play on a faster network (`upgrade`).
+    pub may_upgrade: bool,
+}
+
+impl Chosen {
+    fn new(note: String, engine: Engine) -> Chosen {
+        Chosen { engine, note, may_upgrade: false }
+    }
 }
 
 /// The engine `choice` for a valid description; `now` gives milliseconds.
@@ -89,17 +98,17 @@ pub fn build(
     match choice {
         Choice::Reasoner => {
             let r = Reasoner::new(desc, limits)?;
-            Ok(Chosen { note: reasoner_note(&r, ""), engine: Engine::Reasoner(Box::new(r)) })
+            Ok(Chosen::new(reasoner_note(&r, ""), Engine::Reasoner(Box::new(r))))
         }
         Choice::Ground => {
             let g = grounded(GroundOptions { limits, ..Default::default() })?;
             let note = format!("ground ({} ground rules in the reasoner)", g.stats.rules);
-            Ok(Chosen { engine: Engine::Reasoner(Box::new(g.reasoner(limits)?)), note })
+            Ok(Chosen::new(note, Engine::Reasoner(Box::new(g.reasoner(limits)?))))
         }
         Choice::Propnet => {
             let g = grounded(GroundOptions { limits, ..Default::default() })?;
             let p = Propnet::new(&g, options, now)?;
-            Ok(Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) })
+            Ok(Chosen::new(propnet_note(&g, &p), Engine::Propnet(Box::new(p))))
         }
         Choice::Auto => automatic(desc, limits, options, now, &AUTO),
     }
@@ -143,28 +152,66 @@ fn automatic(
     let reasoner = || loaded.unwrap_or_else(|| Reasoner::new(desc, limits));
     let built = grounded.and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
     Ok(match built {
-        Ok((p, g)) if sure(&g) => Chosen { note: propnet_note(&g, &p), engine: Engine::Propnet(Box::new(p)) },
-        Ok((p, g)) => faster(p, &g, reasoner()?, now),
+        Ok((p, g)) if sure(&g) => Chosen::new(propnet_note(&g, &p), Engine::Propnet(Box::new(p))),
+        Ok((p, g)) => match faster(p, &g, reasoner()?, now) {
+            Ok((p, note)) => Chosen::new(note, Engine::Propnet(p)),
+            Err((r, why)) => Chosen::new(reasoner_note(&r, &why), Engine::Reasoner(r)),
+        },
         Err(d) => {
             let r = reasoner()?;
             let why = format!("the propositional network is not available: {}", d.message);
-            Chosen { note: reasoner_note(&r, &why), engine: Engine::Reasoner(Box::new(r)) }
+            Chosen { may_upgrade: true, ..Chosen::new(reasoner_note(&r, &why), Engine::Reasoner(Box::new(r))) }
         }
     })
 }
 
-/// The faster of a large network and the reasoner, each measured on random playouts.
-fn faster(mut p: Propnet, g: &crate::ground::Ground, mut r: Reasoner, now: &dyn Fn() -> f64) -> Chosen {
+/// A large network with its note, if it is measured faster than the reasoner on random
+/// playouts; else the reasoner and why not.
+type Raced = std::result::Result<(Box<Propnet>, String), (Box<Reasoner>, String)>;
+
+fn faster(mut p: Propnet, g: &crate::ground::Ground, mut r: Reasoner, now: &dyn Fn() -> f64) -> Raced {
     let (net, reasoner) = (speed(&mut p, now), speed(&mut r, now));
     let rate = |x: Option<f64>| x.map_or("none (a playout failed)".into(), |x| format!("{:.0}", x * 1000.0));
     let measured = format!("{} moves per second against the reasoner's {}", rate(net), rate(reasoner));
     if net.is_some_and(|n| reasoner.is_none_or(|r| n > r)) {
         let note = format!("{}, measured faster than the reasoner: {measured}", propnet_note(g, &p));
-        Chosen { note, engine: Engine::Propnet(Box::new(p)) }
+        Ok((Box::new(p), note))
     } else {
-        let note = reasoner_note(&r, &format!("the propositional network measured slower: {measured}"));
-        Chosen { note, engine: Engine::Reasoner(Box::new(r)) }
+        Err((Box::new(r), format!("the propositional network measured slower: {measured}")))
     }
+}
+
+/// A network measured faster than the reasoner `auto` chose (see `upgrade`), and the
+/// sentence saying which engine it is and why. Each thread of a run plays on a copy of it.
+pub struct Upgrade {
+    network: Propnet,
+    pub note: String,
+}
+
+impl Upgrade {
+    /// A copy of the network (copying is much faster than building).
+    pub fn engine(&self) -> Engine {
+        Engine::Propnet(Box::new(self.network.clone()))
+    }
+}
+
+/// For a long run that `auto` started on the reasoner because of its own bounds
+/// (`Chosen::may_upgrade`): the game ground with the grounder's limits (about 10 s and 2 GB
+/// at most), its network measured against the reasoner, and kept if faster; else why not.
+/// Takes seconds (amazons: 3; chess fails after 18): meant for a thread of its own while the
+/// run goes on. Every engine plays the same playouts from the same seeds, so a run that
+/// changes engine gets the results it would have got without.
+pub fn upgrade(
+    desc: &Description,
+    limits: Limits,
+    options: propnet::Options,
+    now: &dyn Fn() -> f64,
+) -> std::result::Result<Upgrade, String> {
+    let ground = ground(desc, GroundOptions { limits, ..Default::default() }, &|| 0.0, &mut |_| {})
+        .map_err(|d| format!("the game does not ground: {}", d.message))?;
+    let p = Propnet::new(&ground, options, now).map_err(|d| d.message)?;
+    let r = Reasoner::new(desc, limits).map_err(|d| d.message)?;
+    faster(p, &ground, r, now).map(|(network, note)| Upgrade { network: *network, note }).map_err(|(_, why)| why)
 }
 
 /// Milliseconds of random play per engine in `faster`'s measurement; most playouts, and
@@ -542,5 +589,46 @@ mod tests {
         let chosen =
             automatic(&desc, Limits::default(), Default::default(), &steady, &Bounds { sure: 10, max: 100 }).unwrap();
         assert!(chosen.note.starts_with("reasoner (the propositional network is not available"), "{}", chosen.note);
+    }
+
+    /// Tic-tac-toe past `auto`'s bounds (lowered below its 233 ground rules) plays on the
+    /// reasoner, which a long run may upgrade: with the grounder's own limits the game
+    /// grounds, and the network is kept when measured faster (under the clock that slows as
+    /// it is read, as above), not when measured equal (a steady clock). A network measured
+    /// slower by `auto` itself is not upgraded. The network plays the reasoner's playouts.
+    #[test]
+    fn a_game_past_autos_bounds_upgrades_to_a_network_measured_faster() {
+        let desc =
+            parse(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/tictactoe.kif")).unwrap())
+                .description;
+        let reads = std::cell::Cell::new(0.0);
+        let steady = || {
+            reads.set(reads.get() + 1.0);
+            reads.get()
+        };
+        let slowing = || {
+            reads.set(reads.get() + 1.0);
+            reads.get() * reads.get()
+        };
+        let (limits, options) = (Limits::default(), propnet::Options::default());
+        let tiny = Bounds { sure: 10, max: 100 };
+        let mut chosen = automatic(&desc, limits, options, &steady, &tiny).unwrap();
+        assert!(chosen.may_upgrade && chosen.engine.engine_name() == "reasoner", "{}", chosen.note);
+        let measured = automatic(&desc, limits, options, &steady, &Bounds { sure: 10, max: 1000 }).unwrap();
+        assert!(!measured.may_upgrade, "{}", measured.note);
+        assert!(!build(Choice::Auto, &desc, limits, options, &steady).unwrap().may_upgrade);
+
+        let why = upgrade(&desc, limits, options, &steady).err().expect("measured equal: no upgrade");
+        assert!(why.starts_with("the propositional network measured slower"), "{why}");
+        reads.set(0.0);
+        let up = upgrade(&desc, limits, options, &slowing).expect("measured faster");
+        assert!(up.note.starts_with("propnet (") && up.note.contains("measured faster"), "{}", up.note);
+        let mut network = up.engine();
+        assert_eq!(network.engine_name(), "propnet");
+        let (mut a, mut b) = (Rng::new(7), Rng::new(7));
+        for _ in 0..50 {
+            let want = chosen.engine.playout(&mut a, 100).unwrap();
+            assert_eq!(network.playout(&mut b, 100).unwrap(), want);
+        }
     }
 }

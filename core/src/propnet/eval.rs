@@ -14,6 +14,7 @@ use super::compile::Lit;
 use super::layout::{Network, Run, COUNT, OR};
 use std::ops::Range;
 
+#[derive(Clone)]
 pub struct Values {
     pub val: Vec<u8>,
     /// The output bitset (see `layout::Slots`).

@@ -23,6 +23,7 @@ use crate::trace::{playout_rng, Outcome};
 pub(super) const LANES: usize = 64;
 
 /// Buffers of a batch, kept between batches.
+#[derive(Clone)]
 pub struct Lanes {
     /// Per node, one bit per lane: its word, then its complement (see `lit`).
     val: Vec<u64>,
@@ -45,6 +46,7 @@ pub struct Lanes {
 /// ("no move among these": the frame conditions of board games, often with hundreds of
 /// inputs) are computed from the moves chosen, each clearing its lanes in the gates that
 /// read it; the other gates are swept (`runs`).
+#[derive(Clone)]
 struct Plan {
     runs: Vec<Run>,
     /// The gates computed from the moves (nodes).
@@ -145,7 +147,7 @@ fn set(val: &mut [u64], node: usize, v: u64) {
 
 /// Small counters of the 64 lanes, bit-sliced: bit `b` of lane `i`'s number is bit `i` of
 /// `bits[b]`.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Sliced {
     bits: [u64; 32],
     width: usize,

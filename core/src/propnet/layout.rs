@@ -32,6 +32,7 @@ pub struct Run {
 }
 
 /// The network as evaluated.
+#[derive(Clone)]
 pub struct Network {
     pub leaves: u32,
     /// Per gate: header (`OR`, input count), then the input literals.

@@ -80,8 +80,9 @@ pub struct Stats {
     pub measure_ms: f64,
 }
 
-pub type State = std::rc::Rc<[u64]>;
+pub type State = std::sync::Arc<[u64]>;
 
+#[derive(Clone)]
 pub struct Propnet {
     net: Network,
     values: Values,

@@ -1,0 +1,110 @@
+//! Long runs move to the propositional network when it is ready. When `auto` plays a game on
+//! the reasoner because the game grounds past `auto`'s own bounds, a run that lasts longer
+//! than `--upgrade-after` seconds grounds it in the background with the grounder's own
+//! limits (`gdl_core::engine::upgrade`). If that network is measured faster than the
+//! reasoner, every thread of the run plays on with a copy of it.
+//! Every engine plays the same playouts from the same seeds, so only the speed changes.
+
+use gdl_core::ast::Description;
+use gdl_core::engine::{upgrade, Chosen, Engine, Upgrade};
+use gdl_core::propnet::Options as PropnetOptions;
+use gdl_core::reasoner::Limits;
+use std::sync::{Arc, Once, OnceLock};
+use std::time::Instant;
+
+/// What the background grounding needs.
+struct Job {
+    description: Description,
+    limits: Limits,
+    options: PropnetOptions,
+}
+
+/// The network a run may move to, shared by the run's threads.
+pub struct Upgrader {
+    /// `None`: the run plays on the engine it has.
+    job: Option<Job>,
+    /// Seconds of play before the grounding starts.
+    after: f64,
+    /// Tell on stderr when the grounding ends.
+    say: bool,
+    started: Once,
+    ready: Arc<OnceLock<Result<Upgrade, String>>>,
+    /// Seconds of play when the first thread moved to the network.
+    moved: OnceLock<f64>,
+}
+
+impl Upgrader {
+    /// For a run on `chosen`'s engine (nothing to do unless `auto` may upgrade it).
+    pub fn new(
+        chosen: &Chosen,
+        description: &Description,
+        limits: Limits,
+        options: PropnetOptions,
+        after: f64,
+        say: bool,
+    ) -> Upgrader {
+        let job = chosen.may_upgrade.then(|| Job { description: description.clone(), limits, options });
+        Upgrader { job, after, say, started: Once::new(), ready: Arc::default(), moved: OnceLock::new() }
+    }
+
+    /// A thread's own view of the upgrade.
+    pub fn thread(&self) -> Switch<'_> {
+        Switch { upgrader: self, done: self.job.is_none() }
+    }
+
+    /// Seconds of play when the run moved to the network, if it did.
+    pub fn moved_at(&self) -> Option<f64> {
+        self.moved.get().copied()
+    }
+
+    /// Starts the grounding on a thread of its own, once. The thread is not joined: a run
+    /// that ends first does not wait for it.
+    fn start(&self, job: &Job) {
+        self.started.call_once(|| {
+            let (ready, say) = (self.ready.clone(), self.say);
+            let Job { description, limits, options } = job;
+            let (description, limits, options) = (description.clone(), *limits, *options);
+            let spawned = std::thread::Builder::new().stack_size(8 << 20).spawn(move || {
+                let start = Instant::now();
+                let now = || start.elapsed().as_secs_f64() * 1000.0;
+                let result = upgrade(&description, limits, options, &now);
+                if say {
+                    match &result {
+                        Ok(u) => eprintln!("engine: moves to {}, ground in the background", u.note),
+                        Err(why) => eprintln!("engine: stays the reasoner, ground in the background: {why}"),
+                    }
+                }
+                let _ = ready.set(result);
+            });
+            if let Err(e) = spawned {
+                let _ = self.ready.set(Err(format!("no thread to ground in: {e}")));
+            }
+        });
+    }
+}
+
+/// One thread's side of an upgrade: replaces its engine once.
+pub struct Switch<'a> {
+    upgrader: &'a Upgrader,
+    /// Moved, or nothing to move to.
+    done: bool,
+}
+
+impl Switch<'_> {
+    /// Between playouts, after `played` seconds of play: `engine` becomes a copy of the
+    /// network once the upgrade is ready.
+    pub fn poll(&mut self, engine: &mut Engine, played: f64) {
+        let u = self.upgrader;
+        let Some(job) = u.job.as_ref().filter(|_| !self.done && played >= u.after) else { return };
+        u.start(job);
+        match u.ready.get() {
+            None => {}
+            Some(Err(_)) => self.done = true,
+            Some(Ok(ready)) => {
+                *engine = ready.engine();
+                self.done = true;
+                u.moved.get_or_init(|| played);
+            }
+        }
+    }
+}
