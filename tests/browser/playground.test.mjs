@@ -186,6 +186,43 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
   await context.close();
 });
 
+/** A walk of 80 cells whose moves read a static relation of 80³ facts: past the facts `auto`
+ * allows a grounding (it plays on the reasoner), within the grounder's own limits. */
+const TRIO = (() => {
+  const n = Array.from({ length: 80 }, (_, i) => `(n ${i})`).join(' ');
+  const succ = Array.from({ length: 79 }, (_, i) => `(succ ${i} ${i + 1})`).join(' ');
+  return `(role p) ${n}\n${succ}\n(init (at 0)) (init (time 0))\n(<= (trio ?a ?b ?c) (n ?a) (n ?b) (n ?c))\n` +
+    '(<= (legal p (go ?b)) (true (at ?a)) (succ ?a ?b) (trio ?a ?b ?b))\n(<= (legal p stay) (true (at ?a)))\n' +
+    '(<= (next (at ?b)) (does p (go ?b)))\n(<= (next (at ?a)) (does p stay) (true (at ?a)))\n' +
+    '(<= (next (time ?u)) (true (time ?t)) (succ ?t ?u))\n(<= terminal (true (at 20)))\n(<= terminal (true (time 30)))\n' +
+    '(<= (goal p 100) (true (at 20)))\n(<= (goal p 0) (not (true (at 20))))\n';
+})();
+
+test('a long run of playouts moves to the network ground in the background, and plays exactly the count asked', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await setRules(page, TRIO);
+  await page.locator('#tab-playouts').click();
+  await page.locator('#po-count').fill('300000');
+  await page.locator('#po-run').click();
+  await page.locator('#po-results .phase.done').waitFor({ timeout: 120_000 });
+  assert.match(await page.locator('#po-results .phase').textContent(), /engine propnet \(.*measured faster than the reasoner/);
+  assert.equal(await page.locator('#po-count-out').textContent(), '300,000');
+  const counts = await page.locator('.histogram[data-role="p"] .bar-count').allTextContents();
+  assert.equal(counts.reduce((s, c) => s + Number(c.split(' ')[0].replace(/,/g, '')), 0), 300_000);
+  // A run of a time moves too, and ends on time.
+  await page.locator('input[name="mode"][value="time"]').check();
+  await page.locator('#po-seconds').fill('4');
+  const start = Date.now();
+  await page.locator('#po-run').click();
+  await page.locator('#po-results .phase.done').waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('#po-results .phase').textContent(), /engine propnet \(/);
+  const seconds = Number((await page.locator('#po-time').textContent()).split(' ')[0]);
+  assert.ok(seconds >= 4 && Date.now() - start < 20_000, `${seconds} s`);
+  await shot(page, 'playouts-upgraded');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('prefix and infix convert into each other; the rule graph and the ground program are shown', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await page.locator('#to-infix').click();

@@ -79,6 +79,14 @@ impl Session {
         self.inner.set_engine(name, &performance_now).map_err(js_err)
     }
 
+    /// For a long run of playouts that `auto` left on the reasoner because of its own
+    /// bounds: grounds the game in full (seconds) and plays on from the initial state on its
+    /// network if that is measured faster: `{moved, note}` (the new engine note, or why not).
+    pub fn upgrade(&mut self) -> Result<JsValue, JsError> {
+        let upgraded = self.inner.upgrade(&performance_now).map_err(js_err)?;
+        to_js(&upgraded)
+    }
+
     /// Plays a joint move (one move text per role, in role order); returns the new view.
     pub fn play(&mut self, joint: Vec<String>) -> Result<JsValue, JsError> {
         self.inner.play(&joint).map_err(js_err)?;

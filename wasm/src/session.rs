@@ -51,6 +51,14 @@ pub struct View {
     pub engine_note: String,
 }
 
+/// What `Session::upgrade` did: whether the game moved to the network, and the new engine
+/// note or why not.
+#[derive(Debug, Serialize)]
+pub struct Upgraded {
+    pub moved: bool,
+    pub note: String,
+}
+
 /// The totals of one batch of random playouts from the initial state.
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -74,6 +82,8 @@ pub struct Batch {
 pub(crate) struct Game {
     pub(crate) m: Engine,
     pub(crate) note: String,
+    /// `auto` plays on the reasoner only because of its own bounds (see `upgrade`).
+    may_upgrade: bool,
     /// What it was loaded from, for `domain`, other engines and explanations.
     pub(crate) description: Description,
     pub(crate) text: String,
@@ -187,6 +197,7 @@ impl Session {
             states: vec![m.initial_state()],
             m,
             note,
+            may_upgrade: false,
             description,
             text: text.to_string(),
             domain: None,
@@ -250,10 +261,35 @@ impl Session {
         let chosen = engines::build(name, &g.description, limits, now)?;
         g.m = chosen.engine;
         g.note = chosen.note;
+        g.may_upgrade = chosen.may_upgrade;
         g.states = vec![g.m.initial_state()];
         g.joints.clear();
         g.cursor = 0;
         Ok(g.note.clone())
+    }
+
+    /// For a long run of playouts that `auto` left on the reasoner because of its own
+    /// bounds: grounds the game with the grounder's own limits (seconds) and, if its network
+    /// is measured faster, plays on it from the initial state (the playouts stay the same).
+    /// Says whether it moved, with the new engine note or why not (empty when there was
+    /// nothing to try). `now` gives milliseconds.
+    pub fn upgrade(&mut self, now: &dyn Fn() -> f64) -> Result<Upgraded> {
+        let limits = self.limits;
+        let g = self.game()?;
+        if !std::mem::take(&mut g.may_upgrade) {
+            return Ok(Upgraded { moved: false, note: String::new() });
+        }
+        match gdl_core::engine::upgrade(&g.description, limits, Default::default(), now) {
+            Ok(up) => {
+                g.m = up.engine();
+                g.note = up.note;
+                g.states = vec![g.m.initial_state()];
+                g.joints.clear();
+                g.cursor = 0;
+                Ok(Upgraded { moved: true, note: g.note.clone() })
+            }
+            Err(why) => Ok(Upgraded { moved: false, note: why }),
+        }
     }
 
     /// Plays one joint move (a move text per role, in role order) from the current position.
@@ -402,6 +438,38 @@ mod tests {
         assert!(r.errors >= 1);
         assert_eq!(r.diagnostics[0].line, 3);
         assert!(s.view().unwrap_err().contains("no game is loaded"));
+    }
+
+    /// `auto` keeps the reasoner for a walk whose moves read a static relation of 80³
+    /// facts (past the facts it allows a grounding); `upgrade` grounds it in full and moves
+    /// to the network, once. A game `auto` plays on the network has nothing to upgrade.
+    #[test]
+    fn upgrade_moves_a_game_past_autos_bounds_to_the_network_once() {
+        let n: String = (0..80).map(|i| format!("(n {i}) ")).collect();
+        let succ: String = (0..79).map(|i| format!("(succ {i} {}) ", i + 1)).collect();
+        let trio = format!(
+            "(role p) {n} {succ} (init (at 0))
+             (<= (trio ?a ?b ?c) (n ?a) (n ?b) (n ?c))
+             (<= (legal p (go ?b)) (true (at ?a)) (succ ?a ?b) (trio ?a ?b ?b))
+             (<= (next (at ?b)) (does p (go ?b)))
+             (<= terminal (true (at 20))) (<= (goal p 100) (true (at 20)))"
+        );
+        let mut s = Session::default();
+        assert!(s.load(&trio).ok);
+        assert!(s.set_engine("auto", &|| 0.0).unwrap().starts_with("reasoner ("));
+        let start = std::time::Instant::now();
+        let now = || start.elapsed().as_secs_f64() * 1000.0;
+        let up = s.upgrade(&now).unwrap();
+        assert!(up.moved && up.note.starts_with("propnet ("), "{up:?}");
+        let v = s.view().unwrap();
+        assert_eq!((v.engine, v.step, v.engine_note), ("propnet", 0, up.note));
+        assert_eq!(s.playouts(10, 100).unwrap().goals, vec![vec![("100".to_string(), 10)]]);
+        assert!(!s.upgrade(&now).unwrap().moved);
+
+        let mut s = loaded();
+        assert!(s.set_engine("auto", &|| 0.0).unwrap().starts_with("propnet ("));
+        let up = s.upgrade(&now).unwrap();
+        assert!(!up.moved && up.note.is_empty(), "{up:?}");
     }
 
     #[test]

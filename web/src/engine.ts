@@ -100,6 +100,7 @@ export const api = {
   redo: (s: Session) => s.redo() as View,
   goTo: (s: Session, step: number) => s.goTo(step) as View,
   playouts: (s: Session, count: number, maxSteps: number) => s.playouts(count, maxSteps) as Batch,
+  upgrade: (s: Session) => s.upgrade() as { moved: boolean; note: string },
   explain: (s: Session, atom: string, step?: number) => s.explain(atom, step) as Explanation,
   solve: (s: Session, budget: number) => s.solve(budget) as Solution,
   analyze: (s: Session, maxStates: number, playouts: number, maxSteps: number, seed: number) => s.analyze(maxStates, playouts, maxSteps, seed) as AnalysisReport,

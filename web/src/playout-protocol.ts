@@ -13,9 +13,19 @@ export interface RunRequest {
   seconds: number | null;
   maxSteps: number;
   seed: number;
+  /** Ground the game in full first (`auto` only): when `auto` keeps the reasoner for its own
+   * bounds and the network is measured faster, say so (`upgraded`) and wait for the rest
+   * of the run (`handover`) to play it on the network; otherwise stop there. */
+  upgrade: boolean;
 }
 
-export type ToWorker = RunRequest | { type: 'cancel' };
+/** What is left of a run for the worker that moved to the network. */
+export interface Handover {
+  count: number | null;
+  seconds: number | null;
+}
+
+export type ToWorker = RunRequest | { type: 'cancel' } | ({ type: 'handover' } & Handover);
 
 /** Totals so far: a `Batch` merged over every batch, plus timing. */
 export interface Totals extends Batch {
@@ -26,6 +36,7 @@ export interface Totals extends Batch {
 
 export type FromWorker =
   | { type: 'engine'; note: string }
+  | { type: 'upgraded'; moved: boolean; note: string }
   | { type: 'progress'; totals: Totals }
   | { type: 'done'; totals: Totals; cancelled: boolean }
   | { type: 'error'; message: string; totals: Totals | null };

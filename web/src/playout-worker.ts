@@ -1,12 +1,17 @@
 // The playouts worker: runs random playouts in batches sized to take about 50 ms, reports
 // totals after each batch, and looks for Cancel between batches, so the page never freezes.
+// A worker asked to `upgrade` grounds the game in full first, and plays on the network (the
+// rest of the run, handed over by the page) if `auto` kept the reasoner for its own bounds
+// and the network is measured faster.
 
 import { Session, api, errorMessage, startEngineSync } from './engine';
-import { emptyTotals, merge, type FromWorker, type RunRequest, type ToWorker, type Totals } from './playout-protocol';
+import { emptyTotals, merge, type FromWorker, type Handover, type RunRequest, type ToWorker, type Totals } from './playout-protocol';
 
 const BATCH_MS = 50;
 let started = false;
 let cancelled = false;
+/** Resolves the wait of a worker that moved to the network for the rest of the run. */
+let handOver: ((h: Handover) => void) | null = null;
 
 const post = (m: FromWorker) => postMessage(m);
 
@@ -29,22 +34,33 @@ async function run(req: RunRequest): Promise<void> {
   try {
     const loaded = api.load(session, req.rules);
     if (!loaded.ok) throw new Error('the rules have errors: fix them first');
-    post({ type: 'engine', note: req.engine === 'reasoner' ? 'reasoner' : session.setEngine(req.engine) });
+    const note = req.engine === 'reasoner' ? 'reasoner' : session.setEngine(req.engine);
+    let { count, seconds } = req;
+    if (req.upgrade) {
+      const handover = new Promise<Handover>((resolve) => (handOver = resolve));
+      const u = api.upgrade(session);
+      post({ type: 'upgraded', moved: u.moved, note: u.note });
+      if (!u.moved) return;
+      ({ count, seconds } = await handover);
+    } else {
+      post({ type: 'engine', note });
+    }
     session.seed(req.seed);
     totals = emptyTotals(loaded.roles.length);
     const start = performance.now();
     let batch = 1;
     let lastReport = 0;
     while (!cancelled) {
-      const want = req.count === null ? batch : Math.min(batch, req.count - totals.playouts);
+      const want = count === null ? batch : Math.min(batch, count - totals.playouts);
       if (want <= 0) break;
+      if (seconds !== null && seconds <= 0) break;
       const t0 = performance.now();
       merge(totals, api.playouts(session, want, req.maxSteps));
       const dt = performance.now() - t0;
       batch = Math.max(1, Math.min(100_000, Math.round(batch * Math.min(4, BATCH_MS / Math.max(dt, 0.5)))));
       totals.elapsedMs = performance.now() - start;
-      totals.progress = req.count !== null ? totals.playouts / req.count : Math.min(1, totals.elapsedMs / (1000 * (req.seconds ?? 1)));
-      if (req.seconds !== null && totals.elapsedMs >= req.seconds * 1000) break;
+      totals.progress = count !== null ? totals.playouts / count : Math.min(1, totals.elapsedMs / (1000 * (seconds ?? 1)));
+      if (seconds !== null && totals.elapsedMs >= seconds * 1000) break;
       if (totals.elapsedMs - lastReport >= 100) {
         lastReport = totals.elapsedMs;
         post({ type: 'progress', totals });
@@ -56,14 +72,19 @@ async function run(req: RunRequest): Promise<void> {
   } catch (e) {
     post({ type: 'error', message: errorMessage(e), totals });
   } finally {
+    handOver = null;
     session.free();
   }
 }
 
 onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
-  if (m.type === 'cancel') cancelled = true;
-  else {
+  if (m.type === 'cancel') {
+    cancelled = true;
+    handOver?.({ count: 0, seconds: 0 });
+  } else if (m.type === 'handover') {
+    handOver?.({ count: m.count, seconds: m.seconds });
+  } else {
     cancelled = false;
     void run(m);
   }

@@ -1,16 +1,22 @@
 // The playouts pane: N playouts or T seconds on a pool of Web Workers (one per core by
 // default, each with its share of the playouts and its own seed), with a progress bar, Cancel,
-// playouts per second, lengths and a goal histogram per role.
+// playouts per second, lengths and a goal histogram per role. With `auto`, a run still going
+// after UPGRADE_AFTER_MS starts one more worker that grounds the game in full: if `auto` kept
+// the reasoner only for its own bounds and the network is measured faster, the pool stops
+// and that worker plays the rest of the run on the network (the same playouts, faster).
 
 import { byId, h } from './dom';
 import type { Capabilities } from './engine';
-import { emptyTotals, merge, type FromWorker, type Totals } from './playout-protocol';
+import { emptyTotals, merge, type FromWorker, type ToWorker, type Totals } from './playout-protocol';
 
 /** The playouts of worker `w` of `workers` when `count` are shared out (the first ones
  * take one more when it does not divide). */
 export function shareCount(count: number, w: number, workers: number): number {
   return Math.floor(count / workers) + (w < count % workers ? 1 : 0);
 }
+
+/** Milliseconds a run plays before a worker grounds the game in full (see the top). */
+export const UPGRADE_AFTER_MS = 1000;
 
 export class PlayoutsPane {
   /** The pool: one worker per core (navigator.hardwareConcurrency) unless set otherwise. */
@@ -20,9 +26,17 @@ export class PlayoutsPane {
   private engine = 'auto';
   /** Which engine runs and why, as the first worker reports it. */
   private note = '';
-  /** Per worker of the run: its latest totals, and whether it finished. */
-  private parts: { totals: Totals | null; done: boolean; cancelled: boolean }[] = [];
+  /** Per worker of the run: its latest totals, whether it finished, and when it started
+   * playing (milliseconds of the run's play: the worker that took over starts late). */
+  private parts: { totals: Totals | null; done: boolean; cancelled: boolean; since: number }[] = [];
   private count: number | null = null;
+  private seconds: number | null = null;
+  /** The worker grounding in full (see the top), until it moves or gives up. */
+  private upgrader: Worker | null = null;
+  private upgradeTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The worker that moved to the network, and its part's index (after the pool's). */
+  private taker: Worker | null = null;
+  private handover: number | null = null;
 
   constructor(
     private module: WebAssembly.Module,
@@ -60,8 +74,10 @@ export class PlayoutsPane {
     const n = Math.min(count ?? Infinity, Math.round(num('po-workers', 1, 64, navigator.hardwareConcurrency || 1)));
     this.roles = game.roles;
     this.count = count;
+    this.seconds = seconds;
+    this.handover = null;
     while (this.workers.length < n) this.workers.push(new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name: 'playouts' }));
-    this.parts = Array.from({ length: n }, () => ({ totals: null, done: false, cancelled: false }));
+    this.parts = Array.from({ length: n }, () => ({ totals: null, done: false, cancelled: false, since: 0 }));
     this.setRunning(true);
     out.replaceChildren(h('p', { class: 'muted' }, 'Starting…'));
     byId<HTMLProgressElement>('po-progress').value = 0;
@@ -72,24 +88,80 @@ export class PlayoutsPane {
       worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(w, e.data);
       worker.onerror = (e) => this.finish(this.total(), `The playouts stopped: ${e.message}`);
       const mine = count === null ? null : shareCount(count, w, n);
-      worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32 });
+      worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32, upgrade: false });
     });
+    if (this.engine === 'auto') {
+      const request = { type: 'run', module: this.module, rules: game.text, engine: 'auto', count: null, seconds: null, maxSteps, seed: (seed + n) % 2 ** 32, upgrade: true } as const;
+      this.upgradeTimer = setTimeout(() => this.startUpgrade(request), UPGRADE_AFTER_MS);
+    }
+  }
+
+  /** Starts the worker that grounds the game in full (see the top). */
+  private startUpgrade(request: ToWorker): void {
+    this.upgradeTimer = null;
+    if (!this.running) return;
+    const worker = new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name: 'upgrade' });
+    this.upgrader = worker;
+    worker.onerror = () => this.stopUpgrade();
+    worker.onmessage = (e: MessageEvent<FromWorker>) => {
+      const m = e.data;
+      if (!this.running || this.upgrader !== worker) return;
+      if (m.type !== 'upgraded' || !m.moved) return this.stopUpgrade();
+      // It plays the rest of the run: the pool stops, then hands over what it left.
+      this.upgrader = null;
+      this.taker = worker;
+      this.note = m.note;
+      const w = (this.handover = this.parts.length);
+      this.parts.push({ totals: null, done: false, cancelled: false, since: 0 });
+      worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(w, e.data);
+      worker.onerror = (e) => this.finish(this.total(), `The playouts stopped: ${e.message}`);
+      this.workers.slice(0, w).forEach((x) => x.postMessage({ type: 'cancel' }));
+      this.handOver();
+    };
+    worker.postMessage(request);
+  }
+
+  /** Ends the full grounding, if one is running or waiting to start. */
+  private stopUpgrade(): void {
+    if (this.upgradeTimer !== null) clearTimeout(this.upgradeTimer);
+    this.upgradeTimer = null;
+    this.upgrader?.terminate();
+    this.upgrader = null;
+  }
+
+  /** Once the pool has stopped, gives the worker on the network what is left of the run. */
+  private handOver(): void {
+    const w = this.handover;
+    if (w === null || !this.parts.slice(0, w).every((p) => p.done)) return;
+    const pool = this.parts.slice(0, w);
+    const played = pool.reduce((sum, p) => sum + (p.totals?.playouts ?? 0), 0);
+    // Time is time played (loading left out, as each worker counts it): the pool's so far.
+    const since = Math.max(0, ...pool.map((p) => p.totals?.elapsedMs ?? 0));
+    this.parts[w].since = since;
+    const left = this.count === null ? null : Math.max(0, this.count - played);
+    const seconds = this.seconds === null ? null : Math.max(0, this.seconds - since / 1000);
+    this.taker?.postMessage({ type: 'handover', count: left, seconds });
   }
 
   cancel(): void {
-    if (this.running) this.workers.slice(0, this.parts.length).forEach((w) => w.postMessage({ type: 'cancel' }));
+    if (!this.running) return;
+    this.stopUpgrade();
+    this.workers.slice(0, this.parts.length).forEach((w) => w.postMessage({ type: 'cancel' }));
+    this.taker?.postMessage({ type: 'cancel' });
   }
 
-  /** Every worker's totals so far, merged. */
+  /** Every worker's totals so far, merged. A worker that took over a run started late: its
+   * time counts from the run's start. */
   private total(): Totals {
     const t = emptyTotals(this.roles.length);
-    for (const { totals } of this.parts) {
-      if (!totals) continue;
+    this.parts.forEach(({ totals, since }) => {
+      if (!totals) return;
       merge(t, totals);
-      t.elapsedMs = Math.max(t.elapsedMs, totals.elapsedMs);
+      t.elapsedMs = Math.max(t.elapsedMs, totals.elapsedMs + since);
       t.progress = Math.max(t.progress, totals.progress);
-    }
+    });
     if (this.count !== null) t.progress = t.playouts / this.count;
+    else if (this.handover !== null) t.progress = Math.min(1, t.elapsedMs / (1000 * (this.seconds ?? 1)));
     return t;
   }
 
@@ -104,9 +176,10 @@ export class PlayoutsPane {
     const part = this.parts[w];
     if (!this.running || !part) return;
     if (m.type === 'engine') {
-      if (w === 0) this.note = m.note;
+      if (w === 0 && this.handover === null) this.note = m.note;
       return;
     }
+    if (m.type === 'upgraded') return;
     part.totals = m.totals ?? part.totals;
     if (m.type === 'progress') return this.show(this.total(), 'running');
     if (m.type === 'error') {
@@ -114,12 +187,18 @@ export class PlayoutsPane {
       return this.finish(this.total(), m.message);
     }
     part.done = true;
-    part.cancelled = m.cancelled;
+    // The pool stopped for the worker that moved to the network is not a Cancel.
+    part.cancelled = m.cancelled && (this.handover === null || w === this.handover);
+    this.handOver();
     if (this.parts.every((p) => p.done)) this.finish(this.total(), null, this.parts.some((p) => p.cancelled));
     else this.show(this.total(), 'running');
   }
 
   private finish(totals: Totals | null, error: string | null, cancelled = false): void {
+    this.stopUpgrade();
+    this.taker?.terminate();
+    this.taker = null;
+    this.handover = null;
     this.setRunning(false);
     if (totals) this.show(totals, cancelled ? 'cancelled' : error ? 'failed' : 'done');
     if (error) byId('po-results').prepend(h('p', { class: 'warn', role: 'alert' }, error));
