@@ -204,6 +204,12 @@ enum Command {
         json: bool,
         #[command(flatten)]
         engine: EngineArgs,
+        /// With auto on the reasoner because the game grounds past auto's bounds: seconds of
+        /// play before the game is ground in the background with the grounder's own limits;
+        /// the games that start after it is ready play on the network if it is measured
+        /// faster (players with budgets in playouts play the same games).
+        #[arg(long, default_value_t = 1.0)]
+        upgrade_after: f64,
     },
     /// Why an atom holds (the rule instance and the facts it uses) or does not (the first
     /// failing condition of each rule), in the position reached by a path of moves.
@@ -351,8 +357,8 @@ fn main() -> ExitCode {
         Command::Bench { file, seconds, seed, max_steps, threads, json, engine, upgrade_after } => {
             bench(&file, seconds, seed, max_steps, threads, json, &engine, upgrade_after)
         }
-        Command::Match { file, players, games, seed, max_steps, threads, json, engine } => {
-            match_cmd(&file, &players, games, seed, max_steps, threads, json, &engine)
+        Command::Match { file, players, games, seed, max_steps, threads, json, engine, upgrade_after } => {
+            match_cmd(&file, &players, games, seed, max_steps, threads, json, &engine, upgrade_after)
         }
         Command::Solve { file, path, budget, json, engine } => solve_cmd(&file, &path, budget, json, &engine),
         Command::Perft { file, depth, json, engine } => perft_cmd(&file, depth, json, &engine),
@@ -784,7 +790,7 @@ fn bench(
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "threads": threads, "playouts": playouts,
                    "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": rate,
                    "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": avg, "cut": cut,
-                   "stuck": stuck, "stuck_note": stuck_note, "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "upgraded_after_seconds": upgrader.moved_at(), "network": m.propnet_stats(),
+                   "stuck": stuck, "stuck_note": stuck_note, "roles": roles, "outcomes": outcomes, "load_ms": load_ms, "upgraded_after_seconds": upgrader.moved_at(), "upgrade": upgrader.outcome(), "network": m.propnet_stats(),
                    "programs_loaded": m.programs_loaded()})
         );
     } else {
@@ -816,11 +822,14 @@ fn match_cmd(
     threads: Option<usize>,
     json: bool,
     engine: &EngineArgs,
+    upgrade_after: f64,
 ) -> Outcome {
     let specs = matches::parse_players(players).map_err(|e| Failure::Usage(anyhow::anyhow!("--players: {e}")))?;
     let threads = threads_arg(threads)?.min(games.max(1));
     let loader = Loader::new(file, engine, json)?;
-    let mut m = loader.engine(file, json)?;
+    let chosen = loader.chosen(file, json)?;
+    let upgrader = loader.upgrader(&chosen, upgrade_after, json);
+    let mut m = chosen.engine;
     let roles = m.roles().to_vec();
     let setup = matches::Setup { specs, games, seed, max_steps, threads };
     let start = Instant::now();
@@ -830,7 +839,8 @@ fn match_cmd(
             eprint!("\rgame {done}/{games}");
         }
     };
-    let played = matches::play(&setup, &mut m, &build, &progress).map_err(|e| runtime(RuntimeError::new(e)))?;
+    let played =
+        matches::play(&setup, &mut m, &build, &upgrader, &progress).map_err(|e| runtime(RuntimeError::new(e)))?;
     let seconds = start.elapsed().as_secs_f64();
     let tallies = gdl_core::players::arena::tally(&setup.specs, &played);
     if json {

@@ -3,6 +3,7 @@
 //! playouts gives the same results whatever the number of threads.
 
 use crate::parallel::each_thread;
+use crate::upgrade::Upgrader;
 use gdl_core::engine::Engine;
 use gdl_core::players::arena::{play_game, Game, Tally};
 use gdl_core::players::Spec;
@@ -25,11 +26,13 @@ pub fn parse_players(text: &str) -> Result<Vec<Spec>, String> {
     Ok(specs)
 }
 
-/// Plays the match: every game, in order of their numbers.
+/// Plays the match: every game, in order of their numbers. A game starts on the network
+/// once `upgrader` has one.
 pub fn play(
     setup: &Setup,
     first: &mut Engine,
     build: &(dyn Fn() -> Result<Engine, String> + Sync),
+    upgrader: &Upgrader,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<Game>, String> {
     let next = AtomicUsize::new(0);
@@ -38,11 +41,13 @@ pub fn play(
         let start = Instant::now();
         let now = || start.elapsed().as_secs_f64() * 1000.0;
         let mut played = Vec::new();
+        let mut switch = upgrader.thread();
         loop {
             let g = next.fetch_add(1, Ordering::Relaxed);
             if g >= setup.games {
                 return Ok(played);
             }
+            switch.poll(m, start.elapsed().as_secs_f64());
             let game = play_game(m, &setup.specs, setup.seed, g, setup.max_steps, &now).map_err(|e| e.message)?;
             played.push((g, game));
             let mut d = done.lock().expect("no thread panics holding it");

@@ -1,9 +1,10 @@
-//! Long runs move to the propositional network when it is ready. When `auto` plays a game on
-//! the reasoner because the game grounds past `auto`'s own bounds, a run that lasts longer
-//! than `--upgrade-after` seconds grounds it in the background with the grounder's own
-//! limits (`gdl_core::engine::upgrade`). If that network is measured faster than the
-//! reasoner, every thread of the run plays on with a copy of it.
-//! Every engine plays the same playouts from the same seeds, so only the speed changes.
+//! Long runs (`playout`, `bench`, `match`) move to the propositional network when it is
+//! ready. When `auto` plays a game on the reasoner because the game grounds past `auto`'s
+//! own bounds, a run that lasts longer than `--upgrade-after` seconds grounds it in the
+//! background with the grounder's own limits (`gdl_core::engine::upgrade`). If that network
+//! is measured faster than the reasoner, every thread of the run plays on with a copy of it,
+//! from its next playout (or game). Every engine plays the same playouts from the same seeds,
+//! so only the speed changes.
 
 use gdl_core::ast::Description;
 use gdl_core::engine::{upgrade, Chosen, Engine, Upgrade};
@@ -57,6 +58,17 @@ impl Upgrader {
         self.moved.get().copied()
     }
 
+    /// What came of the upgrade, for reports: `None` when there was nothing to try, else
+    /// "moved", "not finished" (the run ended first), or why the run stayed on the reasoner.
+    pub fn outcome(&self) -> Option<String> {
+        self.job.as_ref()?;
+        Some(match (self.ready.get(), self.moved.get()) {
+            (_, Some(_)) => "moved".into(),
+            (Some(Err(why)), None) => why.clone(),
+            _ => "not finished".into(),
+        })
+    }
+
     /// Starts the grounding on a thread of its own, once. The thread is not joined: a run
     /// that ends first does not wait for it.
     fn start(&self, job: &Job) {
@@ -91,8 +103,8 @@ pub struct Switch<'a> {
 }
 
 impl Switch<'_> {
-    /// Between playouts, after `played` seconds of play: `engine` becomes a copy of the
-    /// network once the upgrade is ready.
+    /// Between playouts (or games), after `played` seconds of play: `engine` becomes a copy
+    /// of the network once the upgrade is ready.
     pub fn poll(&mut self, engine: &mut Engine, played: f64) {
         let u = self.upgrader;
         let Some(job) = u.job.as_ref().filter(|_| !self.done && played >= u.after) else { return };

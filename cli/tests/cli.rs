@@ -439,4 +439,15 @@ fn a_long_run_moves_to_the_network_ground_in_the_background_with_the_same_result
     let said = String::from_utf8_lossy(&auto.stderr);
     assert!(said.contains("engine: moves to propnet ("), "{said}");
     assert_eq!(String::from_utf8_lossy(&auto.stdout), String::from_utf8_lossy(&reasoner.stdout));
+    // So are a match's games: players with budgets in playouts play the same moves.
+    let games = |engine: &str| {
+        let args = ["match", game, "--players", "mc:3", "--games", "600", "--threads", "1", "--json"];
+        let v: Value =
+            serde_json::from_str(&stdout(&[&args[..], &["--upgrade-after", "0", "--engine", engine]].concat()))
+                .unwrap();
+        (v["engine"].as_str().unwrap().to_string(), v["games"].clone())
+    };
+    let (auto, reasoner) = (games("auto"), games("reasoner"));
+    assert_eq!((auto.0.as_str(), reasoner.0.as_str()), ("propnet", "reasoner"));
+    assert_eq!(auto.1, reasoner.1);
 }
