@@ -12,7 +12,8 @@ For every game whose `auto` row in tests/bench/speed.jsonl ran the reasoner
 ratio = playouts/s of (1) / playouts/s of (2), both over the whole run (the
 seconds on the reasoner before the network was ready included). The markdown
 table (--out, default tests/bench/UPGRADE.md) gives each game's rates, the
-engine it ended on, when it moved, and why not when it stayed.
+engine it ended on, when it moved, and why not when it stayed; the raw rows go
+beside it (upgrade.jsonl).
 
 Builds nothing: pass --gdl (default target/release/gdl). Python 3 standard
 library only.
@@ -30,6 +31,11 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 CORPUS = os.path.join(REPO, '..', 'shared', 'corpus')
 
 
+def commit():
+    return subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=REPO, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def bench(gdl, game, seconds, threads, never):
     args = [gdl, 'bench', os.path.join(CORPUS, game + '.kif'), '--seconds', str(seconds), '--json']
     args += ['--threads', str(threads)] + (['--upgrade-after', '1e9'] if never else [])
@@ -42,7 +48,7 @@ def bench(gdl, game, seconds, threads, never):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--gdl', default=os.path.join(REPO, 'target', 'release', 'gdl'))
-    ap.add_argument('--seconds', type=float, default=15.0)
+    ap.add_argument('--seconds', type=float, default=20.0)
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--games', nargs='*', help='corpus names like ggp-base/amazons (default: auto on the reasoner)')
     ap.add_argument('--out', default=os.path.join(HERE, 'UPGRADE.md'))
@@ -63,7 +69,8 @@ def main():
 
     lines = ['# Long runs: the background upgrade', '',
              '- Date: %s' % datetime.datetime.now().strftime('%Y-%m-%d %H:%M'),
-             '- Command: `python3 tests/bench/upgrade.py --seconds %g --threads %d`' % (a.seconds, a.threads),
+             '- Command: `python3 tests/bench/upgrade.py --seconds %g --threads %d` (commit %s)' % (
+                 a.seconds, a.threads, commit()),
              '- Per game: `gdl bench GAME --seconds %g --threads %d --json`, with the upgrade (the default: '
              'after 1 s of play the game is ground in full in the background and the run moves to the network '
              'if it is measured faster) and without (`--upgrade-after 1e9`), one after the other. '
@@ -72,10 +79,20 @@ def main():
     ratios = [u['playouts_per_sec'] / n['playouts_per_sec'] for _, u, n in results
               if u.get('playouts_per_sec') and n.get('playouts_per_sec')]
     moved = [g for g, u, _ in results if u.get('upgraded_after_seconds') is not None]
+    tried = [g for g, u, _ in results if u.get('upgrade') not in (None, 'moved')]
+    slower = sorted(r for r in ratios if r < 0.95)
     lines += ['| figure | value |', '| --- | --- |',
               '| games | %d (`auto` plays them on the reasoner) |' % len(results),
               '| moved to the network | %d: %s |' % (len(moved), ', '.join(moved) or 'none'),
-              '| ratio, median over all | %.2fx |' % (statistics.median(ratios) if ratios else 0), '']
+              '| tried and stayed on the reasoner (the run paid the grounding) | %d |' % len(tried),
+              '| nothing to try (`auto` measured the network slower) | %d |'
+              % sum(1 for _, u, _ in results if u.get('upgrade') is None),
+              '| ratio: median, geometric mean | %.2fx, %.2fx |' % (
+                  statistics.median(ratios) if ratios else 0, statistics.geometric_mean(ratios) if ratios else 0),
+              '| ratio below 0.95x | %d (lowest %s) |' % (len(slower), '%.2fx' % slower[0] if slower else '-'), '']
+    with open(os.path.splitext(a.out)[0].lower() + '.jsonl', 'w') as f:
+        for g, u, n in results:
+            f.write(json.dumps({'game': g, 'upgrade': u, 'reasoner_only': n}) + '\n')
     lines += ['| game | with upgrade (playouts/s) | reasoner only | ratio | engine at the end | moved at | why not |',
               '| --- | --- | --- | --- | --- | --- | --- |']
     for g, u, n in results:
