@@ -52,30 +52,45 @@ def main():
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--games', nargs='*', help='corpus names like ggp-base/amazons (default: auto on the reasoner)')
     ap.add_argument('--out', default=os.path.join(HERE, 'UPGRADE.md'))
+    ap.add_argument('--report-only', action='store_true', help='regenerate the table from upgrade.jsonl')
     a = ap.parse_args()
+    raw = os.path.splitext(a.out)[0].lower() + '.jsonl'
     games = a.games
     if not games:
         rows = [json.loads(l) for l in open(os.path.join(HERE, 'speed.jsonl'))]
         games = sorted(r['game'] for r in rows if (r.get('auto') or {}).get('engine') == 'reasoner')
     results = []
-    for g in games:
+    if a.report_only:
+        rows = [json.loads(l) for l in open(raw)]
+        results = [(r['game'], r['upgrade'], r['reasoner_only']) for r in rows]
+        a.seconds, a.threads, made = rows[0]['seconds'], rows[0]['threads'], rows[0]['commit']
+    else:
+        made = commit()
+    for g in [] if a.report_only else games:
         up, never = bench(a.gdl, g, a.seconds, a.threads, False), bench(a.gdl, g, a.seconds, a.threads, True)
         results.append((g, up, never))
         print(g, up.get('engine'), up.get('playouts_per_sec'), never.get('playouts_per_sec'), file=sys.stderr)
 
     def rate(r):
         x = r.get('playouts_per_sec')
-        return '-' if x is None else ('%.3g' % x if x < 1000 else '%.3g k' % (x / 1000))
+        if x is None:
+            return '-'
+        return '%.3g' % x if x < 1e3 else '%.3g k' % (x / 1e3) if x < 1e6 else '%.3g M' % (x / 1e6)
 
     lines = ['# Long runs: the background upgrade', '',
-             '- Date: %s' % datetime.datetime.now().strftime('%Y-%m-%d %H:%M'),
+             '- Date: %s' % datetime.datetime.fromtimestamp(os.path.getmtime(raw) if a.report_only else
+                                                        datetime.datetime.now().timestamp()).strftime('%Y-%m-%d %H:%M'),
              '- Command: `python3 tests/bench/upgrade.py --seconds %g --threads %d` (commit %s)' % (
-                 a.seconds, a.threads, commit()),
+                 a.seconds, a.threads, made),
              '- Per game: `gdl bench GAME --seconds %g --threads %d --json`, with the upgrade (the default: '
              'after 1 s of play the game is ground in full in the background and the run moves to the network '
              'if it is measured faster) and without (`--upgrade-after 1e9`), one after the other. '
              'Rates are playouts per second over the whole run, the seconds before the network was ready '
-             'included.' % (a.seconds, a.threads), '']
+             'included.' % (a.seconds, a.threads),
+             '- A game that does not move pays for trying: the run loses the CPU the grounding, the '
+             'network\'s build and its measurement took (one core of two, for as long as they run: chess '
+             'fails after about 11 s alone). The longer the run, the smaller that share; '
+             '`--upgrade-after inf` turns the upgrade off.', '']
     ratios = [u['playouts_per_sec'] / n['playouts_per_sec'] for _, u, n in results
               if u.get('playouts_per_sec') and n.get('playouts_per_sec')]
     moved = [g for g, u, _ in results if u.get('upgraded_after_seconds') is not None]
@@ -90,9 +105,11 @@ def main():
               '| ratio: median, geometric mean | %.2fx, %.2fx |' % (
                   statistics.median(ratios) if ratios else 0, statistics.geometric_mean(ratios) if ratios else 0),
               '| ratio below 0.95x | %d (lowest %s) |' % (len(slower), '%.2fx' % slower[0] if slower else '-'), '']
-    with open(os.path.splitext(a.out)[0].lower() + '.jsonl', 'w') as f:
-        for g, u, n in results:
-            f.write(json.dumps({'game': g, 'upgrade': u, 'reasoner_only': n}) + '\n')
+    if not a.report_only:
+        with open(raw, 'w') as f:
+            for g, u, n in results:
+                f.write(json.dumps({'game': g, 'upgrade': u, 'reasoner_only': n, 'seconds': a.seconds,
+                                    'threads': a.threads, 'commit': made}) + '\n')
     lines += ['| game | with upgrade (playouts/s) | reasoner only | ratio | engine at the end | moved at | why not |',
               '| --- | --- | --- | --- | --- | --- | --- |']
     for g, u, n in results:

@@ -7,7 +7,7 @@
 
 import { byId, h } from './dom';
 import type { Capabilities } from './engine';
-import { emptyTotals, merge, type FromWorker, type ToWorker, type Totals } from './playout-protocol';
+import { emptyTotals, merge, type FromWorker, type RunRequest, type Totals } from './playout-protocol';
 
 /** The playouts of worker `w` of `workers` when `count` are shared out (the first ones
  * take one more when it does not divide). */
@@ -34,6 +34,8 @@ export class PlayoutsPane {
   /** The worker grounding in full (see the top), until it moves or gives up. */
   private upgrader: Worker | null = null;
   private upgradeTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Rules whose full grounding gave no faster network: later runs do not try again. */
+  private noUpgrade: string | null = null;
   /** The worker that moved to the network, and its part's index (after the pool's). */
   private taker: Worker | null = null;
   private handover: number | null = null;
@@ -97,15 +99,16 @@ export class PlayoutsPane {
   }
 
   /** Starts the worker that grounds the game in full (see the top). */
-  private startUpgrade(request: ToWorker): void {
+  private startUpgrade(request: RunRequest): void {
     this.upgradeTimer = null;
-    if (!this.running) return;
+    if (!this.running || request.rules === this.noUpgrade) return;
     const worker = new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name: 'upgrade' });
     this.upgrader = worker;
     worker.onerror = () => this.stopUpgrade();
     worker.onmessage = (e: MessageEvent<FromWorker>) => {
       const m = e.data;
       if (!this.running || this.upgrader !== worker) return;
+      if (m.type === 'upgraded' && !m.moved) this.noUpgrade = request.rules;
       if (m.type !== 'upgraded' || !m.moved) return this.stopUpgrade();
       // It plays the rest of the run: the pool stops, then hands over what it left.
       this.upgrader = null;
