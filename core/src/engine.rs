@@ -1,7 +1,8 @@
 //! Engines by name, and the automatic choice: the propositional network when the game grounds
 //! within limits (measured against the first-order reasoner when the network is big), the
-//! reasoner otherwise (with the reason). `Engine` is one state machine over either, so the
-//! CLI and the page need no per-engine code.
+//! reasoner otherwise (with the reason), and for long runs the `upgrade` of a game left to
+//! the reasoner by those limits. `Engine` is one state machine over either, so the CLI and
+//! the page need no per-engine code.
 
 use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
@@ -214,8 +215,8 @@ pub fn upgrade(
     now: &dyn Fn() -> f64,
 ) -> std::result::Result<Upgrade, String> {
     let full = GroundOptions { limits, demand_attempts: UPGRADE_DEMAND_ATTEMPTS, ..Default::default() };
-    let ground = ground(desc, full, &|| 0.0, &mut |_| {})
-        .map_err(|d| format!("the game does not ground: {}", d.message))?;
+    let ground =
+        ground(desc, full, &|| 0.0, &mut |_| {}).map_err(|d| format!("the game does not ground: {}", d.message))?;
     let p = Propnet::new(&ground, options, now).map_err(|d| d.message)?;
     let r = Reasoner::new(desc, limits).map_err(|d| d.message)?;
     faster(p, &ground, r, now).map(|(network, note)| Upgrade { network: *network, note }).map_err(|(_, why)| why)
@@ -559,6 +560,22 @@ mod tests {
         assert_eq!(outcome.goals, Some(vec![vec![GoalValue::Int(100)]]));
     }
 
+    fn tictactoe() -> Description {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/tictactoe.kif")).unwrap();
+        parse(&text).description
+    }
+
+    /// Two clocks counting their readings in `reads`: one that advances the same at every
+    /// reading (it measures two engines that play the same playouts equal), and one that
+    /// slows down as it is read (it finds the engine measured first faster).
+    fn clocks(reads: &std::cell::Cell<f64>) -> (impl Fn() -> f64 + '_, impl Fn() -> f64 + '_) {
+        let tick = move || {
+            reads.set(reads.get() + 1.0);
+            reads.get()
+        };
+        (tick, move || tick() * tick())
+    }
+
     /// Tic-tac-toe, its network counted as big (bounds far below its 233 ground rules): the
     /// network plays only when measured faster. Both engines play the same random playouts,
     /// so a clock that advances the same at every reading measures them equal, and the
@@ -566,25 +583,16 @@ mod tests {
     /// faster.
     #[test]
     fn a_big_network_plays_only_when_measured_faster_than_the_reasoner() {
-        let desc =
-            parse(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/tictactoe.kif")).unwrap())
-                .description;
+        let desc = tictactoe();
         let small = Bounds { sure: 10, max: 1000 };
         let choose =
             |now: &dyn Fn() -> f64| automatic(&desc, Limits::default(), Default::default(), now, &small).unwrap();
         let reads = std::cell::Cell::new(0.0);
-        let steady = || {
-            reads.set(reads.get() + 1.0);
-            reads.get()
-        };
+        let (steady, slowing) = clocks(&reads);
         let chosen = choose(&steady);
         assert_eq!(chosen.engine.engine_name(), "reasoner");
         assert!(chosen.note.contains("the propositional network measured slower"), "{}", chosen.note);
         reads.set(0.0);
-        let slowing = || {
-            reads.set(reads.get() + 1.0);
-            reads.get() * reads.get()
-        };
         let chosen = choose(&slowing);
         assert_eq!(chosen.engine.engine_name(), "propnet");
         assert!(chosen.note.contains("measured faster than the reasoner"), "{}", chosen.note);
@@ -605,18 +613,9 @@ mod tests {
     /// slower by `auto` itself is not upgraded. The network plays the reasoner's playouts.
     #[test]
     fn a_game_past_autos_bounds_upgrades_to_a_network_measured_faster() {
-        let desc =
-            parse(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/tictactoe.kif")).unwrap())
-                .description;
+        let desc = tictactoe();
         let reads = std::cell::Cell::new(0.0);
-        let steady = || {
-            reads.set(reads.get() + 1.0);
-            reads.get()
-        };
-        let slowing = || {
-            reads.set(reads.get() + 1.0);
-            reads.get() * reads.get()
-        };
+        let (steady, slowing) = clocks(&reads);
         let (limits, options) = (Limits::default(), propnet::Options::default());
         let tiny = Bounds { sure: 10, max: 100 };
         let mut chosen = automatic(&desc, limits, options, &steady, &tiny).unwrap();

@@ -93,6 +93,17 @@ pub(crate) struct Game {
     pub(crate) cursor: usize,
 }
 
+impl Game {
+    /// Plays on with engine `m` (and its `note`), from the initial state.
+    fn play_with(&mut self, m: Engine, note: String) {
+        self.m = m;
+        self.note = note;
+        self.states = vec![self.m.initial_state()];
+        self.joints.clear();
+        self.cursor = 0;
+    }
+}
+
 /// A game session: at most one loaded game and its history.
 pub struct Session {
     limits: Limits,
@@ -259,12 +270,8 @@ impl Session {
         let limits = self.limits;
         let g = self.game()?;
         let chosen = engines::build(name, &g.description, limits, now)?;
-        g.m = chosen.engine;
-        g.note = chosen.note;
+        g.play_with(chosen.engine, chosen.note);
         g.may_upgrade = chosen.may_upgrade;
-        g.states = vec![g.m.initial_state()];
-        g.joints.clear();
-        g.cursor = 0;
         Ok(g.note.clone())
     }
 
@@ -281,11 +288,7 @@ impl Session {
         }
         match gdl_core::engine::upgrade(&g.description, limits, Default::default(), now) {
             Ok(up) => {
-                g.m = up.engine();
-                g.note = up.note;
-                g.states = vec![g.m.initial_state()];
-                g.joints.clear();
-                g.cursor = 0;
+                g.play_with(up.engine(), up.note);
                 Ok(Upgraded { moved: true, note: g.note.clone() })
             }
             Err(why) => Ok(Upgraded { moved: false, note: why }),
