@@ -196,16 +196,10 @@ impl Upgrade {
     }
 }
 
-/// Attempts on demand an upgrade's grounding makes after the first evaluation reaches a
-/// limit (the grounder's default is 2): every corpus game that grounds needs at most one,
-/// and a grounding that fails then fails in about half the time (chess: 11 s instead of
-/// 18), which the run pays for in playouts.
-const UPGRADE_DEMAND_ATTEMPTS: usize = 1;
-
 /// For a long run that `auto` started on the reasoner because of its own bounds
 /// (`Chosen::may_upgrade`): the game ground with the grounder's limits (about 10 s and 2 GB
 /// at most), its network measured against the reasoner, and kept if faster; else why not.
-/// Takes seconds (amazons: 3; chess fails after 11): meant for a thread of its own while the
+/// Takes seconds (amazons: 3; chess fails after 18): meant for a thread of its own while the
 /// run goes on. Every engine plays the same playouts from the same seeds, so a run that
 /// changes engine gets the results it would have got without.
 pub fn upgrade(
@@ -214,9 +208,8 @@ pub fn upgrade(
     options: propnet::Options,
     now: &dyn Fn() -> f64,
 ) -> std::result::Result<Upgrade, String> {
-    let full = GroundOptions { limits, demand_attempts: UPGRADE_DEMAND_ATTEMPTS, ..Default::default() };
-    let ground =
-        ground(desc, full, &|| 0.0, &mut |_| {}).map_err(|d| format!("the game does not ground: {}", d.message))?;
+    let ground = ground(desc, GroundOptions { limits, ..Default::default() }, &|| 0.0, &mut |_| {})
+        .map_err(|d| format!("the game does not ground: {}", d.message))?;
     let p = Propnet::new(&ground, options, now).map_err(|d| d.message)?;
     let r = Reasoner::new(desc, limits).map_err(|d| d.message)?;
     faster(p, &ground, r, now).map(|(network, note)| Upgrade { network: *network, note }).map_err(|(_, why)| why)

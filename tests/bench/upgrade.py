@@ -89,7 +89,7 @@ def main():
              'included.' % (a.seconds, a.threads),
              '- A game that does not move pays for trying: the run loses the CPU the grounding, the '
              'network\'s build and its measurement took (one core of two, for as long as they run: chess '
-             'fails after about 11 s alone). The longer the run, the smaller that share; '
+             'fails after about 18 s alone). The longer the run, the smaller that share; '
              '`--upgrade-after inf` turns the upgrade off.', '']
     ratios = [u['playouts_per_sec'] / n['playouts_per_sec'] for _, u, n in results
               if u.get('playouts_per_sec') and n.get('playouts_per_sec')]
