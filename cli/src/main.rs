@@ -71,6 +71,16 @@ impl LimitArgs {
 }
 
 #[derive(clap::Args)]
+struct UpgradeArgs {
+    /// With auto on the reasoner because the game grounds past auto's bounds: seconds of
+    /// play before the game is ground in the background with the grounder's own limits; the
+    /// run's next playouts (or games) play on the network if it is measured faster, with the
+    /// same results (players with budgets in playouts play the same games). `inf`: never.
+    #[arg(long, default_value_t = 1.0)]
+    upgrade_after: f64,
+}
+
+#[derive(clap::Args)]
 struct EngineArgs {
     /// Which engine plays the game (auto: propnet when the game grounds within limits,
     /// otherwise reasoner; the choice is printed on stderr).
@@ -144,11 +154,8 @@ enum Command {
         json: bool,
         #[command(flatten)]
         engine: EngineArgs,
-        /// With auto on the reasoner because the game grounds past auto's bounds: seconds of
-        /// play before the game is ground in the background with the grounder's own limits;
-        /// the run moves to the network if it is measured faster (the results stay the same).
-        #[arg(long, default_value_t = 1.0)]
-        upgrade_after: f64,
+        #[command(flatten)]
+        upgrade: UpgradeArgs,
     },
     /// Check a trace written by another reasoner against ours.
     Replay {
@@ -175,11 +182,8 @@ enum Command {
         json: bool,
         #[command(flatten)]
         engine: EngineArgs,
-        /// With auto on the reasoner because the game grounds past auto's bounds: seconds of
-        /// play before the game is ground in the background with the grounder's own limits;
-        /// the run moves to the network if it is measured faster (the results stay the same).
-        #[arg(long, default_value_t = 1.0)]
-        upgrade_after: f64,
+        #[command(flatten)]
+        upgrade: UpgradeArgs,
     },
     /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect): wins, draws,
     /// losses and mean score per player with 95% confidence intervals. Seats rotate between
@@ -204,12 +208,8 @@ enum Command {
         json: bool,
         #[command(flatten)]
         engine: EngineArgs,
-        /// With auto on the reasoner because the game grounds past auto's bounds: seconds of
-        /// play before the game is ground in the background with the grounder's own limits;
-        /// the games that start after it is ready play on the network if it is measured
-        /// faster (players with budgets in playouts play the same games).
-        #[arg(long, default_value_t = 1.0)]
-        upgrade_after: f64,
+        #[command(flatten)]
+        upgrade: UpgradeArgs,
     },
     /// Why an atom holds (the rule instance and the facts it uses) or does not (the first
     /// failing condition of each rule), in the position reached by a path of moves.
@@ -350,15 +350,15 @@ fn main() -> ExitCode {
         Command::Check { file, json } => check(&file, json),
         Command::Info { file, json, engine } => info(&file, json, &engine),
         Command::Fmt { file, to } => fmt(&file, to),
-        Command::Playout { file, count, seed, max_steps, trace, json, engine, upgrade_after } => {
-            playout(&file, count, seed, max_steps, trace.as_deref(), json, &engine, upgrade_after)
+        Command::Playout { file, count, seed, max_steps, trace, json, engine, upgrade } => {
+            playout(&file, count, seed, max_steps, trace.as_deref(), json, &engine, upgrade.upgrade_after)
         }
         Command::Replay { file, trace, json, engine } => replay_cmd(&file, &trace, json, &engine),
-        Command::Bench { file, seconds, seed, max_steps, threads, json, engine, upgrade_after } => {
-            bench(&file, seconds, seed, max_steps, threads, json, &engine, upgrade_after)
+        Command::Bench { file, seconds, seed, max_steps, threads, json, engine, upgrade } => {
+            bench(&file, seconds, seed, max_steps, threads, json, &engine, upgrade.upgrade_after)
         }
-        Command::Match { file, players, games, seed, max_steps, threads, json, engine, upgrade_after } => {
-            match_cmd(&file, &players, games, seed, max_steps, threads, json, &engine, upgrade_after)
+        Command::Match { file, players, games, seed, max_steps, threads, json, engine, upgrade } => {
+            match_cmd(&file, &players, games, seed, max_steps, threads, json, &engine, upgrade.upgrade_after)
         }
         Command::Solve { file, path, budget, json, engine } => solve_cmd(&file, &path, budget, json, &engine),
         Command::Perft { file, depth, json, engine } => perft_cmd(&file, depth, json, &engine),

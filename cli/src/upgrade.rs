@@ -7,7 +7,7 @@
 //! so only the speed changes.
 
 use gdl_core::ast::Description;
-use gdl_core::engine::{upgrade, Chosen, Engine, Upgrade};
+use gdl_core::engine::{upgrade, Chosen, Engine, Upgrade, GROUNDER_STACK};
 use gdl_core::propnet::Options as PropnetOptions;
 use gdl_core::reasoner::Limits;
 use std::sync::{Arc, Once, OnceLock};
@@ -23,7 +23,7 @@ struct Job {
 /// The network a run may move to, shared by the run's threads.
 pub struct Upgrader {
     /// `None`: the run plays on the engine it has.
-    job: Option<Job>,
+    job: Option<Arc<Job>>,
     /// Seconds of play before the grounding starts.
     after: f64,
     /// Tell on stderr when the grounding ends.
@@ -44,7 +44,7 @@ impl Upgrader {
         after: f64,
         say: bool,
     ) -> Upgrader {
-        let job = chosen.may_upgrade.then(|| Job { description: description.clone(), limits, options });
+        let job = chosen.may_upgrade.then(|| Arc::new(Job { description: description.clone(), limits, options }));
         Upgrader { job, after, say, started: Once::new(), ready: Arc::default(), moved: OnceLock::new() }
     }
 
@@ -71,15 +71,13 @@ impl Upgrader {
 
     /// Starts the grounding on a thread of its own, once. The thread is not joined: a run
     /// that ends first does not wait for it.
-    fn start(&self, job: &Job) {
+    fn start(&self, job: &Arc<Job>) {
         self.started.call_once(|| {
-            let (ready, say) = (self.ready.clone(), self.say);
-            let Job { description, limits, options } = job;
-            let (description, limits, options) = (description.clone(), *limits, *options);
-            let spawned = std::thread::Builder::new().stack_size(8 << 20).spawn(move || {
+            let (ready, say, job) = (self.ready.clone(), self.say, job.clone());
+            let spawned = std::thread::Builder::new().stack_size(GROUNDER_STACK).spawn(move || {
                 let start = Instant::now();
                 let now = || start.elapsed().as_secs_f64() * 1000.0;
-                let result = upgrade(&description, limits, options, &now);
+                let result = upgrade(&job.description, job.limits, job.options, &now);
                 if say {
                     match &result {
                         Ok(u) => eprintln!("engine: moves to {}, ground in the background", u.note),

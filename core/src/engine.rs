@@ -288,8 +288,8 @@ fn ground_beside_reasoner(
 /// most games (the median grounds in about 10 ms), short beside a failing grounding.
 const HEAD_START: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// The stack of the grounding thread: the main thread's (deep terms recurse).
-const GROUNDER_STACK: usize = 8 << 20;
+/// The stack of a grounding thread: the main thread's (deep terms recurse).
+pub const GROUNDER_STACK: usize = 8 << 20;
 
 /// A reasoner's load that another thread can abandon. Its clock (`TimeLimit::now` is a
 /// plain function, so it reads what this thread set) jumps past every deadline once the

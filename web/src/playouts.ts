@@ -15,6 +15,11 @@ export function shareCount(count: number, w: number, workers: number): number {
   return Math.floor(count / workers) + (w < count % workers ? 1 : 0);
 }
 
+/** A playouts worker, `name`d for the browser's tools. */
+function playoutWorker(name: string): Worker {
+  return new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name });
+}
+
 /** Milliseconds a run plays before a worker grounds the game in full (see the top). */
 export const UPGRADE_AFTER_MS = 1000;
 
@@ -78,7 +83,7 @@ export class PlayoutsPane {
     this.count = count;
     this.seconds = seconds;
     this.handover = null;
-    while (this.workers.length < n) this.workers.push(new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name: 'playouts' }));
+    while (this.workers.length < n) this.workers.push(playoutWorker('playouts'));
     this.parts = Array.from({ length: n }, () => ({ totals: null, done: false, cancelled: false, since: 0 }));
     this.setRunning(true);
     out.replaceChildren(h('p', { class: 'muted' }, 'Starting…'));
@@ -102,7 +107,7 @@ export class PlayoutsPane {
   private startUpgrade(request: RunRequest): void {
     this.upgradeTimer = null;
     if (!this.running || request.rules === this.noUpgrade) return;
-    const worker = new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name: 'upgrade' });
+    const worker = playoutWorker('upgrade');
     this.upgrader = worker;
     worker.onerror = () => this.stopUpgrade();
     worker.onmessage = (e: MessageEvent<FromWorker>) => {
