@@ -115,7 +115,8 @@ pub fn transform_asking(
             if chosen.is_empty() {
                 return None;
             }
-            let how = Sips { chosen: &chosen, asked, component: &component, sideways, passing };
+            let carried = Carried::new(rules, &chosen);
+            let how = Sips { chosen: &chosen, asked, component: &component, carried: &carried, sideways, passing };
             let (out, reached) = rewrite(rules, &how);
             // A relation read in full somewhere needs its callers on demand too (those that
             // may be); one that no call binds anything of is left as it was.
@@ -147,6 +148,103 @@ pub fn transform_asking(
             chosen.extend(grow);
         }
     })
+}
+
+/// The arguments of each recursion on demand that it carries along unchanged: in every
+/// rule of the recursion (a strongly connected component of the chosen relations' calls
+/// of each other) that calls the recursion, the head's argument is a variable found
+/// nowhere in the body but at carried arguments of those calls. Such an argument narrows
+/// nothing until the recursion ends (a count's totals, passed down the loop over the pits
+/// to its last step), so a call from outside that binds it to a variable would ask the
+/// whole recursion again for every value the variable takes: it asks it free, and the
+/// caller's join filters the answers. (Bound to a constant, it is one value: it stays.)
+struct Carried {
+    component: FxHashMap<Key, usize>,
+    args: FxHashMap<Key, Vec<bool>>,
+}
+
+impl Carried {
+    fn new(rules: &[NRule], chosen: &FxHashSet<Key>) -> Carried {
+        let calls: Vec<NRule> = (rules.iter())
+            .filter(|r| chosen.contains(&key(&r.head)))
+            .map(|r| NRule {
+                head: r.head.clone(),
+                body: r
+                    .body
+                    .iter()
+                    .filter(|l| matches!(l, NLit::Pos(t) if chosen.contains(&key(t))))
+                    .cloned()
+                    .collect(),
+                span: r.span,
+            })
+            .collect();
+        let graph = graph_of(&calls);
+        let mut args: FxHashMap<Key, Vec<bool>> = FxHashMap::default();
+        let mut component: FxHashMap<Key, usize> = FxHashMap::default();
+        for (c, scc) in graph.sccs().into_iter().enumerate().filter(|(_, scc)| graph.is_recursive(scc)) {
+            for r in scc {
+                let k = graph.rels[r].clone();
+                args.insert(k.clone(), vec![true; k.1]);
+                component.insert(k, c);
+            }
+        }
+        let recursive: Vec<&NRule> = rules.iter().filter(|r| component.contains_key(&key(&r.head))).collect();
+        // The greatest such sets: drop what a rule contradicts until none does.
+        loop {
+            let mut changed = false;
+            for r in &recursive {
+                let own = component[&key(&r.head)];
+                let calls_own = |t: &Term| component.get(&key(t)) == Some(&own);
+                if !r.body.iter().any(|l| matches!(l, NLit::Pos(t) if calls_own(t))) {
+                    continue;
+                }
+                for (i, arg) in r.head.args().iter().enumerate() {
+                    if args[&key(&r.head)][i] && !Self::carries(&args, r, arg, &calls_own) {
+                        args.get_mut(&key(&r.head)).expect("recursive")[i] = false;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        args.retain(|_, c| c.iter().any(|&c| c));
+        Carried { component, args }
+    }
+
+    /// Whether the head's argument `arg` of `r` is a variable the body has only as whole
+    /// carried arguments of calls of the recursion, at least once.
+    fn carries(args: &FxHashMap<Key, Vec<bool>>, r: &NRule, arg: &Term, calls_own: &impl Fn(&Term) -> bool) -> bool {
+        let Term::Var(v, _) = arg else { return false };
+        let (mut carried, mut elsewhere) = (0, 0);
+        for l in &r.body {
+            let mut n = 0;
+            l.for_each_var(&mut |w, _| n += usize::from(w == v));
+            let here = match l {
+                NLit::Pos(t) if n > 0 && calls_own(t) => (t.args().iter().enumerate())
+                    .filter(|(j, a)| matches!(a, Term::Var(w, _) if w == v) && args[&key(t)][*j])
+                    .count(),
+                _ => 0,
+            };
+            carried += here;
+            elsewhere += n - here;
+        }
+        carried > 0 && elsewhere == 0
+    }
+
+    /// The adornment `a` of the call `t` in a rule for `caller`, with the arguments its
+    /// recursion carries free when the call enters the recursion from outside bound to
+    /// variables.
+    fn adornment(&self, caller: &Key, t: &Term, a: Adornment) -> Adornment {
+        let k = key(t);
+        let Some(carried) = self.args.get(&k) else { return a };
+        if self.component.get(caller) == self.component.get(&k) {
+            return a;
+        }
+        let free = |(i, b): (usize, u8)| if carried[i] && !t.args()[i].is_ground() { 'f' } else { b as char };
+        a.bytes().enumerate().map(free).collect()
+    }
 }
 
 /// Every relation that may be computed on demand and depends on the state or the moves:
@@ -313,7 +411,7 @@ fn rewrite_rule(
             }
         };
         let k = key(t);
-        let a = adornment(t, &bound);
+        let a = how.carried.adornment(&key(&r.head), t, adornment(t, &bound));
         let seen = reached.entry(k.clone()).or_default();
         if !seen.contains(&a) {
             seen.push(a.clone());
@@ -358,6 +456,8 @@ struct Sips<'a> {
     asked: &'a FxHashSet<Key>,
     /// Each relation's strongly connected component (its recursion; `BindingsFirst` only).
     component: &'a FxHashMap<Key, usize>,
+    /// The arguments each recursion carries along unchanged.
+    carried: &'a Carried,
     /// Each positive chosen call binds its variables for the chosen calls after it.
     sideways: bool,
     passing: Passing,
@@ -628,6 +728,36 @@ mod tests {
             (half~bb ?c ?a) :- (magic~half~bb ?c ?a) (true (value ?c ?a))
             (half~bf ?c ?a) :- (magic~half~bf ?c) (true (value ?c ?a))"#]]
         .assert_eq(&text.join("\n"));
+    }
+
+    /// merrills counts its stones by a loop over the pits that carries the totals along
+    /// unchanged to its last step; a goal asks for totals that a static relation
+    /// enumerates. Asked with the totals bound, the loop would run again for each pair of
+    /// them; it is asked with the pit and the running counts only (`loop~bbbff`), whatever
+    /// the order written. Asked with a constant total, that one value stays bound (`loop~bbbbf`).
+    #[test]
+    fn what_a_recursion_only_carries_is_asked_free() {
+        let recursion = ["(step ?x ?w1 ?b1 ?w2 ?b2)", "(next ?x ?y)", "(loop ?y ?w2 ?b2 ?w ?b)"];
+        for order in [[0, 1, 2], [2, 1, 0]] {
+            let body: Vec<&str> = order.iter().map(|&i| recursion[i]).collect();
+            let text = format!(
+                "(<= (goal white 100) (smaller ?b ?w) (count ?w ?b))\n\
+                 (<= (goal black 100) (loop first 0 0 3 ?b))\n\
+                 (<= (count ?w ?b) (loop first 0 0 ?w ?b))\n\
+                 (<= (loop last ?w1 ?b1 ?w ?b) (step last ?w1 ?b1 ?w ?b))\n\
+                 (<= (loop ?x ?w1 ?b1 ?w ?b) {})\n\
+                 (<= (step ?x ?w1 ?b ?w ?b) (true (pit ?x white)) (succ ?w1 ?w) (number ?b))",
+                body.join(" ")
+            );
+            let rules = normalise(&parse(&text).description).unwrap();
+            let wanted = [("count".into(), 2), ("loop".into(), 5), ("step".into(), 5)];
+            let out = transform(&rules, &wanted, Passing::BindingsFirst).unwrap();
+            let mut ads: Vec<&str> =
+                out.iter().filter_map(|r| r.head.name().filter(|n| n.starts_with("loop~"))).collect();
+            ads.sort();
+            ads.dedup();
+            assert_eq!(ads, ["loop~bbbbf", "loop~bbbff"], "order {order:?}");
+        }
     }
 
     /// A count over the cells of a board, asked with its counts bound: after the cell's

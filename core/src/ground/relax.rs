@@ -155,7 +155,10 @@ impl Relaxed {
             });
         }
         if !on_demand.is_empty() {
-            out = magic::transform_asking(&out, &wanted, &dynamic, magic::Passing::AsWritten)?;
+            // Bindings first, so that the grounding does not depend on the order the
+            // bodies are written in (a disguised merrills asks its count's loop with the
+            // recursive call first).
+            out = magic::transform_asking(&out, &wanted, &dynamic, magic::Passing::BindingsFirst)?;
         }
         // Negated dynamic literals (and their copies on demand) go.
         for rule in &mut out {
