@@ -81,17 +81,30 @@ pub enum Passing {
 /// Transforms the rules so that the relations in `wanted` (and the callers they need) are
 /// computed on demand. `None` if none of them can be.
 pub fn transform(rules: &[NRule], wanted: &[Key], passing: Passing) -> Option<Vec<NRule>> {
-    transform_asking(rules, wanted, &FxHashSet::default(), passing)
+    transform_with(rules, wanted, &FxHashSet::default(), passing, false)
 }
 
-/// `transform`, where the negated calls of the relations in `asked` are asked but not read:
-/// a chosen one gets its demand, then both leave the bodies (the grounder's relaxed program,
-/// which drops negated dynamic literals but must compute the instances their atoms need).
+/// `transform` for the grounder's relaxed program, where the negated calls of the relations
+/// in `asked` are asked but not read: a chosen one gets its demand, then both leave the
+/// bodies (the relaxed program drops negated dynamic literals but must compute the
+/// instances their atoms need). In the relaxed program a variable takes the values of
+/// every reachable state at once, so a call that enters a recursion asks free what the
+/// recursion only carries along (`Carried`).
 pub fn transform_asking(
     rules: &[NRule],
     wanted: &[Key],
     asked: &FxHashSet<Key>,
     passing: Passing,
+) -> Option<Vec<NRule>> {
+    transform_with(rules, wanted, asked, passing, true)
+}
+
+fn transform_with(
+    rules: &[NRule],
+    wanted: &[Key],
+    asked: &FxHashSet<Key>,
+    passing: Passing,
+    every_state: bool,
 ) -> Option<Vec<NRule>> {
     let graph = graph_of(rules);
     let eligible =
@@ -115,8 +128,9 @@ pub fn transform_asking(
             if chosen.is_empty() {
                 return None;
             }
-            let carried = Carried::new(rules, &chosen);
-            let how = Sips { chosen: &chosen, asked, component: &component, carried: &carried, sideways, passing };
+            let carried = every_state.then(|| Carried::new(rules, &chosen));
+            let carried = carried.as_ref();
+            let how = Sips { chosen: &chosen, asked, component: &component, carried, sideways, passing };
             let (out, reached) = rewrite(rules, &how);
             // A relation read in full somewhere needs its callers on demand too (those that
             // may be); one that no call binds anything of is left as it was.
@@ -156,8 +170,12 @@ pub fn transform_asking(
 /// nowhere in the body but at carried arguments of those calls. Such an argument narrows
 /// nothing until the recursion ends (a count's totals, passed down the loop over the pits
 /// to its last step), so a call from outside that binds it to a variable would ask the
-/// whole recursion again for every value the variable takes: it asks it free, and the
-/// caller's join filters the answers. (Bound to a constant, it is one value: it stays.)
+/// whole recursion again for every value the variable takes: in the grounder's relaxed
+/// program, where a variable takes the values of every reachable state at once, it asks it
+/// free, and the caller's join filters the answers. (Bound to a constant, it is one value:
+/// it stays. In one state a variable takes few values, and freeing them costs: Zhadu's
+/// `canGoBetween 123` calls `canGoBetween 1` with the same cells, which its other rules
+/// use at once; the reasoner ran 3.5 times slower.)
 struct Carried {
     component: FxHashMap<Key, usize>,
     args: FxHashMap<Key, Vec<bool>>,
@@ -411,7 +429,10 @@ fn rewrite_rule(
             }
         };
         let k = key(t);
-        let a = how.carried.adornment(&key(&r.head), t, adornment(t, &bound));
+        let mut a = adornment(t, &bound);
+        if let Some(carried) = how.carried {
+            a = carried.adornment(&key(&r.head), t, a);
+        }
         let seen = reached.entry(k.clone()).or_default();
         if !seen.contains(&a) {
             seen.push(a.clone());
@@ -456,8 +477,8 @@ struct Sips<'a> {
     asked: &'a FxHashSet<Key>,
     /// Each relation's strongly connected component (its recursion; `BindingsFirst` only).
     component: &'a FxHashMap<Key, usize>,
-    /// The arguments each recursion carries along unchanged.
-    carried: &'a Carried,
+    /// The arguments each recursion carries along unchanged, asked free (relaxed programs).
+    carried: Option<&'a Carried>,
     /// Each positive chosen call binds its variables for the chosen calls after it.
     sideways: bool,
     passing: Passing,
@@ -751,7 +772,7 @@ mod tests {
             );
             let rules = normalise(&parse(&text).description).unwrap();
             let wanted = [("count".into(), 2), ("loop".into(), 5), ("step".into(), 5)];
-            let out = transform(&rules, &wanted, Passing::BindingsFirst).unwrap();
+            let out = transform_asking(&rules, &wanted, &FxHashSet::default(), Passing::BindingsFirst).unwrap();
             let mut ads: Vec<&str> =
                 out.iter().filter_map(|r| r.head.name().filter(|n| n.starts_with("loop~"))).collect();
             ads.sort();
