@@ -66,3 +66,15 @@ export async function setRules(page, text) {
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.insertText(text);
 }
+
+/** A walk of 80 cells whose moves read a static relation of 80³ facts: past the facts `auto`
+ * allows a grounding (it plays on the reasoner), within the grounder's own limits. */
+export const TRIO = (() => {
+  const n = Array.from({ length: 80 }, (_, i) => `(n ${i})`).join(' ');
+  const succ = Array.from({ length: 79 }, (_, i) => `(succ ${i} ${i + 1})`).join(' ');
+  return `(role p) ${n}\n${succ}\n(init (at 0)) (init (time 0))\n(<= (trio ?a ?b ?c) (n ?a) (n ?b) (n ?c))\n` +
+    '(<= (legal p (go ?b)) (true (at ?a)) (succ ?a ?b) (trio ?a ?b ?b))\n(<= (legal p stay) (true (at ?a)))\n' +
+    '(<= (next (at ?b)) (does p (go ?b)))\n(<= (next (at ?a)) (does p stay) (true (at ?a)))\n' +
+    '(<= (next (time ?u)) (true (time ?t)) (succ ?t ?u))\n(<= terminal (true (at 20)))\n(<= terminal (true (time 30)))\n' +
+    '(<= (goal p 100) (true (at 20)))\n(<= (goal p 0) (not (true (at 20))))\n';
+})();

@@ -1,10 +1,10 @@
 // Browser tests of the computer players: a seat set to MCTS answers a person's move in
 // tic-tac-toe (with its "thinking" line and Stop), and a short match in the Match pane shows
-// its results table and chart. Screenshots go to artifacts/.
+// its results table and chart, and a long one moves to the propositional network. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cell, openPage, shot, useBrowser } from './lib.mjs';
+import { TRIO, cell, openPage, setRules, shot, useBrowser } from './lib.mjs';
 
 const env = useBrowser();
 
@@ -68,6 +68,25 @@ test('a short match shows its results table and chart', async () => {
   assert.equal(await page.locator('.match-chart .chart-row').count(), 2);
   assert.equal(await page.locator('#ma-run').isDisabled(), false);
   await shot(page, 'players-match');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a long match moves to the network ground in the background and counts every game once', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await setRules(page, TRIO);
+  await page.locator('#tab-match').click();
+  await page.locator('#ma-a').selectOption('mcts:2');
+  await page.locator('#ma-b').selectOption('mcts:2');
+  await page.locator('#ma-games').fill('60');
+  await page.locator('#ma-run').click();
+  await page.waitForFunction(() => /60 of 60 games/.test(document.querySelector('#ma-results')?.textContent ?? ''), null, { timeout: 120_000 });
+  assert.match(await page.locator('#ma-where').textContent(), /then the last \d+ on one worker with engine propnet \(.*measured faster than the reasoner/);
+  const rows = page.locator('.match-table tbody tr');
+  let games = 0;
+  for (let i = 0; i < (await rows.count()); i++) games += Number((await rows.nth(i).locator('td').allTextContents())[1]);
+  assert.equal(games, 60);
+  assert.equal(await page.locator('#ma-run').isDisabled(), false);
   assert.deepEqual(errors, []);
   await context.close();
 });

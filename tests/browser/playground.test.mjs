@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cell, openPage, setRules, shot, useBrowser } from './lib.mjs';
+import { TRIO, cell, openPage, setRules, shot, useBrowser } from './lib.mjs';
 
 const env = useBrowser();
 
@@ -185,18 +185,6 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
   assert.deepEqual(errors, []);
   await context.close();
 });
-
-/** A walk of 80 cells whose moves read a static relation of 80³ facts: past the facts `auto`
- * allows a grounding (it plays on the reasoner), within the grounder's own limits. */
-const TRIO = (() => {
-  const n = Array.from({ length: 80 }, (_, i) => `(n ${i})`).join(' ');
-  const succ = Array.from({ length: 79 }, (_, i) => `(succ ${i} ${i + 1})`).join(' ');
-  return `(role p) ${n}\n${succ}\n(init (at 0)) (init (time 0))\n(<= (trio ?a ?b ?c) (n ?a) (n ?b) (n ?c))\n` +
-    '(<= (legal p (go ?b)) (true (at ?a)) (succ ?a ?b) (trio ?a ?b ?b))\n(<= (legal p stay) (true (at ?a)))\n' +
-    '(<= (next (at ?b)) (does p (go ?b)))\n(<= (next (at ?a)) (does p stay) (true (at ?a)))\n' +
-    '(<= (next (time ?u)) (true (time ?t)) (succ ?t ?u))\n(<= terminal (true (at 20)))\n(<= terminal (true (time 30)))\n' +
-    '(<= (goal p 100) (true (at 20)))\n(<= (goal p 0) (not (true (at 20))))\n';
-})();
 
 test('a long run of playouts moves to the network ground in the background, and plays exactly the count asked', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);

@@ -116,9 +116,11 @@ class App {
       },
     });
     this.play.setOrientation(this.orientation, false);
-    const rules = () => (this.loaded?.ok ? this.loadedText : null);
-    this.seats = new Seats(module, rules, (role, move) => this.play.choose(role, move));
-    new MatchPane(module, rules);
+    // Computers at the seats play the position shown: the rules loaded. The panes run what
+    // the editor holds, typed a moment ago or not.
+    this.seats = new Seats(module, () => (this.loaded?.ok ? this.loadedText : null), (role, move) => this.play.choose(role, move));
+    const typed = () => (this.current()?.ok ? this.loadedText : null);
+    new MatchPane(module, typed);
     this.grounder = new GroundClient(module);
     this.ground = new GroundPane(this.grounder, {
       play: (joint) => this.update(() => api.play(this.session, joint)),
@@ -140,7 +142,7 @@ class App {
       const game = this.current();
       return game?.ok ? { text: this.loadedText, roles: game.roles } : null;
     });
-    new AnalysisPane(module, () => (this.current()?.ok ? this.loadedText : null), () => this.workerEngine(), (moves) => this.openPath(moves));
+    new AnalysisPane(module, typed, () => this.workerEngine(), (moves) => this.openPath(moves));
     this.editor = createEditor(byId('editor'), start.rules, () => this.onEdit());
     metrics.text = () => this.editor.text();
     this.setScale(scale);

@@ -34,11 +34,15 @@ export interface Tally {
 
 export type PlayersTask =
   | { kind: 'think'; player: string; role: number; seed: number }
-  | { kind: 'games'; players: string; seed: number; games: number[]; maxSteps: number };
+  | { kind: 'games'; players: string; seed: number; games: number[]; maxSteps: number }
+  /** Grounds the game in full; if the network is measured faster, the worker keeps it for
+   * its next task on the same rules (a match's remaining games, see match.ts). */
+  | { kind: 'upgrade' };
 export type PlayersRequest = { module: WebAssembly.Module; rules: string; moves: string[][]; task: PlayersTask };
 export type PlayersReply =
   | { type: 'thought'; thought: Thought }
   | { type: 'game'; index: number; game: MatchGame }
+  | { type: 'upgraded'; moved: boolean; note: string }
   | { type: 'done' }
   | { type: 'error'; message: string };
 
@@ -61,19 +65,28 @@ export function seatLabel(seat: Seat): string {
   return `MCTS (${STRENGTHS[seat.mcts].toLocaleString('en')} playouts a move)`;
 }
 
-/** Starts a players' worker on `request`; `reply` hears every message. Returns Stop. */
-export function startPlayers(request: PlayersRequest, reply: (m: PlayersReply) => void): () => void {
+/** A players' worker at work: `stop` ends it, `send` gives it its next task. */
+export interface Players {
+  stop(): void;
+  send(request: PlayersRequest): void;
+}
+
+/** Starts a players' worker on `request`; `reply` hears every message. The worker ends with
+ * its answer, except after a game (more follow) and after an upgrade that moved (it waits
+ * for its next task). */
+export function startPlayers(request: PlayersRequest, reply: (m: PlayersReply) => void): Players {
   const worker = new Worker(new URL('./players-worker.ts', import.meta.url), { type: 'module', name: 'players' });
   worker.onmessage = (e: MessageEvent<PlayersReply>) => {
-    if (e.data.type !== 'game') worker.terminate();
-    reply(e.data);
+    const m = e.data;
+    if (m.type !== 'game' && !(m.type === 'upgraded' && m.moved)) worker.terminate();
+    reply(m);
   };
   worker.onerror = (e) => {
     worker.terminate();
     reply({ type: 'error', message: e.message });
   };
   worker.postMessage(request);
-  return () => worker.terminate();
+  return { stop: () => worker.terminate(), send: (r) => worker.postMessage(r) };
 }
 
 /** A random seed for the engine (below 2^32). */

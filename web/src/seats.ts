@@ -8,14 +8,14 @@
 import './players.css';
 import { byId, h } from './dom';
 import type { View } from './engine';
-import { STRENGTHS, playerSpec, randomSeed, seatLabel, startPlayers, type Seat } from './players-protocol';
+import { STRENGTHS, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type Seat } from './players-protocol';
 
 export class Seats {
   private seats: Seat[] = [];
   private roles: string[] = [];
   private view: View | null = null;
   /** Stops for the computers thinking now, per role. */
-  private thinking = new Map<number, () => void>();
+  private thinking = new Map<number, Players>();
   /** Back in the move list, computers wait unless asked to continue from there. */
   private resumed = false;
 
@@ -57,8 +57,8 @@ export class Seats {
     view.roles.forEach((_, r) => {
       const player = playerSpec(this.seats[r]);
       if (player === null || view.legal[r].length < 2 || this.thinking.has(r)) return;
-      const stop = startPlayers({ module: this.module, rules, moves, task: { kind: 'think', player, role: r, seed: randomSeed() } }, (reply) => {
-        if (this.thinking.get(r) !== stop) return;
+      const players = startPlayers({ module: this.module, rules, moves, task: { kind: 'think', player, role: r, seed: randomSeed() } }, (reply) => {
+        if (this.thinking.get(r) !== players) return;
         this.thinking.delete(r);
         this.renderThinking();
         if (reply.type === 'thought') this.choose(r, reply.thought.move);
@@ -69,13 +69,13 @@ export class Seats {
           byId('thinking').replaceChildren(h('p', { class: 'warn', role: 'alert' }, `${who} cannot move: ${reply.message}. Its seat is yours now.`));
         }
       });
-      this.thinking.set(r, stop);
+      this.thinking.set(r, players);
     });
     this.renderThinking();
   }
 
   private stop(): void {
-    for (const stop of this.thinking.values()) stop();
+    for (const players of this.thinking.values()) players.stop();
     this.thinking.clear();
     this.renderThinking();
   }
@@ -135,7 +135,7 @@ export class Seats {
 
   private setSeat(r: number, kind: string, strength = 2): void {
     this.seats[r] = kind === 'mcts' ? { mcts: strength } : (kind as Seat);
-    this.thinking.get(r)?.();
+    this.thinking.get(r)?.stop();
     this.thinking.delete(r);
     this.renderSeats();
     this.startThinking();
