@@ -14,16 +14,21 @@ use super::compile::Lit;
 use super::layout::{Network, Run, COUNT, OR};
 use std::ops::Range;
 
+/// A gate under propagation: its true inputs less how many make it true (AND: all; OR:
+/// one), so that it is true when `deficit >= 0`; and its cyclic block, `u32::MAX` if none.
+#[derive(Clone, Copy)]
+struct Counted {
+    deficit: i32,
+    block: u32,
+}
+
 #[derive(Clone)]
 pub struct Values {
     pub val: Vec<u8>,
     /// The output bitset (see `layout::Slots`).
     pub outs: Vec<u64>,
-    /// Per gate: true input literals, and how many make it true (AND: all; OR: one).
-    count: Vec<i32>,
-    threshold: Vec<i32>,
-    /// Per gate: its cyclic block, `u32::MAX` if none.
-    block: Vec<u32>,
+    /// Per gate, what propagation reads of it: one cache line for each reader told.
+    gates: Vec<Counted>,
     /// `(node, value it changed to)` not yet told to its readers.
     events: Vec<(u32, u8)>,
     /// Cyclic blocks whose inputs changed.
@@ -35,26 +40,20 @@ pub struct Values {
 
 impl Values {
     pub fn new(net: &Network) -> Values {
-        let mut block = vec![u32::MAX; net.gates()];
-        for (i, c) in net.cycles.iter().enumerate() {
-            (c.start..c.end).for_each(|g| block[g as usize] = i as u32);
-        }
-        let threshold = (0..net.gates())
+        let mut gates: Vec<Counted> = (0..net.gates())
             .map(|g| {
                 let header = net.code[net.start[g] as usize];
-                if header & OR != 0 {
-                    1
-                } else {
-                    (header & COUNT) as i32
-                }
+                let threshold = if header & OR != 0 { 1 } else { (header & COUNT) as i32 };
+                Counted { deficit: -threshold, block: u32::MAX }
             })
             .collect();
+        for (i, c) in net.cycles.iter().enumerate() {
+            (c.start..c.end).for_each(|g| gates[g as usize].block = i as u32);
+        }
         Values {
             val: vec![0; net.leaves as usize + net.gates()],
             outs: vec![0; net.outputs.len().div_ceil(64)],
-            count: vec![0; net.gates()],
-            threshold,
-            block,
+            gates,
             events: Vec::new(),
             pending: vec![false; net.cycles.len()],
             any_pending: false,
@@ -108,7 +107,9 @@ impl Values {
     /// propagating).
     pub fn recount(&mut self, net: &Network) {
         for g in 0..net.gates() {
-            self.count[g] = self.true_inputs(&net.code[net.start[g] as usize..]);
+            let code = &net.code[net.start[g] as usize..];
+            let threshold = if code[0] & OR != 0 { 1 } else { (code[0] & COUNT) as i32 };
+            self.gates[g].deficit = self.true_inputs(code) - threshold;
         }
         self.collect(net, 0..net.outputs.len());
     }
@@ -171,14 +172,15 @@ impl Values {
         let gates = net.gates();
         loop {
             while let Some((n, v)) = self.events.pop() {
-                let from = if n >= leaves { self.block[(n - leaves) as usize] } else { u32::MAX };
+                let from = if n >= leaves { self.gates[(n - leaves) as usize].block } else { u32::MAX };
                 for &edge in net.readers(n) {
                     let g = (edge >> 1) as usize;
                     if g >= gates {
                         self.put_out(g - gates, v ^ (edge & 1) as u8 != 0);
                         continue;
                     }
-                    let b = self.block[g];
+                    let gate = &mut self.gates[g];
+                    let b = gate.block;
                     if b != u32::MAX {
                         if b != from {
                             self.pending[b as usize] = true;
@@ -186,13 +188,15 @@ impl Values {
                         }
                         continue;
                     }
-                    let c = &mut self.count[g];
-                    *c += if v ^ (edge & 1) as u8 != 0 { 1 } else { -1 };
-                    let nv = (*c >= self.threshold[g]) as u8;
-                    let slot = &mut self.val[leaves as usize + g];
-                    if *slot != nv {
-                        *slot = nv;
-                        self.events.push((leaves + g as u32, nv));
+                    // Outside cyclic blocks a gate's value is `deficit >= 0` at all times,
+                    // so only a crossing of 0 changes it.
+                    let was = gate.deficit >= 0;
+                    debug_assert_eq!(self.val[leaves as usize + g] != 0, was, "gate {g} out of step with its count");
+                    gate.deficit += if v ^ (edge & 1) as u8 != 0 { 1 } else { -1 };
+                    let now = gate.deficit >= 0;
+                    if now != was {
+                        self.val[leaves as usize + g] = now as u8;
+                        self.events.push((leaves + g as u32, now as u8));
                     }
                 }
             }
