@@ -14,12 +14,21 @@ use super::compile::Lit;
 use super::layout::{Network, Run, COUNT, OR};
 use std::ops::Range;
 
-/// A gate under propagation: its true inputs less how many make it true (AND: all; OR:
-/// one), so that it is true when `deficit >= 0`; and its cyclic block, `u32::MAX` if none.
+/// A gate under propagation: its true inputs less its `threshold`, so that it is true when
+/// `deficit >= 0`; and its cyclic block, `u32::MAX` if none.
 #[derive(Clone, Copy)]
 struct Counted {
     deficit: i32,
     block: u32,
+}
+
+/// How many true inputs make the gate with this header true (AND: all; OR: one).
+fn threshold(header: u32) -> i32 {
+    if header & OR != 0 {
+        1
+    } else {
+        (header & COUNT) as i32
+    }
 }
 
 #[derive(Clone)]
@@ -41,11 +50,7 @@ pub struct Values {
 impl Values {
     pub fn new(net: &Network) -> Values {
         let mut gates: Vec<Counted> = (0..net.gates())
-            .map(|g| {
-                let header = net.code[net.start[g] as usize];
-                let threshold = if header & OR != 0 { 1 } else { (header & COUNT) as i32 };
-                Counted { deficit: -threshold, block: u32::MAX }
-            })
+            .map(|g| Counted { deficit: -threshold(net.code[net.start[g] as usize]), block: u32::MAX })
             .collect();
         for (i, c) in net.cycles.iter().enumerate() {
             (c.start..c.end).for_each(|g| gates[g as usize].block = i as u32);
@@ -108,8 +113,7 @@ impl Values {
     pub fn recount(&mut self, net: &Network) {
         for g in 0..net.gates() {
             let code = &net.code[net.start[g] as usize..];
-            let threshold = if code[0] & OR != 0 { 1 } else { (code[0] & COUNT) as i32 };
-            self.gates[g].deficit = self.true_inputs(code) - threshold;
+            self.gates[g].deficit = self.true_inputs(code) - threshold(code[0]);
         }
         self.collect(net, 0..net.outputs.len());
     }
