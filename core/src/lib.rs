@@ -21,6 +21,8 @@ pub mod program;
 pub mod propnet;
 pub mod reasoner;
 pub mod rng;
+#[cfg(test)]
+mod shared;
 pub mod solve;
 pub mod specialise;
 pub mod strata;

@@ -979,28 +979,24 @@ mod tests {
     /// Prints the number of warnings per code (`cargo test -- --nocapture`).
     #[test]
     fn corpus_games_are_valid() {
-        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
-        let Ok(subs) = std::fs::read_dir(dir) else { return };
         let mut warnings: BTreeMap<&str, usize> = BTreeMap::new();
         let mut games = 0;
-        for sub in subs.flatten() {
-            let Ok(files) = std::fs::read_dir(sub.path()) else { continue };
-            for path in files.flatten().map(|f| f.path()).filter(|p| p.extension().is_some_and(|e| e == "kif")) {
-                let stem = path.file_stem().unwrap().to_string_lossy();
-                let game = format!("{}/{stem}", sub.file_name().to_string_lossy());
-                let text = std::fs::read_to_string(&path).unwrap();
-                let diags = validate(&parse(&text).description);
-                let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_error()).collect();
-                let reason = INVALID.iter().find(|(g, _)| *g == game).map(|(_, r)| r);
-                assert_eq!(reason.is_some(), !errors.is_empty(), "{game} (invalid: {reason:?}): {errors:?}");
-                diags.iter().filter(|d| !d.is_error()).for_each(|d| *warnings.entry(d.code).or_default() += 1);
-                let local = diags.iter().any(|d| d.code == "locally-stratified");
-                assert_eq!(local, LOCALLY_STRATIFIED.contains(&game.as_str()), "{game}: {diags:?}");
-                if stem.starts_with("test_invalid_") {
-                    assert!(errors.iter().any(|d| d.code == "arity-mismatch"), "{game}: {errors:?}");
-                }
-                games += 1;
+        for path in crate::shared::corpus_games() {
+            let stem = path.file_stem().unwrap().to_string_lossy();
+            let source = path.parent().and_then(|d| d.file_name()).unwrap().to_string_lossy();
+            let game = format!("{source}/{stem}");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let diags = validate(&parse(&text).description);
+            let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_error()).collect();
+            let reason = INVALID.iter().find(|(g, _)| *g == game).map(|(_, r)| r);
+            assert_eq!(reason.is_some(), !errors.is_empty(), "{game} (invalid: {reason:?}): {errors:?}");
+            diags.iter().filter(|d| !d.is_error()).for_each(|d| *warnings.entry(d.code).or_default() += 1);
+            let local = diags.iter().any(|d| d.code == "locally-stratified");
+            assert_eq!(local, LOCALLY_STRATIFIED.contains(&game.as_str()), "{game}: {diags:?}");
+            if stem.starts_with("test_invalid_") {
+                assert!(errors.iter().any(|d| d.code == "arity-mismatch"), "{game}: {errors:?}");
             }
+            games += 1;
         }
         assert!(games > 500, "only {games} corpus games");
         println!("warnings over {games} corpus games: {warnings:?}");

@@ -1,0 +1,21 @@
+//! Test access to the material shared beside the repository (`../shared`: the corpus of real
+//! games). A test that needs it fails with a message naming the path when it is missing, so a
+//! machine without the corpus never passes such a test without running it.
+
+use std::path::PathBuf;
+
+/// Every `.kif` game of `../shared/corpus/*/`, sorted; panics when the corpus is missing.
+pub fn corpus_games() -> Vec<PathBuf> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
+    let sources = std::fs::read_dir(&dir).unwrap_or_else(|e| {
+        panic!("this test reads the corpus of real games at {}: {e}; put ../shared beside the repository", dir.display())
+    });
+    let mut games: Vec<PathBuf> = sources
+        .flatten()
+        .filter_map(|source| std::fs::read_dir(source.path()).ok())
+        .flat_map(|files| files.flatten().map(|f| f.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "kif"))
+        .collect();
+    games.sort();
+    games
+}
