@@ -2,7 +2,7 @@
 //! Game Description Language. Pure Rust, no I/O: text in, data out.
 //!
 //! Pipeline: [`parse`] → [`validate`] → [`program`] (normalised rules) → [`reasoner`]
-//! (a [`machine::StateMachine`]) → [`trace`] (playouts, traces, replay).
+//! (a [`machine::StateMachine`], played by [`machine::playout`]) → [`trace`] (traces, replay).
 
 pub mod analyze;
 pub mod ast;
@@ -12,7 +12,6 @@ pub mod engine;
 pub mod explain;
 pub mod ground;
 pub mod machine;
-pub mod magic;
 pub mod parse;
 pub mod path;
 pub mod players;
@@ -22,8 +21,6 @@ pub mod propnet;
 pub mod reasoner;
 pub mod rng;
 pub mod solve;
-pub mod specialise;
-pub mod strata;
 pub mod term;
 pub mod trace;
 pub mod validate;

@@ -316,7 +316,7 @@ fn prepare(desc: &Description, each: &mut dyn FnMut(&str, &[NRule])) -> Result<(
     each(STEPS[0], &rules);
     let rules = invariant::fold(rules);
     each(STEPS[1], &rules);
-    let rules = crate::specialise::specialise(rules);
+    let rules = crate::program::specialise::specialise(rules);
     each(STEPS[2], &rules);
     let (rules, parts) = decompose::decompose(rules.clone(), &relax::dynamic_relations(&rules));
     each(STEPS[3], &rules);
@@ -400,8 +400,10 @@ fn domains(
         }
         // A relation reached a limit: compute it on demand; when a limit is reached again,
         // every relation on a line of calls through the relations on demand too.
-        let failed =
-            e.relation.as_ref().map(|k| relaxed.source(&crate::magic::asked(k).unwrap_or_else(|| k.clone()), rules));
+        let failed = e
+            .relation
+            .as_ref()
+            .map(|k| relaxed.source(&crate::program::magic::asked(k).unwrap_or_else(|| k.clone()), rules));
         let retry = failed.filter(|_| attempt < attempts).and_then(|k| widened(rules, recompute, &on_demand, k));
         match retry {
             Some(r) => (relaxed, on_demand) = r,
@@ -422,7 +424,7 @@ fn widened(
     failed: (String, usize),
 ) -> Option<(Relaxed, Vec<(String, usize)>)> {
     let these: Vec<(String, usize)> = on_demand.iter().cloned().chain([failed]).collect();
-    [crate::magic::related(rules, &these), these].into_iter().find_map(|more| {
+    [crate::program::magic::related(rules, &these), these].into_iter().find_map(|more| {
         let mut next = on_demand.to_vec();
         next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
         let grows = next.len() > on_demand.len();
@@ -473,7 +475,7 @@ fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic
     let Some((name, arity)) = own else { return Diagnostic::error("grounding", Span::default(), e.message) };
     let what = e.message.splitn(3, ' ').nth(2).unwrap_or_default();
     let relation = |name: &str| name.split('~').next().unwrap_or(name).to_string();
-    if let Some((asked, _)) = crate::magic::asked(&(name.clone(), *arity)) {
+    if let Some((asked, _)) = crate::program::magic::asked(&(name.clone(), *arity)) {
         let message = format!("the atoms of {} the rules ask about {what}", relation(&asked));
         return Diagnostic::error("grounding", Span::default(), message);
     }
@@ -481,7 +483,7 @@ fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic
         .iter()
         .find(|r| r.head.name() == Some(name.as_str()) && r.head.args().len() == *arity)
         .map_or_else(Span::default, |r| r.span);
-    let (written, how) = match crate::magic::adorned(&(name.clone(), *arity)) {
+    let (written, how) = match crate::program::magic::adorned(&(name.clone(), *arity)) {
         Some(k) => (k.0, " on demand"),
         None => (name.clone(), ""),
     };

@@ -8,7 +8,7 @@
 //! ...), holding the bindings `V` of the variables of the head and the dynamic literals
 //! under which the relaxed body holds: the rule's ground instances.
 //!
-//! Relations too big to compute in full can be computed *on demand* (`crate::magic`, with
+//! Relations too big to compute in full can be computed *on demand* (`crate::program::magic`, with
 //! the captures of their rules, which the rules then read: `h :- capture(V)`, so that demand
 //! reaches them): only for the arguments the rules that read them can ask
 //! about, positively or under `not` (a negated dynamic literal is dropped from the relaxed
@@ -18,7 +18,7 @@
 
 use crate::ast::Term;
 use crate::diagnostic::Span;
-use crate::magic;
+use crate::program::magic;
 use crate::program::{graph_of, NLit, NRule};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -74,7 +74,7 @@ fn relax_atom(t: &Term) -> Term {
 
 impl Relaxed {
     /// The relaxed program of the rules, with the relations `on_demand` (and the callers
-    /// `crate::magic` needs) computed on demand; `None` when the demand transformation does
+    /// `crate::program::magic` needs) computed on demand; `None` when the demand transformation does
     /// not apply to them.
     pub fn build(rules: &[NRule], recompute_domains: bool, on_demand: &[Key]) -> Option<Relaxed> {
         let dynamic = dynamic_relations(rules);
@@ -258,7 +258,7 @@ fn matches<'a>(pattern: &'a Term, fact: &'a Term, bound: &mut Vec<(&'a str, &'a 
 }
 
 /// The body in the order that passes most bindings on to the calls of relations on demand
-/// (`crate::magic` passes them in the order written): from the head's variables, a
+/// (`crate::program::magic` passes them in the order written): from the head's variables, a
 /// positive literal of a relation not on demand that shares a bound variable, else the
 /// first positive literal as written; each (non-)equality as soon as its variables are
 /// bound (it then filters what the calls after it are asked); negated literals last, as

@@ -15,10 +15,10 @@
 //! which neither the parser nor any other generated name (`aux~1`, `next~part1`, ...)
 //! contains.
 
+use super::rules::{graph_of, NLit, NRule};
 use crate::ast::Term;
 use crate::deps::{rel_key, RelKey};
 use crate::diagnostic::Span;
-use crate::program::{graph_of, NLit, NRule};
 use rustc_hash::FxHashMap;
 
 /// A relation split into cases.
@@ -150,7 +150,7 @@ mod tests {
     use crate::engine::{build, Choice};
     use crate::machine::{GoalValue, StateMachine};
     use crate::parse::parse;
-    use crate::program::flatten;
+    use crate::program::flatten::flatten;
 
     fn split_text(text: &str) -> Option<String> {
         let (rules, _) = split(&flatten(&parse(text).description).unwrap())?;

@@ -13,9 +13,9 @@
 //! stratification; the caller falls back to the plain program when the transformation
 //! cannot apply.
 
+use super::rules::{graph_of, NLit, NRule};
 use crate::ast::{Term, RESERVED};
 use crate::diagnostic::Span;
-use crate::program::{graph_of, NLit, NRule};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 type Key = (String, usize);

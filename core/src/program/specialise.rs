@@ -9,9 +9,9 @@
 //! (`MAX_GROWTH`). Only non-recursive, non-keyword relations are specialised, so the facts
 //! every reader sees are unchanged.
 
+use super::rules::{graph_of, NLit, NRule};
 use crate::ast::Term;
 use crate::deps::DepGraph;
-use crate::program::{graph_of, NLit, NRule};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Most distinct uses a relation may have and still be specialised.
