@@ -11,6 +11,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod explain;
 pub mod ground;
+pub mod grounded;
 pub mod machine;
 pub mod parse;
 pub mod path;

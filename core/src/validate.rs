@@ -554,7 +554,10 @@ fn depends_on(graph: &DepGraph, name: &str) -> Vec<bool> {
 /// accepted with a warning at each rule that negates a case of its own relation's cycle.
 fn check_stratification(desc: &Description, rules: &[&Rule], graph: &DepGraph, out: &mut Vec<Diagnostic>) {
     let Some((cycle, span)) = graph.negative_cycle() else { return };
-    let Some((_, splits)) = crate::program::flatten(desc).ok().and_then(|r| crate::program::strata::split(&r)) else {
+    let Some((_, splits)) = crate::program::flatten(desc)
+        .ok()
+        .and_then(|r| crate::program::strata::split(&crate::program::Program::new(r)))
+    else {
         let mut names: Vec<String> = cycle.iter().map(|&r| graph.name(r)).collect();
         let p = names[0].clone();
         names.push(p.clone());

@@ -23,7 +23,7 @@ use crate::deps::DepGraph;
 use crate::diagnostic::LineIndex;
 use crate::machine::StateMachine;
 use crate::program::strata::stratify;
-use crate::program::{flatten, graph_of, NLit, NRule};
+use crate::program::{flatten, graph_of, NLit, NRule, Program};
 use crate::reasoner::{Limits, Reasoner, State};
 use crate::term::TermId;
 use rustc_hash::FxHashMap;
@@ -137,7 +137,8 @@ impl Explainer {
         let rules = flatten(desc).map_err(|d| d.message)?;
         let index = LineIndex::new(text);
         let lines = rules.iter().map(|r| index.line_col(r.span.start).0).collect();
-        let mut m = Reasoner::from_rules(stratify(rules.clone()), limits).map_err(|d| d.message)?;
+        let mut m =
+            Reasoner::from_rules(stratify(Program::new(rules.clone())).into_rules(), limits).map_err(|d| d.message)?;
         let mut graph = graph_of(&rules);
         let does = graph.id(("does".into(), 2));
         let sccs = graph.sccs();

@@ -17,9 +17,10 @@
 //! hold only the instances that are.
 
 use crate::ast::Term;
+use crate::deps::DepGraph;
 use crate::diagnostic::Span;
 use crate::program::magic;
-use crate::program::{graph_of, NLit, NRule};
+use crate::program::{NLit, NRule, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 type Key = (String, usize);
@@ -76,8 +77,8 @@ impl Relaxed {
     /// The relaxed program of the rules, with the relations `on_demand` (and the callers
     /// `crate::program::magic` needs) computed on demand; `None` when the demand transformation does
     /// not apply to them.
-    pub fn build(rules: &[NRule], recompute_domains: bool, on_demand: &[Key]) -> Option<Relaxed> {
-        let dynamic = dynamic_relations(rules);
+    pub fn build(program: &Program, recompute_domains: bool, on_demand: &[Key]) -> Option<Relaxed> {
+        let (rules, dynamic) = (program.rules(), dynamic_relations(program.graph()));
         let defines = |name: &str| rules.iter().any(|r| r.head.name() == Some(name));
         let declared_base = defines("base") && !recompute_domains;
         let declared_input = defines("input") && !recompute_domains;
@@ -197,8 +198,8 @@ impl Relaxed {
 /// the product of the facts each matches. Only a guess for the rule (its other literals
 /// may hold for none of them), it is taken when the relation's rules together are past
 /// the limit (specialised copies of one rule, each over some of the bits, add up).
-pub fn overflowing(rules: &[NRule], max_instances: usize) -> Option<Key> {
-    let dynamic = dynamic_relations(rules);
+pub fn overflowing(program: &Program, max_instances: usize) -> Option<Key> {
+    let (rules, dynamic) = (program.rules(), dynamic_relations(program.graph()));
     let mut facts: FxHashMap<Key, Vec<&Term>> = FxHashMap::default();
     for r in rules {
         facts.entry(key(&r.head)).or_default().push(&r.head);
@@ -296,9 +297,8 @@ fn demand_order(head: &Term, body: Vec<NLit>, on_demand: &[Key]) -> Vec<NLit> {
     out
 }
 
-/// Relations that depend on `true` or `does`.
-pub fn dynamic_relations(rules: &[NRule]) -> FxHashSet<Key> {
-    let graph = graph_of(rules);
+/// Relations that depend on `true` or `does`, given the program's dependency graph.
+pub fn dynamic_relations(graph: &DepGraph) -> FxHashSet<Key> {
     let mut dynamic = vec![false; graph.rels.len()];
     for scc in graph.sccs() {
         let d = scc.iter().any(|&r| {

@@ -2,7 +2,8 @@
 //! (`flatten`: no `or`, no nested `and`, `not` on atoms only) and, where it is stratified
 //! only once some relations are split by their constant arguments, split (`strata`);
 //! `specialise` copies relations per constant use, `magic` computes relations on demand.
-//! This module composes the passes; each pass reads and writes the rules of `rules`.
+//! This module composes the passes; each pass reads and writes the rules of `rules`, as a
+//! `Program` that keeps their dependency graph until a pass changes them.
 //!
 //! Invariant: a normal rule's body holds only `Pos`, `Neg`, `Distinct` and `Same` literals,
 //! and auxiliary relation names contain `~`, which no parsed symbol can contain.
@@ -17,12 +18,52 @@ pub use flatten::flatten;
 pub use rules::{graph_of, NLit, NRule};
 
 use crate::ast::Description;
+use crate::deps::DepGraph;
 use crate::diagnostic::Diagnostic;
+use std::cell::OnceCell;
+
+/// Rules in normal form and their dependency graph, computed when first asked for and kept
+/// while the rules stay as they are: a pass that changes the rules makes a new `Program`,
+/// one that leaves them returns the same, graph and all.
+#[derive(Debug)]
+pub struct Program {
+    rules: Vec<NRule>,
+    graph: OnceCell<DepGraph>,
+}
+
+impl Program {
+    pub fn new(rules: Vec<NRule>) -> Program {
+        Program { rules, graph: OnceCell::new() }
+    }
+
+    /// Rules whose dependency graph is known already (a pass that built it to check them).
+    pub fn with_graph(rules: Vec<NRule>, graph: DepGraph) -> Program {
+        Program { rules, graph: OnceCell::from(graph) }
+    }
+
+    /// A description normalised (`normalise`).
+    pub fn normalised(desc: &Description) -> Result<Program, Diagnostic> {
+        flatten(desc).map(|rules| strata::stratify(Program::new(rules)))
+    }
+
+    pub fn rules(&self) -> &[NRule] {
+        &self.rules
+    }
+
+    pub fn into_rules(self) -> Vec<NRule> {
+        self.rules
+    }
+
+    /// The dependency graph of the rules (`graph_of`).
+    pub fn graph(&self) -> &DepGraph {
+        self.graph.get_or_init(|| graph_of(&self.rules))
+    }
+}
 
 /// Normalises every rule of the description; relations that are only locally stratified
 /// are split by their constant arguments (`strata`).
 pub fn normalise(desc: &Description) -> Result<Vec<NRule>, Diagnostic> {
-    flatten(desc).map(strata::stratify)
+    Program::normalised(desc).map(Program::into_rules)
 }
 
 #[cfg(test)]

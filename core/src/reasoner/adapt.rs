@@ -21,7 +21,7 @@ use super::{Deadline, Limits, LoadFailure, Reasoner, Tabled};
 use crate::deps::DepGraph;
 use crate::diagnostic::Diagnostic;
 use crate::program::magic::{self, Passing};
-use crate::program::{graph_of, NRule};
+use crate::program::{graph_of, NRule, Program};
 
 /// Probe limits: a program passing them along the probe's states is a fair candidate.
 const PROBE_FACTS: usize = 200_000;
@@ -232,7 +232,7 @@ fn probe(
 /// Chooses how to evaluate the normalised rules `plain`. One load is one request: every
 /// candidate shares the deadline.
 pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic> {
-    let rules = crate::program::specialise::specialise(plain.clone());
+    let rules = crate::program::specialise::specialise(Program::new(plain.clone())).into_rules();
     let limits_of_probes = Limits {
         max_facts: limits.max_facts.min(PROBE_FACTS),
         max_join_steps: limits.max_join_steps.min(PROBE_JOIN_STEPS),
