@@ -8,7 +8,8 @@
 //! variable bindings under which its relaxed body holds: its ground instances. Static
 //! literals then vanish (they hold by construction), dynamic ones stay, and instances
 //! whose head nothing can use are dropped. A relation too big to compute in full is computed
-//! on demand (magic sets): only the instances some rule can ask about.
+//! on demand (magic sets): only the instances some rule can ask about. The whole runs as a
+//! list of stages over one program (`stages`), each recorded in `Ground::stages`.
 //!
 //! Invariants: the ground program has no variables; every `true` atom in it names a
 //! `base` fact and every `does` atom an `input` fact; static relations other than the GDL
