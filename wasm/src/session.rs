@@ -418,7 +418,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gdl_core::trace::{playout_rng, step_playout};
+    use gdl_core::machine::playout::{playout_rng, step_playout};
 
     const TICTACTOE: &str = include_str!("../../games/tictactoe.kif");
 
