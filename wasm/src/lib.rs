@@ -202,13 +202,13 @@ impl Session {
 }
 
 /// The playouts of `a` and `b` (from `playouts`, or both merged before) added up, as
-/// `playouts` gives them; `{}` stands for none yet.
+/// `playouts` gives them; `a` may be `null` (none yet). Other keys are ignored.
 #[wasm_bindgen(js_name = mergePlayouts, unchecked_return_type = "Summary")]
 pub fn merge_playouts(
-    #[wasm_bindgen(unchecked_param_type = "Stats")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Stats | null")] a: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Stats")] b: JsValue,
 ) -> Result<JsValue, JsError> {
-    let mut a: Stats = from_js(a, "not playout statistics")?;
+    let mut a: Stats = if a.is_null() { Stats::default() } else { from_js(a, "not playout statistics")? };
     a.merge(&from_js(b, "not playout statistics")?).map_err(js_err)?;
     to_js(&a.summary())
 }

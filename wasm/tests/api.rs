@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use gdl_wasm::groundview::JsGroundGame;
-use gdl_wasm::{capabilities, format_text, match_tally, rule_graph, Session};
+use gdl_wasm::{capabilities, format_text, match_tally, merge_playouts, rule_graph, Session};
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -123,6 +123,35 @@ fn playouts_in_batches_report_counts_lengths_and_goals() {
         .map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap())
         .sum();
     assert_eq!(total, 40.0);
+}
+
+/// The page adds up its batches (and its workers' totals, with keys of their own) with
+/// `mergePlayouts`, starting from `null`.
+#[wasm_bindgen_test]
+fn merged_playouts_add_up_the_batches() {
+    let mut s = Session::new(None);
+    s.load(RPS).unwrap();
+    let first = s.playouts(40, 1000).unwrap();
+    let second = s.playouts(25, 1000).unwrap();
+    let totals = merge_playouts(JsValue::NULL, first).unwrap();
+    Reflect::set(&totals, &"elapsedMs".into(), &JsValue::from(12.5)).unwrap();
+    let totals = merge_playouts(totals, second.clone()).unwrap();
+    assert_eq!(num(&totals, "playouts"), 65.0);
+    assert_eq!(strings(&get(&totals, "roles")), strings(&get(&second, "roles")));
+    let goals = get(&totals, "goals").dyn_into::<Array>().unwrap();
+    let ends: f64 = goals
+        .get(1)
+        .dyn_into::<Array>()
+        .unwrap()
+        .iter()
+        .map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap())
+        .sum();
+    assert_eq!(ends, 65.0);
+    assert_eq!(get(&totals, "stuckNote"), JsValue::NULL);
+    s.load(TICTACTOE).unwrap();
+    let other = s.playouts(1, 1000).unwrap();
+    assert!(message(merge_playouts(totals, other).unwrap_err()).contains("cannot merge"));
+    assert!(message(merge_playouts(JsValue::from(3), second).unwrap_err()).contains("not playout statistics"));
 }
 
 #[wasm_bindgen_test]
