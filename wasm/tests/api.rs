@@ -104,6 +104,13 @@ fn replay_takes_js_arrays_and_stops_at_an_illegal_move() {
     assert!(message(s.view().unwrap_err()).contains("no game is loaded"));
 }
 
+/// How many playouts of `b` ended, counted over role `role`'s goal values.
+fn ends(b: &JsValue, role: u32) -> f64 {
+    let goals = get(b, "goals").dyn_into::<Array>().unwrap();
+    let hist = goals.get(role).dyn_into::<Array>().unwrap();
+    hist.iter().map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap()).sum()
+}
+
 #[wasm_bindgen_test]
 fn playouts_in_batches_report_counts_lengths_and_goals() {
     let mut s = Session::new(None);
@@ -115,13 +122,7 @@ fn playouts_in_batches_report_counts_lengths_and_goals() {
     assert!(num(&b, "totalLength") >= 40.0);
     let goals = get(&b, "goals").dyn_into::<Array>().unwrap();
     assert_eq!(goals.length(), 2);
-    let total: f64 = goals
-        .get(0)
-        .dyn_into::<Array>()
-        .unwrap()
-        .iter()
-        .map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap())
-        .sum();
+    let total = ends(&b, 0);
     assert_eq!(total, 40.0);
 }
 
@@ -138,15 +139,7 @@ fn merged_playouts_add_up_the_batches() {
     let totals = merge_playouts(totals, second.clone()).unwrap();
     assert_eq!(num(&totals, "playouts"), 65.0);
     assert_eq!(strings(&get(&totals, "roles")), strings(&get(&second, "roles")));
-    let goals = get(&totals, "goals").dyn_into::<Array>().unwrap();
-    let ends: f64 = goals
-        .get(1)
-        .dyn_into::<Array>()
-        .unwrap()
-        .iter()
-        .map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap())
-        .sum();
-    assert_eq!(ends, 65.0);
+    assert_eq!(ends(&totals, 1), 65.0);
     assert_eq!(get(&totals, "stuckNote"), JsValue::NULL);
     s.load(TICTACTOE).unwrap();
     let other = s.playouts(1, 1000).unwrap();
