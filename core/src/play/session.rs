@@ -243,8 +243,7 @@ impl Session {
         if m.is_terminal(state).map_err(|e| e.message)? {
             return Err("the game is over: there is no move to choose".into());
         }
-        let state = state.clone();
-        let d = spec.player(seed).choose(m, &state, role, now).map_err(|e| e.message)?;
+        let d = spec.player(seed).choose(m, state, role, now).map_err(|e| e.message)?;
         Ok(Thought { chosen: m.move_text(d.chosen), playouts: d.playouts, expects: d.expects })
     }
 
@@ -276,8 +275,7 @@ impl Session {
     /// The value of each legal move in the current position, within `budget` states.
     pub fn solve(&mut self, budget: u64) -> Result<Solution> {
         let (m, state) = self.game()?.here();
-        let state = state.clone();
-        solve(m, &state, budget).map_err(|e| e.message)
+        solve(m, state, budget).map_err(|e| e.message)
     }
 
     /// The game's requirements (termination, playability, goals, winnability, base/input).
