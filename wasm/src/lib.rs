@@ -21,7 +21,6 @@ use wasm_bindgen::prelude::*;
 
 /// What `groundview.rs` takes from the game's API.
 mod session {
-    pub use gdl_core::play::session::Result;
     pub use gdl_core::play::text::syntax_named;
 }
 
