@@ -43,6 +43,8 @@ fn check() {
 #[test]
 fn info() {
     snapshot!("info", ["info", "games/nim.kif"]);
+    // Legal moves listed by role name (o before x).
+    snapshot!("info_tictactoe", ["info", "games/tictactoe.kif"]);
 }
 
 #[test]
