@@ -240,8 +240,7 @@ impl GroundArgs {
 pub struct RunArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Most joint moves per playout or game; one cut there counts as cut (in a match, as a
-    /// draw).
+    /// Most joint moves per playout or game (a game of a match cut there counts as a draw).
     #[arg(long, default_value_t = 1000)]
     pub max_steps: usize,
     /// With auto on the reasoner because the game grounds past auto's bounds: seconds of

@@ -145,3 +145,10 @@ fn analyze() {
 fn ground() {
     snapshot!("ground_infix", ["ground", "games/nim.kif", "--format", "infix"]);
 }
+
+#[test]
+fn help() {
+    snapshot!("help", ["--help"]);
+    // The options a run shares (playout, bench, match).
+    snapshot!("help_playout", ["playout", "--help"]);
+}

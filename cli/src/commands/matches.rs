@@ -12,6 +12,7 @@ use gdl_core::players::arena::{play_game, tally, Game, Tally};
 use gdl_core::players::Spec;
 use serde_json::json;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -46,14 +47,7 @@ pub fn run(args: &MatchArgs) -> Outcome {
         if std::io::stderr().is_terminal() {
             eprintln!();
         }
-        let names: Vec<String> = setup.specs.iter().map(|s| s.to_string()).collect();
-        println!(
-            "{}: {games} games, {}, engine {}, {threads} threads, {seconds:.1} s",
-            file.display(),
-            names.join(" vs "),
-            m.engine_name()
-        );
-        print!("{}", table(&roles, &tallies));
+        print!("{}", text(file, &setup, m.engine_name(), seconds, &roles, &tallies));
     }
     Ok(())
 }
@@ -107,16 +101,25 @@ fn play(
     Ok(games.into_iter().map(|(_, g)| g).collect())
 }
 
-/// The tally as a table: mean score for one role; wins, draws, losses and points for more.
-fn table(roles: &[String], tallies: &[Tally]) -> String {
+/// What was played, then the tally as a table: mean score for one role; wins, draws, losses
+/// and points for more.
+fn text(file: &Path, setup: &Setup, engine: &str, seconds: f64, roles: &[String], tallies: &[Tally]) -> String {
+    let names: Vec<String> = setup.specs.iter().map(|s| s.to_string()).collect();
+    let mut out = format!(
+        "{}: {} games, {}, engine {engine}, {} threads, {seconds:.1} s\n",
+        file.display(),
+        setup.games,
+        names.join(" vs "),
+        setup.threads
+    );
     if roles.len() == 1 {
-        let mut out = format!("{:<16} {:>5}  mean score (95% CI)\n", "player", "games");
+        out += &format!("{:<16} {:>5}  mean score (95% CI)\n", "player", "games");
         for t in tallies {
             out += &format!("{:<16} {:>5}  {:.1} ± {:.1}\n", t.player, t.games, t.score.mean, t.score.plus_minus);
         }
         return out;
     }
-    let mut out = format!(
+    out += &format!(
         "{:<16} {:>5} {:>5} {:>5} {:>6}  {:<18} mean score (95% CI)\n",
         "player", "games", "wins", "draws", "losses", "points (95% CI)"
     );
