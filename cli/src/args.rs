@@ -3,10 +3,12 @@
 //! the engine (every command that plays) are `EngineArgs`.
 
 use crate::measure::now_ms;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use gdl_core::analyze::Options as AnalyzeOptions;
 use gdl_core::engine::Choice;
 use gdl_core::ground::Options as GroundOptions;
+use gdl_core::play::ENGINES;
 use gdl_core::propnet::{Opt, Options as PropnetOptions, Strategy};
 use gdl_core::reasoner::{Limits, TimeLimit};
 use std::path::PathBuf;
@@ -258,8 +260,8 @@ pub struct RunArgs {
 pub struct EngineArgs {
     /// Which engine plays the game (auto: propnet when the game grounds within limits,
     /// otherwise reasoner; the choice is printed on stderr).
-    #[arg(long, value_enum, default_value_t = Engine::Auto)]
-    pub engine: Engine,
+    #[arg(long, default_value = ENGINES[0].name, value_parser = engine_parser())]
+    pub engine: Choice,
     /// Propnet optimisations, comma-separated: frame (frame rules rewritten into what turns
     /// false), persist (permanent / persistent / ephemeral fluents), or none.
     #[arg(long, default_value = "frame,persist", value_parser = parse_opt)]
@@ -272,15 +274,6 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
-    pub fn choice(&self) -> Choice {
-        match self.engine {
-            Engine::Auto => Choice::Auto,
-            Engine::Reasoner => Choice::Reasoner,
-            Engine::Ground => Choice::Ground,
-            Engine::Propnet => Choice::Propnet,
-        }
-    }
-
     pub fn propnet_options(&self) -> PropnetOptions {
         let strategy = match self.strategy {
             StrategyArg::Sweep => Some(Strategy::Sweep),
@@ -289,6 +282,12 @@ impl EngineArgs {
         };
         PropnetOptions { opt: self.opt, strategy }
     }
+}
+
+/// `--engine`: a name from the catalogue of engines, each shown with its note.
+fn engine_parser() -> impl TypedValueParser<Value = Choice> {
+    let names = ENGINES.iter().map(|e| PossibleValue::new(e.name).help(e.note));
+    PossibleValuesParser::new(names).map(|name| Choice::named(&name).expect("a name of the catalogue"))
 }
 
 fn parse_opt(text: &str) -> Result<Opt, String> {
@@ -334,18 +333,6 @@ impl LimitArgs {
             time: self.max_millis.map(|millis| TimeLimit { millis, now: now_ms }),
         }
     }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Engine {
-    /// The propositional network when the game grounds within limits, else the reasoner.
-    Auto,
-    /// The first-order reasoner on the rules as written.
-    Reasoner,
-    /// The same reasoner on the ground program (see `gdl ground`).
-    Ground,
-    /// The propositional network compiled from the ground program.
-    Propnet,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -131,7 +131,7 @@ impl Loader {
     pub fn new(file: &Path, args: &EngineArgs, json: bool) -> Result<Loader, Failure> {
         let (text, description) = validated(file, json)?;
         let options = args.propnet_options();
-        Ok(Loader { text, description, choice: args.choice(), limits: args.limits.limits(), options })
+        Ok(Loader { text, description, choice: args.engine, limits: args.limits.limits(), options })
     }
 
     /// One more engine, or the game's diagnostic.

@@ -45,6 +45,8 @@ fn info() {
     snapshot!("info", ["info", "games/nim.kif"]);
     // Legal moves listed by role name (o before x).
     snapshot!("info_tictactoe", ["info", "games/tictactoe.kif"]);
+    // The engines of the catalogue.
+    snapshot!("info_unknown_engine", ["info", "games/nim.kif", "--engine", "fast"]);
 }
 
 #[test]

@@ -7,46 +7,12 @@ use crate::measure::cpu_seconds;
 use crate::parallel;
 use crate::upgrade::Switch;
 use gdl_core::engine::Engine;
-use gdl_core::machine::{GoalValue, StateMachine};
+use gdl_core::machine::StateMachine;
+use gdl_core::play::Stats;
 use gdl_core::rng::Rng;
-use gdl_core::trace::stuck_message;
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
-
-/// What random playouts came to.
-#[derive(Default)]
-struct Counts {
-    playouts: u64,
-    moves: u64,
-    /// Playouts cut at the step limit.
-    cut: u64,
-    /// Playouts stopped where a role had no legal move, and the first such role.
-    stuck: u64,
-    stuck_role: Option<usize>,
-    /// Goal values of every role, and how many playouts ended with them (few: a list).
-    outcomes: Vec<(Vec<Vec<GoalValue>>, u64)>,
-}
-
-impl Counts {
-    fn add(&mut self, goals: &[Vec<GoalValue>], n: u64) {
-        match self.outcomes.iter_mut().find(|(x, _)| x == goals) {
-            Some((_, k)) => *k += n,
-            None => self.outcomes.push((goals.to_vec(), n)),
-        }
-    }
-
-    fn merge(&mut self, other: Counts) {
-        self.playouts += other.playouts;
-        self.moves += other.moves;
-        self.cut += other.cut;
-        self.stuck += other.stuck;
-        self.stuck_role = self.stuck_role.or(other.stuck_role);
-        for (goals, n) in &other.outcomes {
-            self.add(goals, *n);
-        }
-    }
-}
 
 /// A finished bench, for the text report.
 struct Report<'a> {
@@ -57,9 +23,7 @@ struct Report<'a> {
     threads: usize,
     seconds: f64,
     max_steps: usize,
-    roles: &'a [String],
-    counts: &'a Counts,
-    stuck_note: Option<&'a str>,
+    stats: &'a Stats,
 }
 
 /// Random playouts for `seconds` on `threads` threads: thread `t` runs the series seeded
@@ -73,7 +37,6 @@ pub fn run(args: &BenchArgs) -> Outcome {
     let load_ms = loading.elapsed().as_secs_f64() * 1000.0;
     let upgrader = loader.upgrader(&chosen, run.upgrade_after, json);
     let mut m = chosen.engine;
-    let roles = m.roles().to_vec();
     let build = || loader.build_engine();
     // The clocks start when every thread has its engine: the first thread to start reads them.
     let started = std::sync::OnceLock::new();
@@ -83,27 +46,22 @@ pub fn run(args: &BenchArgs) -> Outcome {
     };
     let per_thread = parallel::each_thread(threads, &mut m, &build, &work).map_err(invalid)?;
     let (start, cpu_start) = *started.get().expect("thread 0 always works");
-    let mut counts = Counts::default();
-    for c in per_thread {
-        counts.merge(c);
+    let mut stats = Stats::new(m.roles());
+    for part in &per_thread {
+        stats.merge(part).expect("every thread plays the same game");
     }
-    let stuck_note = counts.stuck_role.map(|r| {
-        let what = if counts.stuck == 1 { "1 playout".to_string() } else { format!("{} playouts", counts.stuck) };
-        stuck_message(&what, &roles[r])
-    });
     let elapsed = start.elapsed().as_secs_f64();
-    counts.outcomes.sort();
     let cpu = cpu_seconds().map(|c| c - cpu_start.unwrap_or(0.0));
     if json {
-        let Counts { playouts, moves, cut, stuck, .. } = counts;
+        let Stats { playouts, total_length, cut, stuck, .. } = stats;
         let outcomes: serde_json::Map<String, serde_json::Value> =
-            counts.outcomes.iter().map(|(k, v)| (json!(k).to_string(), json!(v))).collect();
+            stats.outcomes.iter().map(|(k, v)| (json!(k).to_string(), json!(v))).collect();
         println!(
             "{}",
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "threads": threads, "playouts": playouts,
                    "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": playouts as f64 / elapsed,
-                   "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": moves as f64 / playouts as f64,
-                   "cut": cut, "stuck": stuck, "stuck_note": stuck_note, "roles": roles, "outcomes": outcomes,
+                   "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": total_length as f64 / playouts as f64,
+                   "cut": cut, "stuck": stuck, "stuck_note": stats.stuck_note(), "roles": stats.roles, "outcomes": outcomes,
                    "load_ms": load_ms, "upgraded_after_seconds": upgrader.moved_at(), "upgrade": upgrader.outcome(),
                    "network": m.propnet_stats(), "programs_loaded": m.programs_loaded()})
         );
@@ -115,9 +73,7 @@ pub fn run(args: &BenchArgs) -> Outcome {
             threads,
             seconds: elapsed,
             max_steps: run.max_steps,
-            roles: &roles,
-            counts: &counts,
-            stuck_note: stuck_note.as_deref(),
+            stats: &stats,
         };
         print!("{}", text(&report));
     }
@@ -126,9 +82,9 @@ pub fn run(args: &BenchArgs) -> Outcome {
 
 /// Random playouts on `m` for `seconds` (at least one), moving to a network when `switch`
 /// has one.
-fn playouts(m: &mut Engine, seed: u64, seconds: f64, max_steps: usize, switch: &mut Switch) -> Result<Counts, String> {
+fn playouts(m: &mut Engine, seed: u64, seconds: f64, max_steps: usize, switch: &mut Switch) -> Result<Stats, String> {
     let mut rng = Rng::new(seed);
-    let mut c = Counts::default();
+    let mut c = Stats::new(m.roles());
     let start = Instant::now();
     // Batches grow while they take under a tenth of the time (engines may run a batch's
     // playouts several at a time).
@@ -136,19 +92,7 @@ fn playouts(m: &mut Engine, seed: u64, seconds: f64, max_steps: usize, switch: &
     while c.playouts == 0 || start.elapsed().as_secs_f64() < seconds {
         switch.poll(m, start.elapsed().as_secs_f64());
         let begun = Instant::now();
-        m.playouts(&mut rng, batch, max_steps, &mut |_, o| {
-            c.playouts += 1;
-            c.moves += o.length as u64;
-            match (&o.goals, o.stuck) {
-                (Some(g), _) => c.add(g, 1),
-                (None, None) => c.cut += 1,
-                (None, Some(r)) => {
-                    c.stuck += 1;
-                    c.stuck_role.get_or_insert(r);
-                }
-            }
-        })
-        .map_err(|e| e.message)?;
+        m.playouts(&mut rng, batch, max_steps, &mut |_, o| c.add(o)).map_err(|e| e.message)?;
         if begun.elapsed().as_secs_f64() < seconds / 10.0 {
             batch = (batch * 2).min(1 << 16);
         }
@@ -157,8 +101,8 @@ fn playouts(m: &mut Engine, seed: u64, seconds: f64, max_steps: usize, switch: &
 }
 
 fn text(r: &Report) -> String {
-    let Counts { playouts, moves, cut, .. } = *r.counts;
-    let (rate, avg) = (playouts as f64 / r.seconds, moves as f64 / playouts as f64);
+    let Stats { playouts, total_length, cut, .. } = *r.stats;
+    let (rate, avg) = (playouts as f64 / r.seconds, total_length as f64 / playouts as f64);
     let moved = r.moved_at.map_or(String::new(), |t| format!(" (reasoner until {t:.2} s)"));
     let mut out = format!(
         "{}: engine {}{moved}, {} threads, {playouts} playouts in {:.2} s\n",
@@ -168,11 +112,11 @@ fn text(r: &Report) -> String {
         r.seconds
     );
     out += &format!("  {rate:.1} playouts/s, average length {avg:.1} joint moves, {cut} cut at {}\n", r.max_steps);
-    if let Some(note) = r.stuck_note {
+    if let Some(note) = r.stats.stuck_note() {
         out += &format!("  warning: {note}\n");
     }
-    out += &format!("  outcomes (goals per role {}):\n", r.roles.join(", "));
-    for (k, v) in &r.counts.outcomes {
+    out += &format!("  outcomes (goals per role {}):\n", r.stats.roles.join(", "));
+    for (k, v) in &r.stats.outcomes {
         out += &format!("    {}: {v}\n", json!(k));
     }
     out

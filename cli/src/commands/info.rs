@@ -1,60 +1,49 @@
-//! `gdl info`: the initial position: roles, fluents, and each role's legal moves (or the
-//! goals, when the initial state is terminal).
+//! `gdl info`: the initial position (`play::Position`): roles, fluents, and each role's legal
+//! moves (or the goals, when the initial state is terminal), keyed by role name.
 
 use crate::args::InfoArgs;
 use crate::load::{self, invalid, Outcome};
 use gdl_core::machine::StateMachine;
+use gdl_core::play::Position;
 use serde_json::{json, Map, Value};
-
-/// The initial position. Legal moves and goals are keyed by role name (sorted).
-struct Position {
-    roles: Vec<String>,
-    init: Vec<String>,
-    terminal: bool,
-    legal: Map<String, Value>,
-    goals: Map<String, Value>,
-}
 
 pub fn run(args: &InfoArgs) -> Outcome {
     let mut m = load::engine(&args.file, &args.engine, args.json)?;
-    let p = initial_position(&mut m).map_err(invalid)?;
+    let initial = m.initial_state();
+    let p = Position::of(&mut m, &initial).map_err(invalid)?;
+    let (legal, goals) = by_role(&p);
     if args.json {
-        let mut out = json!({"roles": p.roles, "init": p.init, "terminal": p.terminal});
-        out[if p.terminal { "goals" } else { "legal" }] = json!(if p.terminal { p.goals } else { p.legal });
+        let mut out = json!({"roles": p.roles, "init": p.state, "terminal": p.terminal});
+        out[if p.terminal { "goals" } else { "legal" }] = if p.terminal { goals } else { legal };
         println!("{out}");
     } else {
-        print!("{}", text(&p));
+        print!("{}", text(&p, &legal, &goals));
     }
     Ok(())
 }
 
-fn initial_position(m: &mut impl StateMachine) -> Result<Position, gdl_core::machine::RuntimeError> {
-    let s = m.initial_state();
-    let terminal = m.is_terminal(&s)?;
-    let roles = m.roles().to_vec();
-    let mut legal = Map::new();
-    let mut goals = Map::new();
-    for (r, role) in roles.iter().enumerate() {
-        if terminal {
-            goals.insert(role.clone(), json!(m.goals(&s)?[r]));
-        } else {
-            let moves: Vec<String> = m.legal_moves(&s, r)?.iter().map(|&x| m.move_text(x)).collect();
-            legal.insert(role.clone(), json!(moves));
-        }
+/// The legal moves (when not terminal) and the goals (when terminal) as objects keyed by
+/// role name, in the names' order.
+fn by_role(p: &Position) -> (Value, Value) {
+    let (mut legal, mut goals) = (Map::new(), Map::new());
+    for (r, role) in p.roles.iter().enumerate() {
+        match &p.goals {
+            Some(values) => goals.insert(role.clone(), json!(values[r])),
+            None => legal.insert(role.clone(), json!(p.legal[r])),
+        };
     }
-    let init = m.state_text(&s);
-    Ok(Position { roles, init, terminal, legal, goals })
+    (Value::Object(legal), Value::Object(goals))
 }
 
-fn text(p: &Position) -> String {
-    let mut out = format!("roles: {}\ninitial state ({} fluents):\n", p.roles.join(" "), p.init.len());
-    for f in &p.init {
+fn text(p: &Position, legal: &Value, goals: &Value) -> String {
+    let mut out = format!("roles: {}\ninitial state ({} fluents):\n", p.roles.join(" "), p.state.len());
+    for f in &p.state {
         out += &format!("  {f}\n");
     }
     if p.terminal {
-        out += &format!("the initial state is terminal; goals: {}\n", Value::Object(p.goals.clone()));
+        out += &format!("the initial state is terminal; goals: {goals}\n");
     }
-    for (role, moves) in &p.legal {
+    for (role, moves) in legal.as_object().into_iter().flatten() {
         let moves: Vec<&str> = moves.as_array().into_iter().flatten().filter_map(|m| m.as_str()).collect();
         out += &format!("legal for {role} ({}): {}\n", moves.len(), moves.join(" "));
     }

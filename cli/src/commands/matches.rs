@@ -19,7 +19,7 @@ use std::time::Instant;
 
 pub fn run(args: &MatchArgs) -> Outcome {
     let (file, run, json, games) = (&args.file, &args.run, args.json, args.games);
-    let specs = parse_players(&args.players).map_err(|e| usage(format!("--players: {e}")))?;
+    let specs = Spec::parse_list(&args.players).map_err(|e| usage(format!("--players: {e}")))?;
     let threads = parallel::threads(args.threads)?.min(games.max(1));
     let loader = Loader::new(file, &run.engine, json)?;
     let chosen = loader.chosen(file, json)?;
@@ -59,12 +59,6 @@ struct Setup {
     seed: u64,
     max_steps: usize,
     threads: usize,
-}
-
-/// Reads `uct:1000,random`.
-fn parse_players(text: &str) -> Result<Vec<Spec>, String> {
-    let specs: Vec<Spec> = text.split(',').map(Spec::parse).collect::<Result<_, _>>()?;
-    Ok(specs)
 }
 
 /// Plays the match: every game, in order of their numbers. A game starts on the network

@@ -1,8 +1,9 @@
 //! `gdl perft`: the lines of play of each length up to a depth, counted by the chosen engine
 //! and checked against the first-order reasoner (the reference) when another engine counts.
 
-use crate::args::{Engine, PerftArgs};
+use crate::args::PerftArgs;
 use crate::load::{self, invalid, report, validated, Failure, Outcome};
+use gdl_core::engine::Choice;
 use gdl_core::machine::StateMachine;
 use gdl_core::reasoner::Reasoner;
 use gdl_core::solve::{perft, Perft};
@@ -15,8 +16,9 @@ pub fn run(args: &PerftArgs) -> Outcome {
     let start = Instant::now();
     let counts = perft(&mut m, depth).map_err(invalid)?;
     let seconds = start.elapsed().as_secs_f64();
+    // The first-order reasoner is the reference: other engines are checked against it.
     let reference = match args.engine.engine {
-        Engine::Reasoner => None,
+        Choice::Reasoner => None,
         _ => {
             let (text, description) = validated(file, true)?;
             let mut r = Reasoner::new(&description, args.engine.limits.limits()).map_err(|d| {
