@@ -1,11 +1,16 @@
 //! Work on several threads, one engine per thread (engines share nothing, so each thread
 //! builds its own; the caller's engine serves the calling thread).
 
+use crate::load::{usage, Failure};
 use gdl_core::engine::Engine;
 
-/// How many threads `--threads` means by default: every core.
-pub fn all_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// `--threads`: at least one; every core when not given.
+pub fn threads(arg: Option<usize>) -> Result<usize, Failure> {
+    match arg {
+        Some(0) => Err(usage("--threads must be at least 1")),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
 }
 
 /// `work(t, engine)` for every thread `t` in `0..threads`, in parallel: thread 0 is the

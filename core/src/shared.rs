@@ -8,7 +8,10 @@ use std::path::PathBuf;
 pub fn corpus_games() -> Vec<PathBuf> {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
     let sources = std::fs::read_dir(&dir).unwrap_or_else(|e| {
-        panic!("this test reads the corpus of real games at {}: {e}; put ../shared beside the repository", dir.display())
+        panic!(
+            "this test reads the corpus of real games at {}: {e}; put ../shared beside the repository",
+            dir.display()
+        )
     });
     let mut games: Vec<PathBuf> = sources
         .flatten()

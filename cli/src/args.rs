@@ -1,0 +1,356 @@
+//! The command line: every command and option `gdl` takes, as clap types. The options a run
+//! of games shares (`playout`, `bench`, `match`) are one flattened set, `RunArgs`; those of
+//! the engine (every command that plays) are `EngineArgs`.
+
+use crate::measure::now_ms;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand, ValueEnum};
+use gdl_core::analyze::Options as AnalyzeOptions;
+use gdl_core::engine::Choice;
+use gdl_core::ground::Options as GroundOptions;
+use gdl_core::play::ENGINES;
+use gdl_core::propnet::{Opt, Options as PropnetOptions, Strategy};
+use gdl_core::reasoner::{Limits, TimeLimit};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "gdl", version, about = "Parse, check, play and benchmark GDL games")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Check a game for errors and warnings.
+    Check(CheckArgs),
+    /// Roles, initial state and legal moves.
+    Info(InfoArgs),
+    /// Print a game in prefix or infix syntax.
+    Fmt(FmtArgs),
+    /// Random playouts, optionally written as a trace (JSON Lines).
+    Playout(PlayoutArgs),
+    /// Check a trace written by another reasoner against ours.
+    Replay(ReplayArgs),
+    /// Random playouts for a while: playouts per second, average length, outcomes.
+    Bench(BenchArgs),
+    /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect): wins, draws,
+    /// losses and mean score per player with 95% confidence intervals. Seats rotate between
+    /// games; with more roles than players the list cycles.
+    Match(MatchArgs),
+    /// Why an atom holds (the rule instance and the facts it uses) or does not (the first
+    /// failing condition of each rule), in the position reached by a path of moves.
+    Explain(ExplainArgs),
+    /// The goal value each role can guarantee with each legal move (minimax), nodes per second.
+    Solve(SolveArgs),
+    /// Lines of play of each length up to --depth from the initial state, checked against the
+    /// first-order reasoner when another engine computes them.
+    Perft(PerftArgs),
+    /// Game requirements: termination, playability, goals, weak and strong winnability, declared
+    /// base/input; exact when the states fit --max-states, else random playouts ("not proven").
+    Analyze(AnalyzeArgs),
+    /// Instantiate the game's rules: print the ground program (or its statistics).
+    Ground(GroundArgs),
+}
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    pub file: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct InfoArgs {
+    pub file: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(clap::Args)]
+pub struct FmtArgs {
+    pub file: PathBuf,
+    #[arg(long, value_enum, default_value_t = Form::Prefix)]
+    pub to: Form,
+}
+
+#[derive(clap::Args)]
+pub struct PlayoutArgs {
+    pub file: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub count: usize,
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    pub file: PathBuf,
+    pub trace: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    pub file: PathBuf,
+    #[arg(long, default_value_t = 5.0)]
+    pub seconds: f64,
+    /// Threads running playouts, each on its own engine (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    pub file: PathBuf,
+    /// Players, comma-separated: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect.
+    #[arg(long)]
+    pub players: String,
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Threads playing games at once (default: every core). With budgets in time, more
+    /// threads than free cores give each player less thinking.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(clap::Args)]
+pub struct ExplainArgs {
+    pub file: PathBuf,
+    /// The atom to explain, e.g. '(legal x (mark 1 1))', 'terminal', '(next (cell 1 1 x))'.
+    #[arg(long)]
+    pub query: String,
+    /// Joint moves from the initial state: ';' between joint moves, ',' between the moves of
+    /// one (roles with a single legal move may be left out): '(mark 1 1); (mark 2 2)'.
+    #[arg(long, default_value = "")]
+    pub path: String,
+    /// The position asked about (moves played); default: the end of the path, or its last
+    /// move for relations that depend on moves (next).
+    #[arg(long)]
+    pub step: Option<usize>,
+    /// How many levels of premises to explain.
+    #[arg(long, default_value_t = 2)]
+    pub depth: usize,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    pub file: PathBuf,
+    /// Joint moves to the position to solve (see `explain --path`).
+    #[arg(long, default_value = "")]
+    pub path: String,
+    /// Most states expanded.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub budget: u64,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    pub file: PathBuf,
+    #[arg(long)]
+    pub depth: usize,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(clap::Args)]
+pub struct AnalyzeArgs {
+    pub file: PathBuf,
+    #[arg(long, default_value_t = AnalyzeOptions::default().max_states)]
+    pub max_states: usize,
+    #[arg(long, default_value_t = AnalyzeOptions::default().playouts)]
+    pub playouts: usize,
+    #[arg(long, default_value_t = AnalyzeOptions::default().max_steps)]
+    pub max_steps: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads sharing the random playouts of a game too big to search, each on its own
+    /// engine (default: every core). The results depend on the seed and this number.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+impl AnalyzeArgs {
+    pub fn options(&self) -> AnalyzeOptions {
+        let AnalyzeArgs { max_states, playouts, max_steps, seed, .. } = *self;
+        AnalyzeOptions { max_states, playouts, max_steps, seed }
+    }
+}
+
+#[derive(clap::Args)]
+pub struct GroundArgs {
+    pub file: PathBuf,
+    #[arg(long, value_enum, default_value_t = GroundFormat::Prefix)]
+    pub format: GroundFormat,
+    /// Print statistics (JSON) instead of the program.
+    #[arg(long)]
+    pub stats: bool,
+    /// Compute base and input even when the game declares them.
+    #[arg(long)]
+    pub recompute_domains: bool,
+    /// Most ground rules before giving up.
+    #[arg(long, default_value_t = GroundOptions::default().max_rules)]
+    pub max_rules: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+impl GroundArgs {
+    pub fn options(&self) -> GroundOptions {
+        GroundOptions {
+            recompute_domains: self.recompute_domains,
+            max_rules: self.max_rules,
+            limits: self.limits.limits(),
+            ..GroundOptions::default()
+        }
+    }
+}
+
+/// What a run of games takes beside its length: `playout`, `bench` and `match` share it.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Most joint moves per playout or game (a game of a match cut there counts as a draw).
+    #[arg(long, default_value_t = 1000)]
+    pub max_steps: usize,
+    /// With auto on the reasoner because the game grounds past auto's bounds: seconds of
+    /// play before the game is ground in the background with the grounder's own limits; the
+    /// run's next playouts (or games) play on the network if it is measured faster, with the
+    /// same results (players with budgets in playouts play the same games). `inf`: never.
+    #[arg(long, default_value_t = 1.0)]
+    pub upgrade_after: f64,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Which engine plays, and how.
+#[derive(clap::Args)]
+pub struct EngineArgs {
+    /// Which engine plays the game (auto: propnet when the game grounds within limits,
+    /// otherwise reasoner; the choice is printed on stderr).
+    #[arg(long, default_value = ENGINES[0].name, value_parser = engine_parser())]
+    pub engine: Choice,
+    /// Propnet optimisations, comma-separated: frame (frame rules rewritten into what turns
+    /// false), persist (permanent / persistent / ephemeral fluents), or none.
+    #[arg(long, default_value = "frame,persist", value_parser = parse_opt)]
+    pub opt: Opt,
+    /// How the propnet evaluates: sweep, propagate, or measure (the faster on a short run).
+    #[arg(long, value_enum, default_value_t = StrategyArg::Measure)]
+    pub strategy: StrategyArg,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+impl EngineArgs {
+    pub fn propnet_options(&self) -> PropnetOptions {
+        let strategy = match self.strategy {
+            StrategyArg::Sweep => Some(Strategy::Sweep),
+            StrategyArg::Propagate => Some(Strategy::Propagate),
+            StrategyArg::Measure => None,
+        };
+        PropnetOptions { opt: self.opt, strategy }
+    }
+}
+
+/// `--engine`: a name from the catalogue of engines, each shown with its note.
+fn engine_parser() -> impl TypedValueParser<Value = Choice> {
+    let names = ENGINES.iter().map(|e| PossibleValue::new(e.name).help(e.note));
+    PossibleValuesParser::new(names).map(|name| Choice::named(&name).expect("a name of the catalogue"))
+}
+
+fn parse_opt(text: &str) -> Result<Opt, String> {
+    let mut opt = Opt::default();
+    for word in text.split(',').map(str::trim) {
+        match word {
+            "frame" => opt.frame = true,
+            "persist" => opt.persist = true,
+            "none" | "" => {}
+            _ => return Err(format!("unknown optimisation {word:?}: use frame, persist or none")),
+        }
+    }
+    Ok(opt)
+}
+
+/// The reasoner's limits.
+#[derive(clap::Args)]
+pub struct LimitArgs {
+    /// Deepest term a rule may build (stops ever-growing terms).
+    #[arg(long, default_value_t = Limits::default().max_term_depth)]
+    pub max_term_depth: u16,
+    /// Most facts of one relation in one state.
+    #[arg(long, default_value_t = Limits::default().max_facts)]
+    pub max_facts: usize,
+    /// Most facts the joins may look at to answer one query.
+    #[arg(long, default_value_t = Limits::default().max_join_steps)]
+    pub max_join_steps: u64,
+    /// Most distinct terms the game may build (a limit on memory).
+    #[arg(long, default_value_t = Limits::default().max_terms)]
+    pub max_terms: usize,
+    /// Most milliseconds one request (loading the game, one query) may take; no limit by default.
+    #[arg(long)]
+    pub max_millis: Option<f64>,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_term_depth: self.max_term_depth,
+            max_facts: self.max_facts,
+            max_join_steps: self.max_join_steps,
+            max_terms: self.max_terms,
+            time: self.max_millis.map(|millis| TimeLimit { millis, now: now_ms }),
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum StrategyArg {
+    Sweep,
+    Propagate,
+    Measure,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Form {
+    Prefix,
+    Infix,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum GroundFormat {
+    Prefix,
+    Infix,
+    Json,
+}

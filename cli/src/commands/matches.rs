@@ -1,0 +1,128 @@
+//! `gdl match`: games between computer players, spread over threads; the tally per player.
+//! Game `g` depends only on the seed and `g` (its players' seeds and seats), so a budget in
+//! playouts gives the same results whatever the number of threads.
+
+use crate::args::MatchArgs;
+use crate::load::{invalid, usage, Loader, Outcome};
+use crate::parallel::{self, each_thread};
+use crate::upgrade::Upgrader;
+use gdl_core::engine::Engine;
+use gdl_core::machine::StateMachine;
+use gdl_core::players::arena::{play_game, tally, Game, Tally};
+use gdl_core::players::Spec;
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub fn run(args: &MatchArgs) -> Outcome {
+    let (file, run, json, games) = (&args.file, &args.run, args.json, args.games);
+    let specs = Spec::parse_list(&args.players).map_err(|e| usage(format!("--players: {e}")))?;
+    let threads = parallel::threads(args.threads)?.min(games.max(1));
+    let loader = Loader::new(file, &run.engine, json)?;
+    let chosen = loader.chosen(file, json)?;
+    let upgrader = loader.upgrader(&chosen, run.upgrade_after, json);
+    let mut m = chosen.engine;
+    let roles = m.roles().to_vec();
+    let setup = Setup { specs, games, seed: run.seed, max_steps: run.max_steps, threads };
+    let start = Instant::now();
+    let build = || loader.build_engine();
+    let progress = |done: usize| {
+        if !json && std::io::stderr().is_terminal() {
+            eprint!("\rgame {done}/{games}");
+        }
+    };
+    let played = play(&setup, &mut m, &build, &upgrader, &progress).map_err(invalid)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let tallies = tally(&setup.specs, &played);
+    if json {
+        println!(
+            "{}",
+            json!({"game": file.display().to_string(), "engine": m.engine_name(), "roles": roles,
+                   "threads": threads, "seconds": seconds, "players": tallies, "games": played})
+        );
+    } else {
+        if std::io::stderr().is_terminal() {
+            eprintln!();
+        }
+        print!("{}", text(file, &setup, m.engine_name(), seconds, &roles, &tallies));
+    }
+    Ok(())
+}
+
+/// What a match is.
+struct Setup {
+    specs: Vec<Spec>,
+    games: usize,
+    seed: u64,
+    max_steps: usize,
+    threads: usize,
+}
+
+/// Plays the match: every game, in order of their numbers. A game starts on the network
+/// once `upgrader` has one.
+fn play(
+    setup: &Setup,
+    first: &mut Engine,
+    build: &(dyn Fn() -> Result<Engine, String> + Sync),
+    upgrader: &Upgrader,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Game>, String> {
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new(0);
+    let per_thread = each_thread(setup.threads, first, build, &|_, m| {
+        let start = Instant::now();
+        let now = || start.elapsed().as_secs_f64() * 1000.0;
+        let mut played = Vec::new();
+        let mut switch = upgrader.thread();
+        loop {
+            let g = next.fetch_add(1, Ordering::Relaxed);
+            if g >= setup.games {
+                return Ok(played);
+            }
+            switch.poll(m, start.elapsed().as_secs_f64());
+            let game = play_game(m, &setup.specs, setup.seed, g, setup.max_steps, &now).map_err(|e| e.message)?;
+            played.push((g, game));
+            let mut d = done.lock().expect("no thread panics holding it");
+            *d += 1;
+            progress(*d);
+        }
+    })?;
+    let mut games: Vec<(usize, Game)> = per_thread.into_iter().flatten().collect();
+    games.sort_by_key(|(g, _)| *g);
+    Ok(games.into_iter().map(|(_, g)| g).collect())
+}
+
+/// What was played, then the tally as a table: mean score for one role; wins, draws, losses
+/// and points for more.
+fn text(file: &Path, setup: &Setup, engine: &str, seconds: f64, roles: &[String], tallies: &[Tally]) -> String {
+    let names: Vec<String> = setup.specs.iter().map(|s| s.to_string()).collect();
+    let mut out = format!(
+        "{}: {} games, {}, engine {engine}, {} threads, {seconds:.1} s\n",
+        file.display(),
+        setup.games,
+        names.join(" vs "),
+        setup.threads
+    );
+    if roles.len() == 1 {
+        out += &format!("{:<16} {:>5}  mean score (95% CI)\n", "player", "games");
+        for t in tallies {
+            out += &format!("{:<16} {:>5}  {:.1} ± {:.1}\n", t.player, t.games, t.score.mean, t.score.plus_minus);
+        }
+        return out;
+    }
+    out += &format!(
+        "{:<16} {:>5} {:>5} {:>5} {:>6}  {:<18} mean score (95% CI)\n",
+        "player", "games", "wins", "draws", "losses", "points (95% CI)"
+    );
+    for t in tallies {
+        let points = format!("{:.1}% ± {:.1}", 100.0 * t.points.mean, 100.0 * t.points.plus_minus);
+        out += &format!(
+            "{:<16} {:>5} {:>5} {:>5} {:>6}  {points:<18} {:.1} ± {:.1}\n",
+            t.player, t.games, t.wins, t.draws, t.losses, t.score.mean, t.score.plus_minus
+        );
+    }
+    out
+}

@@ -1,0 +1,156 @@
+//! Snapshots of the text `gdl` prints for people, one or more per command, on the games of
+//! `games/`: a change of wording shows in review as a change of `tests/snapshots/*.snap`.
+//! Runs are deterministic (fixed seeds, one thread); what depends on the clock (seconds,
+//! rates, counts of a timed run, the strategy the network measures faster) is masked.
+//! After an intended change: `cargo insta review`, or `INSTA_UPDATE=always cargo test -p gdl-cli --test snapshots`.
+
+use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `gdl` run from the repository's root, so that paths in the output read `games/…`.
+fn gdl(args: &[&str]) -> Command {
+    let mut command = Command::new(get_cargo_bin("gdl"));
+    command.current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")).args(args);
+    command
+}
+
+/// Masks of what changes from run to run.
+fn filters() -> Vec<(&'static str, &'static str)> {
+    vec![
+        // `measure` picks the faster of the network's two strategies on a short run.
+        (r", (sweep|propagate)\)", ", [strategy])"),
+        (r"\d+\.\d+ s\b", "[seconds] s"),
+        (r"\d+(\.\d+)? (playouts|nodes)/s", "[rate] $2/s"),
+    ]
+}
+
+macro_rules! snapshot {
+    ($name:literal, $args:expr) => {
+        insta::with_settings!({ filters => filters(), prepend_module_to_snapshot => false }, {
+            assert_cmd_snapshot!($name, gdl(&$args));
+        })
+    };
+}
+
+#[test]
+fn check() {
+    snapshot!("check_ok", ["check", "games/tictactoe.kif"]);
+    snapshot!("check_error", ["check", "games/bug-unsafe.kif"]);
+    snapshot!("check_unreadable", ["check", "games/no-such-game.kif"]);
+}
+
+#[test]
+fn info() {
+    snapshot!("info", ["info", "games/nim.kif"]);
+    // Legal moves listed by role name (o before x).
+    snapshot!("info_tictactoe", ["info", "games/tictactoe.kif"]);
+    // The engines of the catalogue.
+    snapshot!("info_unknown_engine", ["info", "games/nim.kif", "--engine", "fast"]);
+}
+
+#[test]
+fn fmt() {
+    snapshot!("fmt_infix", ["fmt", "games/nim.kif", "--to", "infix"]);
+}
+
+#[test]
+fn playout() {
+    snapshot!("playout", ["playout", "games/tictactoe.kif", "--count", "3", "--seed", "7"]);
+}
+
+#[test]
+fn replay() {
+    // Two playouts of `gdl playout games/tictactoe.kif --seed 7`, the second's first step
+    // tampered with ((control x) for (control o)).
+    snapshot!("replay", ["replay", "games/tictactoe.kif", "cli/tests/traces/tictactoe-tampered.jsonl"]);
+}
+
+#[test]
+fn bench() {
+    insta::with_settings!({ filters => {
+        let mut f = filters();
+        // Timed: how many playouts end how varies.
+        f.extend([
+            (r"\d+ playouts in", "[count] playouts in"),
+            (r"average length \d+\.\d", "average length [length]"),
+            (r"(\]\]): \d+", "$1: [count]"),
+        ]);
+        f
+    }, prepend_module_to_snapshot => false }, {
+        assert_cmd_snapshot!("bench", gdl(&["bench", "games/nim.kif", "--seconds", "0.1", "--threads", "1"]));
+    });
+}
+
+#[test]
+fn match_() {
+    snapshot!(
+        "match_two_players",
+        [
+            "match",
+            "games/tictactoe.kif",
+            "--players",
+            "perfect,uct:50",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--threads",
+            "1"
+        ]
+    );
+    snapshot!(
+        "match_one_player",
+        [
+            "match",
+            "games/eightpuzzle.kif",
+            "--players",
+            "random",
+            "--games",
+            "2",
+            "--max-steps",
+            "30",
+            "--threads",
+            "1"
+        ]
+    );
+    snapshot!("match_no_threads", ["match", "games/tictactoe.kif", "--players", "random", "--threads", "0"]);
+    snapshot!("match_bad_player", ["match", "games/tictactoe.kif", "--players", "uct,alphabeta"]);
+}
+
+#[test]
+fn explain() {
+    snapshot!("explain", ["explain", "games/tictactoe.kif", "--path", "(mark 1 1)", "--query", "terminal"]);
+}
+
+#[test]
+fn solve() {
+    snapshot!("solve", ["solve", "games/nim.kif"]);
+}
+
+#[test]
+fn perft() {
+    snapshot!("perft", ["perft", "games/tictactoe.kif", "--depth", "3"]);
+}
+
+#[test]
+fn analyze() {
+    snapshot!("analyze_exhaustive", ["analyze", "games/nim.kif"]);
+    snapshot!(
+        "analyze_sampled",
+        ["analyze", "games/connectfour.kif", "--max-states", "500", "--playouts", "20", "--threads", "1"]
+    );
+    snapshot!("analyze_fails", ["analyze", "games/bug-unreachable.kif"]);
+}
+
+#[test]
+fn ground() {
+    snapshot!("ground_infix", ["ground", "games/nim.kif", "--format", "infix"]);
+}
+
+#[test]
+fn help() {
+    snapshot!("help", ["--help"]);
+    // The options a run shares (playout, bench, match).
+    snapshot!("help_playout", ["playout", "--help"]);
+}
