@@ -6,24 +6,24 @@
 // moves and the board view are autosaved; a share link carries the same three things.
 
 import './style.css';
-import type { BoardView } from './board';
+import type { BoardView } from './play/board';
 import { byId, h } from './dom';
-import { createEditor, type Editor } from './editor';
-import { Session, api, errorMessage, formatText, startEngine, type Capabilities, type LoadResult, type View } from './engine';
-import { DEFAULT_EXAMPLE, example, exampleGroups, examples } from './examples';
-import { AnalysisPane } from './analysis';
-import { GroundPane, groundMetrics } from './ground';
-import { GroundClient } from './ground-client';
-import type { EngineChoice } from './ground-protocol';
-import { LessonPane } from './lessons';
-import { MatchPane } from './match';
-import { PlayPane } from './play';
-import { PlayoutsPane } from './playouts';
-import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './share';
-import { registerOffline } from './offline';
-import { loadSaved, save } from './storage';
-import { Seats } from './seats';
-import { runTask, type Running } from './tasks';
+import { createEditor, type Editor } from './editor/editor';
+import { Session, api, errorMessage, formatText, startEngine, type Capabilities, type LoadResult, type View } from './engine/engine';
+import { DEFAULT_EXAMPLE, example, exampleGroups, examples } from './editor/examples';
+import { AnalysisPane } from './analysis/analysis';
+import { GroundPane, groundMetrics } from './ground/ground';
+import { GroundClient } from './ground/client';
+import type { EngineChoice } from './ground/protocol';
+import { LessonPane } from './lessons/lessons';
+import { MatchPane } from './players/match';
+import { PlayPane } from './play/play';
+import { PlayoutsPane } from './playouts/playouts';
+import { LONG_LINK, MAX_LINK, ShareError, decodeShare, encodeShare, type Shared } from './storage/share';
+import { registerOffline } from './storage/offline';
+import { loadSaved, save } from './storage/storage';
+import { Seats } from './players/seats';
+import { runTask, type Running } from './analysis/tasks';
 
 const LINT_DELAY_MS = 150;
 /** Longest a call into the engine on the main thread may take (loading, one move): the
@@ -444,7 +444,7 @@ class App {
     const id = this.graphFocus;
     this.graphFocus = null;
     if (!id) return;
-    const { highlightRelation } = await import('./graph');
+    const { highlightRelation } = await import('./graph/graph');
     if (!highlightRelation(id)) toast(`${id} is not in the rule graph: the grounder made it (a part of a rule, or a copy for some constants).`);
   }
 
@@ -459,7 +459,7 @@ class App {
       return;
     }
     msg.hidden = true;
-    const { drawGraph } = await import('./graph');
+    const { drawGraph } = await import('./graph/graph');
     drawGraph(byId('graph'), graph);
     if (this.graphFocus) void this.focusGraph();
   }

@@ -1,0 +1,44 @@
+// The analyses worker: solving a position, checking a game's requirements and checking a
+// lesson run here, off the page's thread. The game is loaded into a session of its own, on the
+// engine `auto` picked (the propositional network when the game grounds), and the moves replayed;
+// Cancel terminates the worker (each task is one synchronous call).
+
+import { Session, api, errorMessage, startEngineSync } from '../engine/engine';
+import type { AnalysisReport, Solution } from '../engine/engine';
+import { checkLesson, type Verdict } from '../lessons/check';
+import type { Requirement } from '../lessons/data';
+
+export type AnalysisTask =
+  | { kind: 'solve'; budget: number }
+  | { kind: 'analyze'; maxStates: number; playouts: number; maxSteps: number; seed: number }
+  | { kind: 'lesson'; requirements: Requirement[] };
+/** `engine`: the engine `auto` picked on the page (`auto` if not known yet). */
+export type AnalysisRequest = { module: WebAssembly.Module; rules: string; engine: string; moves: string[][]; task: AnalysisTask };
+export type AnalysisReply =
+  | { type: 'solved'; solution: Solution; ms: number }
+  | { type: 'analyzed'; report: AnalysisReport; ms: number }
+  | { type: 'checked'; verdicts: Verdict[] }
+  | { type: 'error'; message: string };
+
+let started = false;
+
+onmessage = (e: MessageEvent<AnalysisRequest>) => {
+  const { module, rules, engine, moves, task } = e.data;
+  const post = (m: AnalysisReply) => postMessage(m);
+  try {
+    if (!started) {
+      startEngineSync(module);
+      started = true;
+    }
+    const session = new Session();
+    if (task.kind === 'lesson') return post({ type: 'checked', verdicts: checkLesson(session, task.requirements, rules) });
+    if (!api.load(session, rules).ok) throw new Error('the rules have errors');
+    if (engine !== 'reasoner') session.setEngine(engine);
+    session.replay(moves);
+    const t0 = performance.now();
+    if (task.kind === 'solve') post({ type: 'solved', solution: api.solve(session, task.budget), ms: performance.now() - t0 });
+    else post({ type: 'analyzed', report: api.analyze(session, task.maxStates, task.playouts, task.maxSteps, task.seed), ms: performance.now() - t0 });
+  } catch (err) {
+    post({ type: 'error', message: errorMessage(err) });
+  }
+};

@@ -1,0 +1,102 @@
+// Messages between the page and the players' worker (match-worker.ts), the results'
+// shapes, and the players a seat can have.
+
+export interface Thought {
+  move: string;
+  playouts: number;
+  /** The goal value the player expects (0..100), if it has an estimate. */
+  expects: number | null;
+}
+
+export interface MatchGame {
+  /** The player (index into the list) at each role. */
+  seats: number[];
+  /** Each role's goal; null when the game did not end within the move limit. */
+  goals: number[] | null;
+  length: number;
+}
+
+export interface Estimate {
+  mean: number;
+  plus_minus: number;
+}
+
+export interface Tally {
+  player: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  unfinished: number;
+  points: Estimate;
+  score: Estimate;
+}
+
+export type PlayersTask =
+  | { kind: 'think'; player: string; role: number; seed: number }
+  | { kind: 'games'; players: string; seed: number; games: number[]; maxSteps: number }
+  /** Grounds the game in full; if the network is measured faster, the worker keeps it for
+   * its next task on the same rules (a match's remaining games, see match.ts). */
+  | { kind: 'upgrade' };
+export type PlayersRequest = { module: WebAssembly.Module; rules: string; moves: string[][]; task: PlayersTask };
+export type PlayersReply =
+  | { type: 'thought'; thought: Thought }
+  | { type: 'game'; index: number; game: MatchGame }
+  | { type: 'upgraded'; moved: boolean; note: string }
+  | { type: 'done' }
+  | { type: 'error'; message: string };
+
+/** MCTS strengths: playouts per move. */
+export const STRENGTHS = [100, 1_000, 5_000, 20_000, 100_000];
+
+/** What sits at a seat: a person, or a computer player in the engine's notation. */
+export type Seat = 'human' | 'random' | 'perfect' | { mcts: number };
+
+/** The engine's name for a computer seat (`uct:5000`), null for a person. */
+export function playerSpec(seat: Seat): string | null {
+  if (seat === 'human') return null;
+  if (typeof seat === 'string') return seat;
+  return `uct:${STRENGTHS[Math.min(STRENGTHS.length - 1, Math.max(0, seat.mcts))]}`;
+}
+
+/** "MCTS (5 000 playouts a move)", "random", "perfect". */
+export function seatLabel(seat: Seat): string {
+  if (typeof seat === 'string') return seat;
+  return `MCTS (${STRENGTHS[seat.mcts].toLocaleString('en')} playouts a move)`;
+}
+
+/** A players' worker at work: `stop` ends it, `send` gives it its next task. */
+export interface Players {
+  stop(): void;
+  send(request: PlayersRequest): void;
+}
+
+/** Starts a players' worker on `request`; `reply` hears every message. The worker ends with
+ * its answer, except after a game (more follow) and after an upgrade that moved (it waits
+ * for its next task). */
+export function startPlayers(request: PlayersRequest, reply: (m: PlayersReply) => void): Players {
+  const worker = new Worker(new URL('./match-worker.ts', import.meta.url), { type: 'module', name: 'players' });
+  worker.onmessage = (e: MessageEvent<PlayersReply>) => {
+    const m = e.data;
+    if (m.type !== 'game' && !(m.type === 'upgraded' && m.moved)) worker.terminate();
+    reply(m);
+  };
+  worker.onerror = (e) => {
+    worker.terminate();
+    reply({ type: 'error', message: e.message });
+  };
+  worker.postMessage(request);
+  return { stop: () => worker.terminate(), send: (r) => worker.postMessage(r) };
+}
+
+/** A random seed for the engine (below 2^32). */
+export function randomSeed(): number {
+  return Math.floor(Math.random() * 2 ** 32);
+}
+
+/** The games of a match for worker `w` of `workers`: every `workers`-th from `w`. */
+export function share(games: number, w: number, workers: number): number[] {
+  const mine: number[] = [];
+  for (let g = w; g < games; g += workers) mine.push(g);
+  return mine;
+}
