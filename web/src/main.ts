@@ -110,7 +110,7 @@ class App {
         this.ground.showAtom(atom);
       },
       cancelSolve: () => {
-        this.solver?.cancel();
+        this.solver?.stop();
         this.solver = null;
         this.play.solving(false);
       },
@@ -286,7 +286,7 @@ class App {
   /** Solves the position shown, in a worker; the answer is dropped if the position changed. */
   private solve(module: WebAssembly.Module): void {
     if (!this.loaded?.ok) return;
-    this.solver?.cancel();
+    this.solver?.stop();
     const step = this.kept.step;
     const moves = this.kept.moves.slice(0, step);
     const key = JSON.stringify(moves);

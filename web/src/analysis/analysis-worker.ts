@@ -3,7 +3,8 @@
 // engine `auto` picked (the propositional network when the game grounds), and the moves replayed;
 // Cancel terminates the worker (each task is one synchronous call).
 
-import { Session, api, errorMessage, startEngineSync } from '../engine/engine';
+import { Session, api } from '../engine/engine';
+import { openSession, serve, startOnce } from '../engine/worker-kit';
 import type { AnalysisReport, Solution } from '../engine/engine';
 import { checkLesson, type Verdict } from '../lessons/check';
 import type { Requirement } from '../lessons/data';
@@ -20,25 +21,12 @@ export type AnalysisReply =
   | { type: 'checked'; verdicts: Verdict[] }
   | { type: 'error'; message: string };
 
-let started = false;
-
-onmessage = (e: MessageEvent<AnalysisRequest>) => {
-  const { module, rules, engine, moves, task } = e.data;
+serve<AnalysisRequest>(({ module, rules, engine, moves, task }) => {
   const post = (m: AnalysisReply) => postMessage(m);
-  try {
-    if (!started) {
-      startEngineSync(module);
-      started = true;
-    }
-    const session = new Session();
-    if (task.kind === 'lesson') return post({ type: 'checked', verdicts: checkLesson(session, task.requirements, rules) });
-    if (!api.load(session, rules).ok) throw new Error('the rules have errors');
-    if (engine !== 'reasoner') session.setEngine(engine);
-    session.replay(moves);
-    const t0 = performance.now();
-    if (task.kind === 'solve') post({ type: 'solved', solution: api.solve(session, task.budget), ms: performance.now() - t0 });
-    else post({ type: 'analyzed', report: api.analyze(session, task.maxStates, task.playouts, task.maxSteps, task.seed), ms: performance.now() - t0 });
-  } catch (err) {
-    post({ type: 'error', message: errorMessage(err) });
-  }
-};
+  startOnce(module);
+  if (task.kind === 'lesson') return post({ type: 'checked', verdicts: checkLesson(new Session(), task.requirements, rules) });
+  const { session } = openSession(rules, engine, moves);
+  const t0 = performance.now();
+  if (task.kind === 'solve') post({ type: 'solved', solution: api.solve(session, task.budget), ms: performance.now() - t0 });
+  else post({ type: 'analyzed', report: api.analyze(session, task.maxStates, task.playouts, task.maxSteps, task.seed), ms: performance.now() - t0 });
+}, (message): AnalysisReply => ({ type: 'error', message }));

@@ -51,7 +51,7 @@ export class AnalysisPane {
 
   cancel(): void {
     if (!this.running) return;
-    this.running.cancel();
+    this.running.stop();
     this.running = null;
     this.setRunning(false);
     byId('an-results').replaceChildren(h('p', { class: 'message', id: 'an-status' }, 'Analysis cancelled.'));

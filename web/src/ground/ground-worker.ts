@@ -5,7 +5,7 @@
 // (Cancel too; grounding is one synchronous call).
 
 import { GroundGame, GroundProgram } from '../../pkg/gdl_wasm.js';
-import { errorMessage, startEngineSync } from '../engine/engine';
+import { serve, startOnce } from '../engine/worker-kit';
 import type { EngineChoice, GroundProgramData, GroundReply, GroundRequest, GroundSummary } from './protocol';
 
 let game: GroundGame | null = null;
@@ -15,38 +15,33 @@ function post(m: GroundReply, transfer: Transferable[] = []): void {
   postMessage(m, transfer);
 }
 
-onmessage = (e: MessageEvent<GroundRequest>) => {
-  const m = e.data;
-  try {
-    if (m.type === 'load') {
-      startEngineSync(m.module);
-      game = new GroundGame(m.text);
-      post({ type: 'engine', choice: game.choice() as EngineChoice });
-    } else if (m.type === 'ground') {
-      if (!game) throw new Error('the rules are not loaded');
-      const t0 = performance.now();
-      const p = game.ground(m.syntax, (phase: string) => post({ type: 'phase', phase }));
-      program = p;
-      const data: GroundProgramData = {
-        summary: p.summary() as GroundSummary,
-        atoms: p.atoms(),
-        keys: m.syntax === 'prefix' ? null : p.keys(),
-        heads: p.heads(),
-        starts: p.starts(),
-        literals: p.literals(),
-        ruleRelations: p.ruleRelations(),
-        ms: performance.now() - t0,
-      };
-      post({ type: 'ready', data }, [data.heads.buffer, data.starts.buffer, data.literals.buffer, data.ruleRelations.buffer]);
-    } else if (!program) {
-      post({ type: 'error', id: m.id, message: 'the rules are not grounded yet' });
-    } else if (m.type === 'evaluate') {
-      const values = program.evaluate(m.fluents, m.roles, m.moves);
-      post({ type: 'values', id: m.id, values }, [values.buffer]);
-    } else {
-      post({ type: 'stage', id: m.id, text: program.stageText(m.name) });
-    }
-  } catch (err) {
-    post({ type: 'error', id: 'id' in m ? m.id : 0, message: errorMessage(err) });
+serve<GroundRequest>((m) => {
+  if (m.type === 'load') {
+    startOnce(m.module);
+    game = new GroundGame(m.text);
+    post({ type: 'engine', choice: game.choice() as EngineChoice });
+  } else if (m.type === 'ground') {
+    if (!game) throw new Error('the rules are not loaded');
+    const t0 = performance.now();
+    const p = game.ground(m.syntax, (phase: string) => post({ type: 'phase', phase }));
+    program = p;
+    const data: GroundProgramData = {
+      summary: p.summary() as GroundSummary,
+      atoms: p.atoms(),
+      keys: m.syntax === 'prefix' ? null : p.keys(),
+      heads: p.heads(),
+      starts: p.starts(),
+      literals: p.literals(),
+      ruleRelations: p.ruleRelations(),
+      ms: performance.now() - t0,
+    };
+    post({ type: 'ready', data }, [data.heads.buffer, data.starts.buffer, data.literals.buffer, data.ruleRelations.buffer]);
+  } else if (!program) {
+    post({ type: 'error', id: m.id, message: 'the rules are not grounded yet' });
+  } else if (m.type === 'evaluate') {
+    const values = program.evaluate(m.fluents, m.roles, m.moves);
+    post({ type: 'values', id: m.id, values }, [values.buffer]);
+  } else {
+    post({ type: 'stage', id: m.id, text: program.stageText(m.name) });
   }
-};
+}, (message, m): GroundReply => ({ type: 'error', id: 'id' in m ? m.id : 0, message }));

@@ -49,7 +49,7 @@ export class LessonPane {
   }
 
   private show(lesson: Lesson | null): void {
-    this.checking?.cancel();
+    this.checking?.stop();
     this.checking = null;
     this.lesson = lesson;
     this.progress.open = lesson?.id ?? null;
@@ -71,7 +71,7 @@ export class LessonPane {
   private check(): void {
     const lesson = this.lesson;
     if (!lesson) return;
-    this.checking?.cancel();
+    this.checking?.stop();
     byId('lesson-results').setAttribute('data-state', 'checking');
     this.renderStatus('Checking…');
     const task = { kind: 'lesson' as const, requirements: lesson.requirements };

@@ -1,6 +1,8 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
+import { startJob, type Job } from '../engine/jobs';
+
 export interface Thought {
   move: string;
   playouts: number;
@@ -38,6 +40,8 @@ export type PlayersTask =
   /** Grounds the game in full; if the network is measured faster, the worker keeps it for
    * its next task on the same rules (a match's remaining games, see match.ts). */
   | { kind: 'upgrade' };
+/** A match worker at work: `stop` ends it, `send` gives it its next task. */
+export type Players = Job<PlayersRequest>;
 export type PlayersRequest = { module: WebAssembly.Module; rules: string; moves: string[][]; task: PlayersTask };
 export type PlayersReply =
   | { type: 'thought'; thought: Thought }
@@ -65,28 +69,13 @@ export function seatLabel(seat: Seat): string {
   return `MCTS (${STRENGTHS[seat.mcts].toLocaleString('en')} playouts a move)`;
 }
 
-/** A players' worker at work: `stop` ends it, `send` gives it its next task. */
-export interface Players {
-  stop(): void;
-  send(request: PlayersRequest): void;
-}
-
-/** Starts a players' worker on `request`; `reply` hears every message. The worker ends with
+/** Starts a match worker on `request`; `reply` hears every message. The worker ends with
  * its answer, except after a game (more follow) and after an upgrade that moved (it waits
  * for its next task). */
 export function startPlayers(request: PlayersRequest, reply: (m: PlayersReply) => void): Players {
-  const worker = new Worker(new URL('./match-worker.ts', import.meta.url), { type: 'module', name: 'players' });
-  worker.onmessage = (e: MessageEvent<PlayersReply>) => {
-    const m = e.data;
-    if (m.type !== 'game' && !(m.type === 'upgraded' && m.moved)) worker.terminate();
-    reply(m);
-  };
-  worker.onerror = (e) => {
-    worker.terminate();
-    reply({ type: 'error', message: e.message });
-  };
-  worker.postMessage(request);
-  return { stop: () => worker.terminate(), send: (r) => worker.postMessage(r) };
+  const worker = new Worker(new URL('./match-worker.ts', import.meta.url), { type: 'module', name: 'match' });
+  const more = (m: PlayersReply) => m.type === 'game' || (m.type === 'upgraded' && m.moved);
+  return startJob(worker, request, reply, (message): PlayersReply => ({ type: 'error', message }), more);
 }
 
 /** A random seed for the engine (below 2^32). */

@@ -4,11 +4,11 @@
 // rest of the run, handed over by the page) if `auto` kept the reasoner for its own bounds
 // and the network is measured faster.
 
-import { Session, api, errorMessage, startEngineSync } from '../engine/engine';
+import { api, errorMessage, type Session } from '../engine/engine';
+import { openSession, startOnce } from '../engine/worker-kit';
 import { emptyTotals, merge, type FromWorker, type Handover, type RunRequest, type ToWorker, type Totals } from './protocol';
 
 const BATCH_MS = 50;
-let started = false;
 let cancelled = false;
 /** Resolves the wait of a worker that moved to the network for the rest of the run. */
 let handOver: ((h: Handover) => void) | null = null;
@@ -25,16 +25,12 @@ function yieldToMessages(): Promise<void> {
 }
 
 async function run(req: RunRequest): Promise<void> {
-  if (!started) {
-    startEngineSync(req.module);
-    started = true;
-  }
-  const session = new Session();
+  let session: Session | null = null;
   let totals: Totals | null = null;
   try {
-    const loaded = api.load(session, req.rules);
-    if (!loaded.ok) throw new Error('the rules have errors: fix them first');
-    const note = req.engine === 'reasoner' ? 'reasoner' : session.setEngine(req.engine);
+    startOnce(req.module);
+    const opened = openSession(req.rules, req.engine);
+    session = opened.session;
     let { count, seconds } = req;
     if (req.upgrade) {
       const handover = new Promise<Handover>((resolve) => (handOver = resolve));
@@ -43,10 +39,10 @@ async function run(req: RunRequest): Promise<void> {
       if (!u.moved) return;
       ({ count, seconds } = await handover);
     } else {
-      post({ type: 'engine', note });
+      post({ type: 'engine', note: opened.note });
     }
     session.seed(req.seed);
-    totals = emptyTotals(loaded.roles.length);
+    totals = emptyTotals(opened.roles.length);
     const start = performance.now();
     let batch = 1;
     let lastReport = 0;
@@ -73,7 +69,7 @@ async function run(req: RunRequest): Promise<void> {
     post({ type: 'error', message: errorMessage(e), totals });
   } finally {
     handOver = null;
-    session.free();
+    session?.free();
   }
 }
 
