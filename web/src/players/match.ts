@@ -7,7 +7,7 @@
 import { byId, h } from '../dom';
 import { matchTally } from '../engine/engine';
 import { STRENGTHS, playerSpec, randomSeed, share, startPlayers, type MatchGame, type Players, type PlayersReply, type Seat, type Tally } from './protocol';
-import { UPGRADE_AFTER_MS } from '../playouts/playouts';
+import { UpgradeController } from '../engine/upgrade';
 
 /** Most games in one match. */
 const MAX_GAMES = 1000;
@@ -15,11 +15,8 @@ const MAX_GAMES = 1000;
 export class MatchPane {
   /** The workers playing the match's games. */
   private pool: Players[] = [];
-  /** The worker grounding the game in full (see `start`), until it answers. */
-  private upgrader: Players | null = null;
-  private upgradeTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Rules whose full grounding gave no faster network: later matches do not try again. */
-  private noUpgrade: string | null = null;
+  /** Moves a long match to the network (see `start`). */
+  private upgrade = new UpgradeController();
 
   constructor(
     private module: WebAssembly.Module,
@@ -82,27 +79,28 @@ export class MatchPane {
       }
     };
     for (let w = 0; w < workers; w++) this.pool.push(startPlayers(task(share(count, w, workers)), onReply));
-    if (rules === this.noUpgrade) return;
-    // A match still going after UPGRADE_AFTER_MS grounds the game in full in one more
-    // worker: if the network is measured faster, that worker plays the games left alone.
-    this.upgradeTimer = setTimeout(() => {
-      this.upgradeTimer = null;
-      const upgrader = startPlayers({ module: this.module, rules, moves: [], task: { kind: 'upgrade' } }, (reply) => {
-        if (this.upgrader !== upgrader) return onReply(reply);
-        this.upgrader = null;
-        if (reply.type !== 'upgraded' || !reply.moved) {
-          if (reply.type === 'upgraded') this.noUpgrade = rules;
-          return;
-        }
+    // A long match grounds the game in full in one more worker: if the network is measured
+    // faster, that worker plays the games left alone.
+    this.upgrade.schedule(
+      rules,
+      (answered, failed) => {
+        let moved = false;
+        return startPlayers({ module: this.module, rules, moves: [], task: { kind: 'upgrade' } }, (reply) => {
+          if (moved) return onReply(reply);
+          if (reply.type !== 'upgraded') return failed();
+          moved = reply.moved;
+          answered(reply.moved, reply.note);
+        });
+      },
+      (upgrader, note) => {
         for (const p of this.pool) p.stop();
         this.pool = [upgrader];
         const left = Array.from({ length: count }, (_, g) => g).filter((g) => !played.has(g));
-        where = `${where}, then the last ${left.length} on one worker with engine ${reply.note}`;
+        where = `${where}, then the last ${left.length} on one worker with engine ${note}`;
         running = 1;
         upgrader.send(task(left));
-      });
-      this.upgrader = upgrader;
-    }, UPGRADE_AFTER_MS);
+      },
+    );
   }
 
   /** The tally of `games` so far, played on `where` (workers and engine). */
@@ -131,10 +129,7 @@ export class MatchPane {
   private finish(message: string): void {
     for (const p of this.pool) p.stop();
     this.pool = [];
-    if (this.upgradeTimer !== null) clearTimeout(this.upgradeTimer);
-    this.upgradeTimer = null;
-    this.upgrader?.stop();
-    this.upgrader = null;
+    this.upgrade.stop();
     this.setRunning(false);
     byId('ma-progress').hidden = true;
     if (message) byId('ma-results').append(h('p', { class: 'warn' }, message));

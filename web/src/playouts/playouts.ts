@@ -7,6 +7,7 @@
 
 import { byId, h } from '../dom';
 import type { Capabilities } from '../engine/engine';
+import { UpgradeController } from '../engine/upgrade';
 import { emptyTotals, merge, type FromWorker, type RunRequest, type Totals } from './protocol';
 
 /** The playouts of worker `w` of `workers` when `count` are shared out (the first ones
@@ -20,8 +21,19 @@ function playoutWorker(name: string): Worker {
   return new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name });
 }
 
-/** Milliseconds a run plays before a worker grounds the game in full (see the top). */
-export const UPGRADE_AFTER_MS = 1000;
+/** A worker grounding the game in full for the upgrade (see the top): it answers whether it
+ * moved to the network, or fails. */
+function upgradeWorker(request: RunRequest, answered: (moved: boolean, note: string) => void, failed: () => void): { worker: Worker; stop(): void } {
+  const worker = playoutWorker('upgrade');
+  worker.onerror = () => failed();
+  worker.onmessage = (e: MessageEvent<FromWorker>) => {
+    const m = e.data;
+    if (m.type === 'upgraded') answered(m.moved, m.note);
+    else failed();
+  };
+  worker.postMessage(request);
+  return { worker, stop: () => worker.terminate() };
+}
 
 export class PlayoutsPane {
   /** The pool: one worker per core (navigator.hardwareConcurrency) unless set otherwise. */
@@ -36,11 +48,8 @@ export class PlayoutsPane {
   private parts: { totals: Totals | null; done: boolean; cancelled: boolean; since: number }[] = [];
   private count: number | null = null;
   private seconds: number | null = null;
-  /** The worker grounding in full (see the top), until it moves or gives up. */
-  private upgrader: Worker | null = null;
-  private upgradeTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Rules whose full grounding gave no faster network: later runs do not try again. */
-  private noUpgrade: string | null = null;
+  /** Moves a long run to the network (see the top). */
+  private upgrade = new UpgradeController();
   /** The worker that moved to the network, and its part's index (after the pool's). */
   private taker: Worker | null = null;
   private handover: number | null = null;
@@ -98,43 +107,22 @@ export class PlayoutsPane {
       worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32, upgrade: false });
     });
     if (this.engine === 'auto') {
-      const request = { type: 'run', module: this.module, rules: game.text, engine: 'auto', count: null, seconds: null, maxSteps, seed: (seed + n) % 2 ** 32, upgrade: true } as const;
-      this.upgradeTimer = setTimeout(() => this.startUpgrade(request), UPGRADE_AFTER_MS);
+      const request: RunRequest = { type: 'run', module: this.module, rules: game.text, engine: 'auto', count: null, seconds: null, maxSteps, seed: (seed + n) % 2 ** 32, upgrade: true };
+      this.upgrade.schedule(game.text, (answered, failed) => upgradeWorker(request, answered, failed), (upgrader, note) => this.takeOver(upgrader.worker, note));
     }
   }
 
-  /** Starts the worker that grounds the game in full (see the top). */
-  private startUpgrade(request: RunRequest): void {
-    this.upgradeTimer = null;
-    if (!this.running || request.rules === this.noUpgrade) return;
-    const worker = playoutWorker('upgrade');
-    this.upgrader = worker;
-    worker.onerror = () => this.stopUpgrade();
-    worker.onmessage = (e: MessageEvent<FromWorker>) => {
-      const m = e.data;
-      if (!this.running || this.upgrader !== worker) return;
-      if (m.type === 'upgraded' && !m.moved) this.noUpgrade = request.rules;
-      if (m.type !== 'upgraded' || !m.moved) return this.stopUpgrade();
-      // It plays the rest of the run: the pool stops, then hands over what it left.
-      this.upgrader = null;
-      this.taker = worker;
-      this.note = m.note;
-      const w = (this.handover = this.parts.length);
-      this.parts.push({ totals: null, done: false, cancelled: false, since: 0 });
-      worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(w, e.data);
-      worker.onerror = (e) => this.finish(this.total(), `The playouts stopped: ${e.message}`);
-      this.workers.slice(0, w).forEach((x) => x.postMessage({ type: 'cancel' }));
-      this.handOver();
-    };
-    worker.postMessage(request);
-  }
-
-  /** Ends the full grounding, if one is running or waiting to start. */
-  private stopUpgrade(): void {
-    if (this.upgradeTimer !== null) clearTimeout(this.upgradeTimer);
-    this.upgradeTimer = null;
-    this.upgrader?.terminate();
-    this.upgrader = null;
+  /** The worker that grounded the game in full plays the rest of the run on the network:
+   * the pool stops, then hands over what it left. */
+  private takeOver(worker: Worker, note: string): void {
+    this.taker = worker;
+    this.note = note;
+    const w = (this.handover = this.parts.length);
+    this.parts.push({ totals: null, done: false, cancelled: false, since: 0 });
+    worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(w, e.data);
+    worker.onerror = (e) => this.finish(this.total(), `The playouts stopped: ${e.message}`);
+    this.workers.slice(0, w).forEach((x) => x.postMessage({ type: 'cancel' }));
+    this.handOver();
   }
 
   /** Once the pool has stopped, gives the worker on the network what is left of the run. */
@@ -153,7 +141,7 @@ export class PlayoutsPane {
 
   cancel(): void {
     if (!this.running) return;
-    this.stopUpgrade();
+    this.upgrade.stop();
     this.workers.slice(0, this.parts.length).forEach((w) => w.postMessage({ type: 'cancel' }));
     this.taker?.postMessage({ type: 'cancel' });
   }
@@ -203,7 +191,7 @@ export class PlayoutsPane {
   }
 
   private finish(totals: Totals | null, error: string | null, cancelled = false): void {
-    this.stopUpgrade();
+    this.upgrade.stop();
     this.taker?.terminate();
     this.taker = null;
     this.handover = null;
