@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relationOf } from './ground';
+import { relationOf } from './atom-view';
 import { Program } from './client';
 import type { GroundProgramData } from './protocol';
 
