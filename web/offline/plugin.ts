@@ -1,6 +1,6 @@
 // A Vite plugin (build only) that writes dist/sw.js: the offline service worker of ./sw.js
 // preceded by the list of every built file and a version, a hash of their names and
-// contents, so each deploy gets a cache of its own. The page registers it (src/storage/offline.ts).
+// contents, so each deploy gets a cache of its own. The page registers it (src/offline.ts).
 
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { byId } from './dom';
 import { api, errorMessage, startEngine } from './engine/engine';
 import { groundMetrics } from './ground/ground';
 import { showBanner, toast } from './notices';
-import { registerOffline } from './storage/offline';
+import { registerOffline } from './offline';
 import { startingPoint } from './storage/starting-point';
 import { loadSaved } from './storage/storage';
 
