@@ -46,15 +46,6 @@ pub enum Choice {
     Propnet,
 }
 
-impl Choice {
-    pub const NAMES: [&'static str; 4] = ["auto", "propnet", "reasoner", "ground"];
-
-    pub fn from_name(name: &str) -> Option<Choice> {
-        let all = [Choice::Auto, Choice::Propnet, Choice::Reasoner, Choice::Ground];
-        Choice::NAMES.iter().position(|&n| n == name).map(|i| all[i])
-    }
-}
-
 pub enum Engine {
     Reasoner(Box<Reasoner>),
     Propnet(Box<Propnet>),

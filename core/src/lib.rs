@@ -15,6 +15,7 @@ pub mod machine;
 pub mod magic;
 pub mod parse;
 pub mod path;
+pub mod play;
 pub mod players;
 pub mod print;
 pub mod program;

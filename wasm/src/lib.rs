@@ -1,20 +1,29 @@
 //! GDL Playground in the browser: a thin wasm-bindgen layer over `gdl-core`.
 //!
-//! `session.rs` holds the game session in plain Rust; this file only converts values to
-//! JavaScript (plain objects through serde-wasm-bindgen) and every error into a JS `Error`
-//! with its message. `engines.rs` is the one place that lists engines.
+//! The game's API is `gdl_core::play`; this crate only converts its values to JavaScript
+//! (plain objects through serde-wasm-bindgen, typed by the TypeScript declarations `tsify`
+//! generates from the Rust types) and every error into a JS `Error` with its message.
+//! `text.rs` converts diagnostics for the editor, `groundview.rs` the grounded program.
 //! Build: `wasm-pack build wasm --target web` (see `scripts/setup.sh`, `build_web`).
 
-pub mod analyses;
-pub mod engines;
 pub mod groundview;
-pub mod players;
-pub mod session;
 pub mod text;
 
+use gdl_core::analyze::Options;
+use gdl_core::play::Stats;
+use gdl_core::play::{self, EngineInfo, ENGINES};
+use gdl_core::players::arena::Game;
+use gdl_core::players::Spec;
 use gdl_core::reasoner::{Limits, TimeLimit};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+/// What `groundview.rs` takes from the game's API.
+mod session {
+    pub use gdl_core::play::session::Result;
+    pub use gdl_core::play::text::syntax_named;
+}
 
 #[wasm_bindgen]
 extern "C" {
@@ -28,14 +37,23 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// A value of `T` read from `value`, or an error saying it is not `what`.
+fn from_js<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("{what}: {e}")))
+}
+
 fn js_err(message: String) -> JsError {
     JsError::new(&message)
 }
 
+/// What loading rules gives the page: `Load` with the diagnostics for the editor.
+#[tsify::declare]
+pub type LoadResult = play::Load<text::EditorDiagnostic>;
+
 /// A game session: load rules, then play, undo, redo and run playouts.
 #[wasm_bindgen]
 pub struct Session {
-    inner: session::Session,
+    inner: play::Session,
 }
 
 impl Default for Session {
@@ -52,19 +70,21 @@ impl Session {
     pub fn new(max_millis: Option<f64>) -> Session {
         console_error_panic_hook::set_once();
         let time = max_millis.map(|millis| TimeLimit { millis, now: performance_now });
-        Session { inner: session::Session::new(Limits { time, ..Limits::default() }) }
+        Session { inner: play::Session::new(Limits { time, ..Limits::default() }) }
     }
 
     /// Loads rules: `{ok, syntax, errors, warnings, diagnostics, roles}`. Diagnostics carry
     /// UTF-16 offsets `from`/`to` and 1-based `line`/`column`.
-    pub fn load(&mut self, text: &str) -> Result<JsValue, JsError> {
-        to_js(&self.inner.load(text))
+    #[wasm_bindgen(unchecked_return_type = "LoadResult")]
+    pub fn load(&mut self, rules: &str) -> Result<JsValue, JsError> {
+        let loaded: LoadResult = self.inner.load(rules).map_diagnostics(|d| text::editor_diagnostics(rules, &d));
+        to_js(&loaded)
     }
 
     /// The current position: `{roles, step, state, terminal, goals, legal, history, engine, engineNote}`.
+    #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn view(&mut self) -> Result<JsValue, JsError> {
-        let view = self.inner.view().map_err(js_err)?;
-        to_js(&view)
+        to_js(&self.inner.view().map_err(js_err)?)
     }
 
     /// Every fluent the game may have (its `base` facts), for drawing boards.
@@ -82,39 +102,44 @@ impl Session {
     /// For a long run of playouts that `auto` left on the reasoner because of its own
     /// bounds: grounds the game in full (seconds) and plays on from the initial state on its
     /// network if that is measured faster: `{moved, note}` (the new engine note, or why not).
+    #[wasm_bindgen(unchecked_return_type = "Upgraded")]
     pub fn upgrade(&mut self) -> Result<JsValue, JsError> {
-        let upgraded = self.inner.upgrade(&performance_now).map_err(js_err)?;
-        to_js(&upgraded)
+        to_js(&self.inner.upgrade(&performance_now).map_err(js_err)?)
     }
 
     /// Plays a joint move (one move text per role, in role order); returns the new view.
+    #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn play(&mut self, joint: Vec<String>) -> Result<JsValue, JsError> {
-        self.inner.play(&joint).map_err(js_err)?;
+        self.inner.game().and_then(|g| g.play(&joint)).map_err(js_err)?;
         self.view()
     }
 
+    #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn undo(&mut self) -> Result<JsValue, JsError> {
-        self.inner.undo().map_err(js_err)?;
+        self.inner.game().and_then(|g| g.undo()).map_err(js_err)?;
         self.view()
     }
 
+    #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn redo(&mut self) -> Result<JsValue, JsError> {
-        self.inner.redo().map_err(js_err)?;
+        self.inner.game().and_then(|g| g.redo()).map_err(js_err)?;
         self.view()
     }
 
     /// Jumps to the position after `step` joint moves of the history.
-    #[wasm_bindgen(js_name = goTo)]
+    #[wasm_bindgen(js_name = goTo, unchecked_return_type = "View")]
     pub fn go_to(&mut self, step: usize) -> Result<JsValue, JsError> {
-        self.inner.go_to(step).map_err(js_err)?;
+        self.inner.game().and_then(|g| g.go_to(step)).map_err(js_err)?;
         self.view()
     }
 
     /// Plays `moves` (an array of joint moves) from the initial state while they are
     /// legal; returns how many were played.
-    pub fn replay(&mut self, moves: JsValue) -> Result<usize, JsError> {
-        let moves: Vec<Vec<String>> = serde_wasm_bindgen::from_value(moves)
-            .map_err(|e| js_err(format!("moves must be an array of arrays of strings: {e}")))?;
+    pub fn replay(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string[][]")] moves: JsValue,
+    ) -> Result<usize, JsError> {
+        let moves: Vec<Vec<String>> = from_js(moves, "moves must be an array of arrays of strings")?;
         self.inner.replay(&moves).map_err(js_err)
     }
 
@@ -123,48 +148,42 @@ impl Session {
     /// note}]}`; each premise `{literal, holds, atom, step, atom_holds}` can be explained in
     /// turn. `step` defaults to the current position (its last move for `next`).
     pub fn explain(&mut self, atom: &str, step: Option<u32>) -> Result<JsValue, JsError> {
-        let e = self.inner.explain(atom, step.map(|s| s as usize)).map_err(js_err)?;
-        to_js(&e)
+        to_js(&self.inner.explain(atom, step.map(|s| s as usize)).map_err(js_err)?)
     }
 
     /// The goal value each legal move guarantees in the current position, searching at most
     /// `budget` positions: `{roles: [{role, moves: [{move, value}], value, summary}], nodes,
     /// complete, stopped}`.
     pub fn solve(&mut self, budget: f64) -> Result<JsValue, JsError> {
-        let solution = self.inner.solve(budget as u64).map_err(js_err)?;
-        to_js(&solution)
+        to_js(&self.inner.solve(budget as u64).map_err(js_err)?)
     }
 
     /// The game's requirements: exhaustive when its states fit `max_states`, otherwise
     /// `playouts` random playouts of at most `max_steps` moves: `{method, states, playouts,
     /// checks: [{name, role, outcome, required, detail, witness}], well_formed}`.
     pub fn analyze(&mut self, max_states: u32, playouts: u32, max_steps: u32, seed: f64) -> Result<JsValue, JsError> {
-        let options = gdl_core::analyze::Options {
+        let options = Options {
             max_states: max_states as usize,
             playouts: playouts as usize,
             max_steps: max_steps as usize,
             seed: seed as u64,
         };
-        let report = self.inner.analyze(options).map_err(js_err)?;
-        to_js(&report)
+        to_js(&self.inner.analyze(options).map_err(js_err)?)
     }
 
     /// The move `player` (`random`, `mc:500`, `uct:1000`, `uct:1s`, `perfect`) chooses for
     /// role number `role` in the current position: `{move, playouts, expects}`.
+    #[wasm_bindgen(unchecked_return_type = "Thought")]
     pub fn think(&mut self, player: &str, role: u32, seed: f64) -> Result<JsValue, JsError> {
-        let thought = self.inner.think(player, role as usize, seed as u64, &performance_now).map_err(js_err)?;
-        to_js(&thought)
+        to_js(&self.inner.think(player, role as usize, seed as u64, &performance_now).map_err(js_err)?)
     }
 
     /// Game number `game` of a match between `players` (`uct:1000,random`; seats rotate
     /// with the game's number), from the initial state: `{seats, goals, length}`.
     #[wasm_bindgen(js_name = matchGame)]
     pub fn match_game(&mut self, players: &str, seed: f64, game: u32, max_steps: u32) -> Result<JsValue, JsError> {
-        let g = self
-            .inner
-            .match_game(players, seed as u64, game as usize, max_steps as usize, &performance_now)
-            .map_err(js_err)?;
-        to_js(&g)
+        let now = &performance_now;
+        to_js(&self.inner.match_game(players, seed as u64, game as usize, max_steps as usize, now).map_err(js_err)?)
     }
 
     /// Seeds the playouts' random generator (an integer below 2^53).
@@ -173,39 +192,60 @@ impl Session {
     }
 
     /// Runs `count` random playouts from the initial state, each cut after `max_steps` joint
-    /// moves: `{playouts, cut, totalLength, minLength, maxLength, goals}`. Call it again
-    /// for the next batch (a worker reports progress and checks for Cancel in between).
+    /// moves: `{playouts, cut, stuck, stuckRole, stuckNote, totalLength, minLength,
+    /// maxLength, goals, outcomes, roles}`. Call it again for the next batch (a worker
+    /// reports progress and checks for Cancel in between) and add them with `mergePlayouts`.
+    #[wasm_bindgen(unchecked_return_type = "Summary")]
     pub fn playouts(&mut self, count: u32, max_steps: u32) -> Result<JsValue, JsError> {
-        let batch = self.inner.playouts(count, max_steps as usize).map_err(js_err)?;
-        to_js(&batch)
+        to_js(&self.inner.playouts(count, max_steps as usize).map_err(js_err)?.summary())
     }
+}
+
+/// The playouts of `a` and `b` (from `playouts`, or both merged before) added up, as
+/// `playouts` gives them; `{}` stands for none yet.
+#[wasm_bindgen(js_name = mergePlayouts, unchecked_return_type = "Summary")]
+pub fn merge_playouts(
+    #[wasm_bindgen(unchecked_param_type = "Stats")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Stats")] b: JsValue,
+) -> Result<JsValue, JsError> {
+    let mut a: Stats = from_js(a, "not playout statistics")?;
+    a.merge(&from_js(b, "not playout statistics")?).map_err(js_err)?;
+    to_js(&a.summary())
 }
 
 /// Each player's results over the games of a match (from `matchGame`): `[{player, games,
 /// wins, draws, losses, unfinished, points: {mean, plus_minus}, score: {mean, plus_minus}}]`.
 #[wasm_bindgen(js_name = matchTally)]
 pub fn match_tally(players: &str, games: JsValue) -> Result<JsValue, JsError> {
-    let games: Vec<gdl_core::players::arena::Game> =
-        serde_wasm_bindgen::from_value(games).map_err(|e| JsError::new(&format!("not a list of games: {e}")))?;
-    to_js(&players::match_tally(players, &games).map_err(js_err)?)
+    let games: Vec<Game> = from_js(games, "not a list of games")?;
+    let specs = Spec::parse_list(players).map_err(js_err)?;
+    to_js(&gdl_core::players::arena::tally(&specs, &games))
 }
 
 /// The rules printed in `to` (`"prefix"` or `"infix"`).
 #[wasm_bindgen(js_name = formatText)]
 pub fn format_text(text: &str, to: &str) -> Result<String, JsError> {
-    session::format(text, to).map_err(js_err)
+    play::text::format(text, to).map_err(js_err)
 }
 
 /// The relation dependency graph: `{nodes: [{id, name, arity, stratum, kind, recursive,
 /// defined}], edges: [{from, to, negative}]}`.
 #[wasm_bindgen(js_name = ruleGraph)]
 pub fn rule_graph(text: &str) -> Result<JsValue, JsError> {
-    let graph = session::rule_graph(text).map_err(js_err)?;
-    to_js(&graph)
+    to_js(&play::text::rule_graph(text).map_err(js_err)?)
+}
+
+/// What this build can do.
+#[derive(Serialize, tsify::Tsify)]
+pub struct Capabilities {
+    /// This build grounds games (the Grounded rules pane).
+    pub ground: bool,
+    /// The engines, the default first.
+    pub engines: &'static [EngineInfo],
 }
 
 /// What this build can do: `{ground, engines: [{name, note}]}` (the first engine is the default).
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Capabilities")]
 pub fn capabilities() -> Result<JsValue, JsError> {
-    to_js(&engines::capabilities())
+    to_js(&Capabilities { ground: true, engines: &ENGINES })
 }

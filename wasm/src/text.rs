@@ -5,9 +5,10 @@ use gdl_core::diagnostic::{Diagnostic, LineIndex, Severity};
 use serde::Serialize;
 
 /// One diagnostic as the page shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct EditorDiagnostic {
+    #[tsify(type = "\"error\" | \"warning\"")]
     pub severity: Severity,
     pub code: &'static str,
     pub message: String,

@@ -72,6 +72,11 @@ impl Spec {
         }
     }
 
+    /// Reads a list of players separated by commas, such as `uct:1000,random`.
+    pub fn parse_list(text: &str) -> Result<Vec<Spec>, String> {
+        text.split(',').map(Spec::parse).collect()
+    }
+
     /// The player, seeded.
     pub fn player<M: StateMachine + 'static>(self, seed: u64) -> Box<dyn Player<M>>
     where

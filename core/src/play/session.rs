@@ -1,0 +1,288 @@
+//! A session at the playground: at most one loaded game, the engine it is played with (and
+//! why), its history, and what can be asked about it: playouts, a computer's move, a game
+//! of a match, explanations, solutions, the game's requirements. The wasm API is this,
+//! converted to JavaScript.
+
+use super::engines::build_named;
+use super::game::Game;
+use super::position::Position;
+use super::stats::Stats;
+use super::text::syntax_name;
+use crate::analyze::{analyze, Declared, Options, Report};
+use crate::ast::Description;
+use crate::diagnostic::Diagnostic;
+use crate::engine::{reasoner_note, upgrade, Engine};
+use crate::explain::{Explainer, Explanation};
+use crate::machine::StateMachine;
+use crate::parse::detect_syntax;
+use crate::players::arena::{play_game, Game as MatchGame};
+use crate::players::Spec;
+use crate::reasoner::{Limits, Reasoner};
+use crate::rng::Rng;
+use crate::solve::{solve, Solution};
+use serde::Serialize;
+
+pub type Result<T> = std::result::Result<T, String>;
+
+/// What loading a text gives: every diagnostic, and the roles if it loaded.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct Load<D = Diagnostic> {
+    pub ok: bool,
+    pub syntax: &'static str,
+    pub errors: usize,
+    pub warnings: usize,
+    pub diagnostics: Vec<D>,
+    pub roles: Vec<String>,
+}
+
+impl<D> Load<D> {
+    /// The same, each diagnostic converted by `f`.
+    pub fn map_diagnostics<E>(self, f: impl FnOnce(Vec<D>) -> Vec<E>) -> Load<E> {
+        let Load { ok, syntax, errors, warnings, diagnostics, roles } = self;
+        Load { ok, syntax, errors, warnings, diagnostics: f(diagnostics), roles }
+    }
+}
+
+/// Everything the play pane shows about the current position.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct View {
+    #[serde(flatten)]
+    pub position: Position,
+    /// Joint moves played to reach this position.
+    pub step: usize,
+    /// Every joint move of the history, including those after `step` that redo replays.
+    pub history: Vec<Vec<String>>,
+    pub engine: &'static str,
+    /// Which engine runs and why (e.g. why `auto` kept the reasoner).
+    pub engine_note: String,
+}
+
+/// What `Session::upgrade` did: whether the game moved to the network, and the new engine
+/// note or why not.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct Upgraded {
+    pub moved: bool,
+    pub note: String,
+}
+
+/// A computer's move and what it knows about it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct Thought {
+    #[serde(rename = "move")]
+    pub chosen: String,
+    pub playouts: u64,
+    /// The goal value it expects (0..100), if it has an estimate.
+    pub expects: Option<f64>,
+}
+
+/// The loaded game.
+struct Loaded {
+    game: Game<Engine>,
+    /// Which engine plays and why.
+    note: String,
+    /// `auto` plays on the reasoner only because of its own bounds (see `upgrade`).
+    may_upgrade: bool,
+    /// What it was loaded from, for `domain`, other engines and explanations.
+    description: Description,
+    text: String,
+    domain: Option<Vec<String>>,
+}
+
+/// A session: at most one loaded game and its history.
+pub struct Session {
+    limits: Limits,
+    loaded: Option<Loaded>,
+    rng: Rng,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(Limits::default())
+    }
+}
+
+/// The `base` facts of a valid description, as text. The playing reasoner computes only
+/// what play needs, so a second one evaluates every static relation.
+fn base_facts(desc: &Description, limits: Limits) -> Vec<String> {
+    let Ok(mut m) = Reasoner::new(desc, limits) else { return Vec::new() };
+    if m.evaluate_all().is_err() {
+        return Vec::new();
+    }
+    let mut facts: Vec<String> = m.facts("base", 1).iter().map(|t| m.store().text(t[0]).to_string()).collect();
+    facts.sort_unstable();
+    facts
+}
+
+impl Session {
+    pub fn new(limits: Limits) -> Session {
+        Session { limits, loaded: None, rng: Rng::new(1) }
+    }
+
+    /// Loads a text, on the reasoner. With errors the previous game is dropped (the page
+    /// keeps the moves and replays them once the text loads again).
+    pub fn load(&mut self, text: &str) -> Load {
+        let syntax = syntax_name(detect_syntax(text));
+        let (diagnostics, loaded) = match crate::load(text, self.limits) {
+            Ok(l) => {
+                let note = reasoner_note(&l.reasoner, "");
+                let game = Game::new(Engine::Reasoner(Box::new(l.reasoner)));
+                let text = text.to_string();
+                (
+                    l.warnings,
+                    Some(Loaded { game, note, may_upgrade: false, description: l.description, text, domain: None }),
+                )
+            }
+            Err(d) => (d, None),
+        };
+        self.loaded = loaded;
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        let roles = self.loaded.as_ref().map_or_else(Vec::new, |l| l.game.machine().roles().to_vec());
+        Load { ok: self.loaded.is_some(), syntax, errors, warnings: diagnostics.len() - errors, diagnostics, roles }
+    }
+
+    fn loaded(&mut self) -> Result<&mut Loaded> {
+        self.loaded.as_mut().ok_or_else(|| "no game is loaded: the rules have errors".to_string())
+    }
+
+    /// The loaded game and its history.
+    pub fn game(&mut self) -> Result<&mut Game<Engine>> {
+        Ok(&mut self.loaded()?.game)
+    }
+
+    pub fn view(&mut self) -> Result<View> {
+        let l = self.loaded()?;
+        Ok(View {
+            position: l.game.position()?,
+            step: l.game.step(),
+            history: l.game.history().to_vec(),
+            engine: l.game.machine().engine_name(),
+            engine_note: l.note.clone(),
+        })
+    }
+
+    /// Every fluent the game may have: its `base` facts, sorted (empty if it has none).
+    /// The page draws a board's empty rows from them. Computed once per load.
+    pub fn domain(&mut self) -> Result<Vec<String>> {
+        let limits = self.limits;
+        let l = self.loaded()?;
+        Ok(l.domain.get_or_insert_with(|| base_facts(&l.description, limits)).clone())
+    }
+
+    /// Plays the loaded game with engine `name` (see `ENGINES`), from its initial state;
+    /// returns which engine runs and why. `now` gives milliseconds.
+    pub fn set_engine(&mut self, name: &str, now: &dyn Fn() -> f64) -> Result<String> {
+        let limits = self.limits;
+        let l = self.loaded()?;
+        let chosen = build_named(name, &l.description, limits, now)?;
+        l.game = Game::new(chosen.engine);
+        l.note = chosen.note;
+        l.may_upgrade = chosen.may_upgrade;
+        Ok(l.note.clone())
+    }
+
+    /// For a long run of playouts that `auto` left on the reasoner because of its own
+    /// bounds: grounds the game with the grounder's own limits (seconds) and, if its network
+    /// is measured faster, plays on it from the initial state (the playouts stay the same).
+    /// Says whether it moved, with the new engine note or why not (empty when there was
+    /// nothing to try). `now` gives milliseconds.
+    pub fn upgrade(&mut self, now: &dyn Fn() -> f64) -> Result<Upgraded> {
+        let limits = self.limits;
+        let l = self.loaded()?;
+        if !std::mem::take(&mut l.may_upgrade) {
+            return Ok(Upgraded { moved: false, note: String::new() });
+        }
+        match upgrade(&l.description, limits, Default::default(), now) {
+            Ok(up) => {
+                l.game = Game::new(up.engine());
+                l.note = up.note;
+                Ok(Upgraded { moved: true, note: l.note.clone() })
+            }
+            Err(why) => Ok(Upgraded { moved: false, note: why }),
+        }
+    }
+
+    /// Goes back to the initial state and plays `moves` while they are legal; returns how
+    /// many were played (a share link made with other rules may stop early). The whole
+    /// replay is one call: with a time limit it stops when that time is up.
+    pub fn replay(&mut self, moves: &[Vec<String>]) -> Result<usize> {
+        let deadline = self.limits.time.map(|t| t.deadline());
+        Ok(self.game()?.replay(moves, &|| deadline.as_ref().is_some_and(|d| d.passed())))
+    }
+
+    /// Seeds the generator of the next playouts (the same seed gives the same playouts as
+    /// `gdl playout --seed`).
+    pub fn seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    /// Runs `count` random playouts from the initial state, each cut after `max_steps`.
+    pub fn playouts(&mut self, count: u32, max_steps: usize) -> Result<Stats> {
+        let Some(l) = self.loaded.as_mut() else { return Err("no game is loaded: the rules have errors".into()) };
+        let (m, _) = l.game.here();
+        let mut stats = Stats::new(m.roles());
+        m.playouts(&mut self.rng, count as usize, max_steps, &mut |_, o| stats.add(o)).map_err(|e| e.message)?;
+        Ok(stats)
+    }
+
+    /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, ...) chooses for role
+    /// number `role` in the current position; `now` gives milliseconds.
+    pub fn think(&mut self, player: &str, role: usize, seed: u64, now: &dyn Fn() -> f64) -> Result<Thought> {
+        let spec = Spec::parse(player)?;
+        let (m, state) = self.game()?.here();
+        if role >= m.roles().len() {
+            return Err(format!("the game has no role number {role}"));
+        }
+        if m.is_terminal(state).map_err(|e| e.message)? {
+            return Err("the game is over: there is no move to choose".into());
+        }
+        let state = state.clone();
+        let d = spec.player(seed).choose(m, &state, role, now).map_err(|e| e.message)?;
+        Ok(Thought { chosen: m.move_text(d.chosen), playouts: d.playouts, expects: d.expects })
+    }
+
+    /// Game number `game` of a match between `players` (`uct:1000,random`) from the initial
+    /// state (seats as `gdl match` gives them), at most `max_steps` joint moves; `now` gives
+    /// milliseconds.
+    pub fn match_game(
+        &mut self,
+        players: &str,
+        seed: u64,
+        game: usize,
+        max_steps: usize,
+        now: &dyn Fn() -> f64,
+    ) -> Result<MatchGame> {
+        let specs = Spec::parse_list(players)?;
+        let (m, _) = self.game()?.here();
+        play_game(m, &specs, seed, game, max_steps, now).map_err(|e| e.message)
+    }
+
+    /// Why `query` (an atom such as `(legal x (mark 1 1))`) holds or not at `step` (default:
+    /// the current position, or its last move for `next`), along the moves played so far.
+    pub fn explain(&mut self, query: &str, step: Option<usize>) -> Result<Explanation> {
+        let limits = self.limits;
+        let l = self.loaded()?;
+        let mut e = Explainer::new(&l.description, &l.text, limits, l.game.played())?;
+        e.explain_text(query, step)
+    }
+
+    /// The value of each legal move in the current position, within `budget` states.
+    pub fn solve(&mut self, budget: u64) -> Result<Solution> {
+        let (m, state) = self.game()?.here();
+        let state = state.clone();
+        solve(m, &state, budget).map_err(|e| e.message)
+    }
+
+    /// The game's requirements (termination, playability, goals, winnability, base/input).
+    pub fn analyze(&mut self, options: Options) -> Result<Report> {
+        let limits = self.limits;
+        let l = self.loaded()?;
+        let declared = Declared::of(&l.description, limits);
+        analyze(l.game.here().0, &declared, options).map_err(|e| e.message)
+    }
+}

@@ -1,0 +1,151 @@
+//! Playout statistics: how many random playouts ended, were cut at the step limit or got
+//! stuck (a role without a legal move in a state that is not terminal), their lengths, and
+//! how often each outcome came. Counted once here for `gdl bench`, the page's Playouts pane
+//! and its workers, whose totals are merged.
+
+use crate::machine::GoalValue;
+use crate::trace::{stuck_message, Outcome};
+use serde::{Deserialize, Serialize};
+
+/// The totals of random playouts of one game.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct Stats {
+    pub roles: Vec<String>,
+    pub playouts: u64,
+    /// Playouts stopped at the step limit before reaching a terminal state.
+    pub cut: u64,
+    /// Playouts stopped where a role had no legal move in a state that is not terminal, and
+    /// the first such role.
+    pub stuck: u64,
+    pub stuck_role: Option<String>,
+    /// Sum of the playouts' lengths in joint moves.
+    pub total_length: u64,
+    /// Shortest and longest playout (0 when there is none).
+    pub min_length: u64,
+    pub max_length: u64,
+    /// The goal values of every role at the end of a playout that reached a terminal state,
+    /// and how many playouts ended so, in order of the values.
+    #[cfg_attr(feature = "tsify", tsify(type = "[(number | string)[][], number][]"))]
+    pub outcomes: Vec<(Vec<Vec<GoalValue>>, u64)>,
+}
+
+/// Goal values as the page prints them: `100`, `50/100` when a role has several, `none`.
+pub fn goal_label(values: &[GoalValue]) -> String {
+    if values.is_empty() {
+        return "none".into();
+    }
+    let texts: Vec<String> = values
+        .iter()
+        .map(|v| match v {
+            GoalValue::Int(i) => i.to_string(),
+            GoalValue::Text(t) => t.clone(),
+        })
+        .collect();
+    texts.join("/")
+}
+
+impl Stats {
+    /// No playouts yet of a game with these roles.
+    pub fn new(roles: &[String]) -> Stats {
+        Stats { roles: roles.to_vec(), ..Stats::default() }
+    }
+
+    /// Counts one playout.
+    pub fn add(&mut self, o: &Outcome) {
+        let length = o.length as u64;
+        self.min_length = if self.playouts == 0 { length } else { self.min_length.min(length) };
+        self.max_length = self.max_length.max(length);
+        self.playouts += 1;
+        self.total_length += length;
+        match (&o.goals, o.stuck) {
+            (Some(goals), _) => self.add_outcome(goals, 1),
+            (None, None) => self.cut += 1,
+            (None, Some(r)) => {
+                self.stuck += 1;
+                self.stuck_role.get_or_insert_with(|| self.roles[r].clone());
+            }
+        }
+    }
+
+    fn add_outcome(&mut self, goals: &[Vec<GoalValue>], n: u64) {
+        match self.outcomes.binary_search_by(|(g, _)| g.as_slice().cmp(goals)) {
+            Ok(i) => self.outcomes[i].1 += n,
+            Err(i) => self.outcomes.insert(i, (goals.to_vec(), n)),
+        }
+    }
+
+    /// Adds the playouts of `other`, of the same game (the first stuck role stays first).
+    /// `Stats::default()`, of no game yet, takes the other's roles.
+    pub fn merge(&mut self, other: &Stats) -> Result<(), String> {
+        if self.roles.is_empty() && self.playouts == 0 {
+            self.roles.clone_from(&other.roles);
+        }
+        if other.roles != self.roles {
+            return Err(format!(
+                "cannot merge the playouts of a game with roles {:?} into those of a game with roles {:?}",
+                other.roles, self.roles
+            ));
+        }
+        if other.playouts == 0 {
+            return Ok(());
+        }
+        self.min_length = if self.playouts == 0 { other.min_length } else { self.min_length.min(other.min_length) };
+        self.max_length = self.max_length.max(other.max_length);
+        self.playouts += other.playouts;
+        self.total_length += other.total_length;
+        self.cut += other.cut;
+        self.stuck += other.stuck;
+        if self.stuck_role.is_none() {
+            self.stuck_role.clone_from(&other.stuck_role);
+        }
+        for (goals, n) in &other.outcomes {
+            self.add_outcome(goals, *n);
+        }
+        Ok(())
+    }
+
+    /// Per role, each of its goal values (as `goal_label` prints them) and how many playouts
+    /// ended with it, in order of the values.
+    pub fn goals(&self) -> Vec<Vec<(String, u64)>> {
+        (0..self.roles.len())
+            .map(|r| {
+                let mut hist: Vec<(&[GoalValue], u64)> = Vec::new();
+                for (goals, n) in &self.outcomes {
+                    match hist.iter_mut().find(|(v, _)| *v == goals[r].as_slice()) {
+                        Some((_, k)) => *k += n,
+                        None => hist.push((&goals[r], *n)),
+                    }
+                }
+                hist.sort();
+                hist.into_iter().map(|(v, n)| (goal_label(v), n)).collect()
+            })
+            .collect()
+    }
+
+    /// What to say when playouts got stuck: how many, and where the first one's role had no
+    /// legal move.
+    pub fn stuck_note(&self) -> Option<String> {
+        let role = self.stuck_role.as_ref()?;
+        let what = if self.stuck == 1 { "1 playout".to_string() } else { format!("{} playouts", self.stuck) };
+        Some(stuck_message(&what, role))
+    }
+
+    /// The totals as the page reads them: with each role's goal labels and the stuck note.
+    pub fn summary(&self) -> Summary {
+        Summary { stats: self.clone(), goals: self.goals(), stuck_note: self.stuck_note() }
+    }
+}
+
+/// `Stats` with what the page shows of them: per role the goal labels and their counts,
+/// and the note on stuck playouts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct Summary {
+    #[serde(flatten)]
+    pub stats: Stats,
+    pub goals: Vec<Vec<(String, u64)>>,
+    pub stuck_note: Option<String>,
+}

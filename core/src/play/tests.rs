@@ -1,0 +1,336 @@
+//! Tests of the game's API (moved from the wasm crate, which now only converts it).
+
+use super::*;
+use crate::analyze::{Options, Outcome};
+use crate::engine::Choice;
+use crate::machine::{GoalValue, StateMachine};
+use crate::parse::parse;
+use crate::players::arena::{tally, Game as MatchGame};
+use crate::players::Spec;
+use crate::reasoner::Limits;
+use crate::rng::Rng;
+use crate::trace::{playout_rng, step_playout};
+use text::{format, rule_graph};
+
+const TICTACTOE: &str = include_str!("../../../games/tictactoe.kif");
+
+fn strings(xs: &[&str]) -> Vec<String> {
+    xs.iter().map(|s| s.to_string()).collect()
+}
+
+fn loaded() -> Session {
+    let mut s = Session::default();
+    assert!(s.load(TICTACTOE).ok);
+    s
+}
+
+fn play(s: &mut Session, joint: &[&str]) -> Result<(), String> {
+    s.game()?.play(&strings(joint))
+}
+
+fn clock() -> f64 {
+    0.0
+}
+
+#[test]
+fn load_reports_errors_with_lines_and_drops_the_game() {
+    let mut s = loaded();
+    let text = "(role x)\n(role o)\n(<= (legal ?p (mark ?x)) (true (cell ?x))";
+    let r = s.load(text);
+    assert!(!r.ok);
+    assert_eq!(r.syntax, "prefix");
+    assert!(r.errors >= 1);
+    assert_eq!(crate::diagnostic::LineIndex::new(text).line_col(r.diagnostics[0].span.start).0, 3);
+    assert!(s.view().unwrap_err().contains("no game is loaded"));
+}
+
+/// `auto` keeps the reasoner for a walk whose moves read a static relation of 80³
+/// facts (past the facts it allows a grounding); `upgrade` grounds it in full and moves
+/// to the network, once. A game `auto` plays on the network has nothing to upgrade.
+#[test]
+fn upgrade_moves_a_game_past_autos_bounds_to_the_network_once() {
+    let n: String = (0..80).map(|i| format!("(n {i}) ")).collect();
+    let succ: String = (0..79).map(|i| format!("(succ {i} {}) ", i + 1)).collect();
+    let trio = format!(
+        "(role p) {n} {succ} (init (at 0))
+         (<= (trio ?a ?b ?c) (n ?a) (n ?b) (n ?c))
+         (<= (legal p (go ?b)) (true (at ?a)) (succ ?a ?b) (trio ?a ?b ?b))
+         (<= (next (at ?b)) (does p (go ?b)))
+         (<= terminal (true (at 20))) (<= (goal p 100) (true (at 20)))"
+    );
+    let mut s = Session::default();
+    assert!(s.load(&trio).ok);
+    assert!(s.set_engine("auto", &clock).unwrap().starts_with("reasoner ("));
+    let start = std::time::Instant::now();
+    let now = || start.elapsed().as_secs_f64() * 1000.0;
+    let up = s.upgrade(&now).unwrap();
+    assert!(up.moved && up.note.starts_with("propnet ("), "{up:?}");
+    let v = s.view().unwrap();
+    assert_eq!((v.engine, v.step, v.engine_note), ("propnet", 0, up.note));
+    assert_eq!(s.playouts(10, 100).unwrap().goals(), vec![vec![("100".to_string(), 10)]]);
+    assert!(!s.upgrade(&now).unwrap().moved);
+
+    let mut s = loaded();
+    assert!(s.set_engine("auto", &clock).unwrap().starts_with("propnet ("));
+    let up = s.upgrade(&now).unwrap();
+    assert!(!up.moved && up.note.is_empty(), "{up:?}");
+}
+
+#[test]
+fn play_undo_redo_and_a_win() {
+    let mut s = loaded();
+    let v = s.view().unwrap().position;
+    assert_eq!(v.roles, strings(&["x", "o"]));
+    assert_eq!(v.legal[0].len(), 9);
+    assert_eq!(v.legal[1], strings(&["noop"]));
+    let game = [
+        ["(mark 1 1)", "noop"],
+        ["noop", "(mark 1 2)"],
+        ["(mark 2 2)", "noop"],
+        ["noop", "(mark 1 3)"],
+        ["(mark 3 3)", "noop"],
+    ];
+    for j in &game {
+        play(&mut s, j).unwrap();
+    }
+    let v = s.view().unwrap().position;
+    assert!(v.terminal);
+    assert_eq!(v.goals, Some(vec![vec![GoalValue::Int(100)], vec![GoalValue::Int(0)]]));
+    assert!(play(&mut s, &["noop", "noop"]).unwrap_err().contains("game is over"));
+
+    let g = s.game().unwrap();
+    g.undo().unwrap();
+    let v = s.view().unwrap();
+    assert!(!v.position.terminal && v.step == 4 && v.history.len() == 5);
+    s.game().unwrap().redo().unwrap();
+    assert!(s.view().unwrap().position.terminal);
+    s.game().unwrap().go_to(1).unwrap();
+    // Another move drops the redo history.
+    play(&mut s, &["noop", "(mark 3 1)"]).unwrap();
+    let v = s.view().unwrap();
+    assert_eq!((v.step, v.history.len()), (2, 2));
+    let g = s.game().unwrap();
+    assert!(g.redo().is_err());
+    g.go_to(0).unwrap();
+    assert!(g.undo().unwrap_err().contains("nothing to undo"));
+}
+
+#[test]
+fn illegal_moves_are_refused_and_replay_stops_at_them() {
+    let mut s = loaded();
+    assert!(play(&mut s, &["(mark 1 1)"]).unwrap_err().contains("one move per role"));
+    assert!(play(&mut s, &["noop", "noop"]).unwrap_err().contains("noop is not a legal move for x"));
+    let moves = vec![strings(&["(mark 1 1)", "noop"]), strings(&["noop", "(mark 1 1)"])];
+    assert_eq!(s.replay(&moves).unwrap(), 1);
+    assert_eq!(s.view().unwrap().step, 1);
+}
+
+#[test]
+fn playouts_count_lengths_and_goals_like_gdl_playout() {
+    let mut s = loaded();
+    s.seed(7);
+    let b = s.playouts(50, 1000).unwrap();
+    assert_eq!((b.playouts, b.cut), (50, 0));
+    assert!(b.min_length >= 5 && b.max_length <= 9 && b.min_length <= b.max_length);
+    for hist in &b.goals() {
+        assert_eq!(hist.iter().map(|(_, n)| n).sum::<u64>(), 50);
+        assert!(hist.iter().all(|(l, _)| ["0", "50", "100"].contains(&l.as_str())));
+    }
+    // Same seed, same playouts as `gdl playout --seed`: each with the generator
+    // `playout_rng` makes for it.
+    let mut m = crate::load(TICTACTOE, Limits::default()).unwrap().reasoner;
+    let mut rng = Rng::new(7);
+    let total: u64 =
+        (0..50).map(|_| step_playout(&mut m, &mut playout_rng(&mut rng), 1000).unwrap().length as u64).sum();
+    assert_eq!(b.total_length, total);
+    let cut = s.playouts(3, 2).unwrap();
+    assert_eq!((cut.cut, cut.max_length), (3, 2));
+    assert!(cut.goals().iter().all(Vec::is_empty));
+}
+
+#[test]
+fn playouts_count_those_stopped_where_a_role_has_no_legal_move() {
+    let mut s = Session::default();
+    let trap = "(role r) (init (n 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+        (<= (legal r up) (true (n ?x))) (<= (legal r trap) (true (n ?x)))
+        (<= (next (n ?y)) (does r up) (true (n ?x)) (succ ?x ?y)) (<= (next caught) (does r trap))
+        (<= terminal (true (n 3))) (<= (goal r 100) (true (n 3)))";
+    assert!(s.load(trap).ok);
+    let b = s.playouts(100, 1000).unwrap();
+    assert!(b.stuck > 30 && b.stuck < 100 && b.cut == 0, "{b:?}");
+    assert_eq!(b.stuck_role.as_deref(), Some("r"));
+    assert_eq!(b.goals()[0].iter().map(|(_, n)| n).sum::<u64>(), 100 - b.stuck);
+    let note = b.stuck_note().unwrap();
+    assert!(note.starts_with(&format!("{} playouts stopped where role r had no legal move", b.stuck)), "{note}");
+}
+
+/// Two batches merged count as one batch of all their playouts; the first stuck role and
+/// the shortest and longest playouts are kept, an empty batch changes nothing.
+#[test]
+fn merged_stats_count_as_one_batch() {
+    let mut s = loaded();
+    s.seed(3);
+    let mut first = s.playouts(40, 1000).unwrap();
+    let second = s.playouts(25, 6).unwrap();
+    let all = {
+        let mut all = first.clone();
+        all.merge(&second).unwrap();
+        all
+    };
+    assert_eq!((all.playouts, all.cut), (65, first.cut + second.cut));
+    assert_eq!(all.total_length, first.total_length + second.total_length);
+    assert_eq!(all.min_length, first.min_length.min(second.min_length));
+    assert_eq!(all.max_length, first.max_length.max(second.max_length));
+    for (r, hist) in all.goals().iter().enumerate() {
+        let ends = |b: &Stats| b.goals()[r].iter().map(|(_, n)| n).sum::<u64>();
+        assert_eq!(hist.iter().map(|(_, n)| n).sum::<u64>(), ends(&first) + ends(&second));
+    }
+    let before = first.clone();
+    first.merge(&Stats::new(&first.roles.clone())).unwrap();
+    assert_eq!(first, before);
+    for mut empty in [Stats::new(&before.roles), Stats::default()] {
+        empty.merge(&before).unwrap();
+        assert_eq!(empty, before);
+    }
+    assert!(first.merge(&Stats::new(&strings(&["red"]))).unwrap_err().contains("cannot merge"));
+    // Serialised and read back (as the page hands them over), they are the same.
+    let text = serde_json::to_string(&all.summary()).unwrap();
+    assert!(text.contains(r#""goals":[["#) && text.contains(r#""stuckNote":null"#), "{text}");
+    assert_eq!(serde_json::from_str::<Stats>(&text).unwrap(), all);
+}
+
+#[test]
+fn format_round_trips_and_refuses_syntax_errors() {
+    let infix = format(TICTACTOE, "infix").unwrap();
+    assert!(infix.contains("legal(P, mark(C, R)) :-"), "{infix}");
+    let back = format(&infix, "prefix").unwrap();
+    assert_eq!(parse(&back).description, parse(TICTACTOE).description);
+    let e = format("(role x)\n(role", "infix").unwrap_err();
+    assert!(e.starts_with("cannot convert to infix: syntax error at line 2, column 1"), "{e}");
+    assert!(format("x", "lisp").is_err());
+}
+
+#[test]
+fn rule_graph_has_signed_edges_and_kinds() {
+    let g = rule_graph(TICTACTOE).unwrap();
+    let kind = |id: &str| g.nodes.iter().find(|n| n.id == id).map(|n| n.kind);
+    assert_eq!(kind("legal/2"), Some("state"));
+    assert_eq!(kind("next/1"), Some("move"));
+    assert_eq!(kind("index/1"), Some("static"));
+    assert!(g.edges.iter().any(|e| e.from == "goal/2" && e.to == "line/1" && e.negative));
+    assert!(rule_graph("(<= p").is_err());
+}
+
+#[test]
+fn domain_lists_base_facts() {
+    let mut s = loaded();
+    let d = s.domain().unwrap();
+    assert_eq!(d.len(), 27 + 2);
+    assert!(d.contains(&"(cell 3 2 o)".to_string()) && d.contains(&"(control o)".to_string()));
+    // Playing is unaffected.
+    assert_eq!(s.view().unwrap().position.state.len(), 10);
+    s.load("(role p) (init (s 1)) (<= (legal p a) (true (s 1))) (<= (next (s 1)) (does p a)) (<= terminal (true (s 2))) (goal p 100)");
+    assert_eq!(s.domain().unwrap(), Vec::<String>::new());
+}
+
+#[test]
+fn another_engine_plays_the_same_game() {
+    let mut s = loaded();
+    s.set_engine("ground", &clock).unwrap();
+    let v = s.view().unwrap();
+    assert_eq!((v.engine, v.position.legal[0].len()), ("ground", 9));
+    s.seed(7);
+    let ground = s.playouts(30, 1000).unwrap();
+    let note = s.set_engine("auto", &clock).unwrap();
+    assert!(note.starts_with("propnet ("), "{note}");
+    assert_eq!(s.view().unwrap().engine_note, note);
+    s.seed(7);
+    let propnet = s.playouts(30, 1000).unwrap();
+    s.set_engine("reasoner", &clock).unwrap();
+    s.seed(7);
+    let first_order = s.playouts(30, 1000).unwrap();
+    assert_eq!((ground.total_length, &ground.goals()), (first_order.total_length, &first_order.goals()));
+    assert_eq!((propnet.total_length, propnet.goals()), (first_order.total_length, first_order.goals()));
+    assert!(s.set_engine("propositional", &clock).unwrap_err().contains("unknown engine"));
+}
+
+#[test]
+fn goal_labels() {
+    assert_eq!(goal_label(&[]), "none");
+    assert_eq!(goal_label(&[GoalValue::Int(50), GoalValue::Text("x".into())]), "50/x");
+}
+
+#[test]
+fn engines_are_built_by_name() {
+    let desc = parse(TICTACTOE).description;
+    let limits = Limits::default();
+    let name = |n| build_named(n, &desc, limits, &clock).unwrap().engine.engine_name();
+    assert_eq!(
+        [name("auto"), name("propnet"), name("reasoner"), name("ground")],
+        ["propnet", "propnet", "reasoner", "ground"]
+    );
+    assert!(build_named("auto", &desc, limits, &clock).unwrap().note.starts_with("propnet ("));
+    assert!(build_named("magic", &desc, limits, &clock).err().unwrap().contains("unknown engine"));
+    let names: Vec<&str> = ENGINES.iter().map(|e| e.name).collect();
+    assert_eq!(names, ["auto", "propnet", "reasoner", "ground"]);
+    for e in &ENGINES {
+        assert_eq!((Choice::named(e.name), e.choice.name()), (Ok(e.choice), e.name));
+    }
+}
+
+#[test]
+fn a_computer_answers_in_the_current_position() {
+    let mut s = loaded();
+    s.set_engine("auto", &clock).unwrap();
+    for j in [["(mark 1 1)", "noop"], ["noop", "(mark 1 2)"], ["(mark 2 2)", "noop"], ["noop", "(mark 1 3)"]] {
+        play(&mut s, &j).unwrap();
+    }
+    let t = s.think("uct:1000", 0, 1, &clock).unwrap();
+    assert_eq!((t.chosen.as_str(), t.playouts), ("(mark 3 3)", 1000));
+    assert_eq!(s.think("random", 1, 1, &clock).unwrap().chosen, "noop");
+    assert!(s.think("alpha", 0, 1, &clock).unwrap_err().contains("unknown player"));
+    assert!(s.think("random", 5, 1, &clock).unwrap_err().contains("no role number 5"));
+}
+
+#[test]
+fn match_games_are_tallied() {
+    let mut s = loaded();
+    let games: Vec<MatchGame> = (0..4).map(|g| s.match_game("perfect,random", 9, g, 100, &clock).unwrap()).collect();
+    assert_eq!(games[1].seats, [1, 0]);
+    let t = tally(&Spec::parse_list("perfect,random").unwrap(), &games);
+    assert_eq!((t[0].games, t[0].losses), (4, 0));
+    // The position played is untouched.
+    assert_eq!(s.view().unwrap().step, 0);
+    assert!(Spec::parse_list("uct:10,alpha").unwrap_err().contains("unknown player 'alpha'"));
+}
+
+fn after(moves: &[[&str; 2]]) -> Session {
+    let mut s = loaded();
+    for j in moves {
+        play(&mut s, j).unwrap();
+    }
+    s
+}
+
+#[test]
+fn explain_follows_the_current_position() {
+    let mut s = after(&[["(mark 1 1)", "noop"]]);
+    let e = s.explain("(legal o (mark 1 1))", None).unwrap();
+    assert!(!e.holds && e.derivations[0].failed == Some(1));
+    // After an undo the cell is empty again.
+    s.game().unwrap().undo().unwrap();
+    assert!(s.explain("(legal x (mark 1 1))", None).unwrap().holds);
+    assert!(s.explain("(next (cell 1 1 x))", None).unwrap_err().contains("no move has been played"));
+    assert!(s.explain("(legal x", None).unwrap_err().contains("cannot read the query"));
+}
+
+#[test]
+fn solve_and_analyze_use_the_playing_engine() {
+    let mut s = after(&[["(mark 2 2)", "noop"], ["noop", "(mark 1 2)"]]);
+    let sol = s.solve(1_000_000).unwrap();
+    assert!(sol.roles[0].summary.starts_with("x wins with (mark 1 1)"), "{}", sol.roles[0].summary);
+    let r = s.analyze(Options::default()).unwrap();
+    assert_eq!((r.method, r.states, r.well_formed), ("exhaustive", 5478, Outcome::Holds));
+    // The position played is untouched.
+    assert_eq!(s.view().unwrap().step, 2);
+}
