@@ -9,6 +9,7 @@ import { AnalysisPane } from './analysis/analysis';
 import { runTask, type Running } from './analysis/tasks';
 import { byId } from './dom';
 import { createEditor, type Editor } from './editor/editor';
+import type { Syntax } from './editor/gdl-language';
 import { renderProblems, renderSyntax } from './editor/problems';
 import { wireToolbar } from './editor/toolbar';
 import { engineNote, networkHere, workerEngine, type AutoPick } from './engine/auto';
@@ -77,10 +78,10 @@ export class App {
     );
     this.tabs = new Tabs(() => this.refreshTab());
     this.play = new PlayPane({
-      play: (joint) => this.update(() => api.play(this.session, joint)),
-      undo: () => this.update(() => api.undo(this.session)),
-      redo: () => this.update(() => api.redo(this.session)),
-      goTo: (step) => this.update(() => api.goTo(this.session, step)),
+      play: (joint) => this.update(() => this.session.play(joint)),
+      undo: () => this.update(() => this.session.undo()),
+      redo: () => this.update(() => this.session.redo()),
+      goTo: (step) => this.update(() => this.session.goTo(step)),
       orient: (o) => {
         this.orientation = o;
         this.autosave.schedule();
@@ -113,7 +114,7 @@ export class App {
     new MatchPane(module, typed);
     this.grounder = new GroundClient(module);
     this.ground = new GroundPane(this.grounder, {
-      play: (joint) => this.update(() => api.play(this.session, joint)),
+      play: (joint) => this.update(() => this.session.play(joint)),
       cancel: () => {
         this.grounder.stop();
         this.ground.cancelled();
@@ -171,7 +172,7 @@ export class App {
   private reload(): void {
     clearTimeout(this.lintTimer);
     const text = this.editor.text();
-    const res = api.load(this.session, text);
+    const res = this.session.load(text);
     // New rules: thinking computers start again on them (or stop, if they have errors).
     this.seats.clear();
     this.metrics.loads++;
@@ -179,10 +180,12 @@ export class App {
     this.loadedText = text;
     this.editor.showDiagnostics(res.diagnostics);
     renderProblems(res, this.editor);
-    renderSyntax(res.syntax);
+    // The engine names one of the two syntaxes.
+    const syntax = res.syntax as Syntax;
+    renderSyntax(syntax);
     this.pick = null;
     if (res.ok) {
-      this.startGrounding(text, res.syntax);
+      this.startGrounding(text, syntax);
       this.ground.loaded();
     } else {
       this.grounder.stop();
@@ -190,12 +193,12 @@ export class App {
     }
     if (res.ok) {
       try {
-        this.play.setDomain(this.session.domain(), api.view(this.session).state);
+        this.play.setDomain(this.session.domain(), this.session.view().state);
         const played = this.session.replay(this.kept.moves);
         if (played < this.kept.moves.length && this.kept.moves.length > 0) {
           toast(`${played} of the ${this.kept.moves.length} moves played before could be replayed with these rules; the game continues from there.`);
         }
-        this.show(api.goTo(this.session, Math.min(this.kept.step, played)));
+        this.show(this.session.goTo(Math.min(this.kept.step, played)));
       } catch (e) {
         this.play.showMessage(`The game cannot be played: ${errorMessage(e)}`);
       }
@@ -230,7 +233,7 @@ export class App {
     try {
       this.session.setEngine('auto');
       const played = this.session.replay(this.kept.moves);
-      this.show(api.goTo(this.session, Math.min(this.kept.step, played)));
+      this.show(this.session.goTo(Math.min(this.kept.step, played)));
     } catch (e) {
       toast(`The propositional network could not be used: ${errorMessage(e)}`);
     }
@@ -238,7 +241,7 @@ export class App {
 
   private showEngine(): void {
     try {
-      if (this.loaded?.ok) this.show(api.view(this.session));
+      if (this.loaded?.ok) this.show(this.session.view());
     } catch {
       // No position to show: the play pane says why.
     }
@@ -283,7 +286,7 @@ export class App {
   private openPath(moves: string[][]): void {
     if (!this.loaded?.ok) return;
     const played = this.session.replay(moves);
-    this.show(api.goTo(this.session, played));
+    this.show(this.session.goTo(played));
     this.tabs.select('play');
     if (played < moves.length) toast(`Only ${played} of the ${moves.length} moves are legal with the current rules.`);
   }

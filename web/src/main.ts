@@ -5,7 +5,7 @@
 import './style.css';
 import { App, type Metrics } from './app';
 import { byId } from './dom';
-import { api, errorMessage, startEngine } from './engine/engine';
+import { capabilities, errorMessage, startEngine } from './engine/engine';
 import { groundMetrics } from './ground/ground';
 import { showBanner, toast } from './notices';
 import { registerOffline } from './offline';
@@ -20,7 +20,7 @@ async function boot(): Promise<void> {
   const { start, scale, linkError, fromLink } = startingPoint();
   if (linkError) showBanner(`${linkError} Showing ${loadSaved() ? 'your last saved rules' : 'tic-tac-toe'} instead.`);
   const module = await startEngine();
-  new App(module, api.capabilities(), start, scale, metrics);
+  new App(module, capabilities(), start, scale, metrics);
   if (fromLink) toast('Opened the shared game.');
   metrics.readyMs = performance.now();
   document.body.dataset.ready = 'true';

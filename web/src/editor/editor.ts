@@ -16,25 +16,15 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
+import type { EditorDiagnostic } from '../engine/engine';
 import { detectSyntax, gdlHighlight, gdlLanguages, type Syntax } from './gdl-language';
-
-/** A diagnostic from the engine (offsets in UTF-16 units, as JavaScript counts). */
-export interface EngineDiagnostic {
-  severity: 'error' | 'warning';
-  code: string;
-  message: string;
-  from: number;
-  to: number;
-  line: number;
-  column: number;
-}
 
 export interface Editor {
   view: EditorView;
   text(): string;
   /** Replaces the whole text as one undoable change. */
   setText(text: string): void;
-  showDiagnostics(diags: EngineDiagnostic[]): void;
+  showDiagnostics(diags: EditorDiagnostic[]): void;
   /** Selects `from..to` and scrolls it into view. */
   reveal(from: number, to: number): void;
 }

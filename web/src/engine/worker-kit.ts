@@ -2,7 +2,7 @@
 // page compiled, open a session on rules + engine + moves, answer each task (what a task
 // throws goes back as an error reply). The page's side is jobs.ts.
 
-import { Session, api, errorMessage, startEngineSync } from './engine';
+import { Session, errorMessage, startEngineSync } from './engine';
 
 let started = false;
 
@@ -18,7 +18,7 @@ export function startOnce(module: WebAssembly.Module): void {
  * and why. */
 export function openSession(rules: string, engine: string, moves: string[][] = []): { session: Session; roles: string[]; note: string } {
   const session = new Session();
-  const loaded = api.load(session, rules);
+  const loaded = session.load(rules);
   if (!loaded.ok) {
     session.free();
     throw new Error('the rules have errors: fix them first');

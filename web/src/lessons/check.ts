@@ -23,13 +23,13 @@ function replay(s: Session, after: string[][] | undefined): string | null {
 function verdict(s: Session, check: Check): string {
   switch (check.kind) {
     case 'roles': {
-      const roles = api.view(s).roles;
+      const roles = s.view().roles;
       return roles.join(' ') === check.roles.join(' ') ? '' : `the roles are ${roles.join(', ') || 'missing'}`;
     }
     case 'state': {
       const bad = replay(s, check.after);
       if (bad) return bad;
-      const state = api.view(s).state;
+      const state = s.view().state;
       const missing = check.has.filter((f) => !state.includes(f));
       if (missing.length) return `the state lacks ${missing.join(', ')}`;
       const extra = (check.lacks ?? []).filter((f) => state.includes(f));
@@ -40,7 +40,7 @@ function verdict(s: Session, check: Check): string {
     case 'legal': {
       const bad = replay(s, check.after);
       if (bad) return bad;
-      const view = api.view(s);
+      const view = s.view();
       const legal = view.legal[view.roles.indexOf(check.role)];
       if (!legal) return `there is no role ${check.role}`;
       if (check.count !== undefined && legal.length !== check.count) return `${check.role} has ${legal.length} legal moves, not ${check.count}`;
@@ -50,7 +50,7 @@ function verdict(s: Session, check: Check): string {
     case 'outcome': {
       const bad = replay(s, check.after);
       if (bad) return bad;
-      const view = api.view(s);
+      const view = s.view();
       if (!view.terminal) return 'the game is not over after these moves';
       const wrong = Object.entries(check.goals).filter(([role, value]) => {
         const goals = view.goals?.[view.roles.indexOf(role)] ?? [];
@@ -61,7 +61,7 @@ function verdict(s: Session, check: Check): string {
     case 'ends': {
       s.goTo(0);
       s.seed(1);
-      const batch = api.playouts(s, check.playouts, check.maxSteps);
+      const batch = s.playouts(check.playouts, check.maxSteps);
       return batch.cut ? `${batch.cut} of ${batch.playouts} random games were still going after ${check.maxSteps} moves` : '';
     }
     case 'well-formed': {
@@ -74,7 +74,7 @@ function verdict(s: Session, check: Check): string {
 
 /** Checks `text` against every requirement; the first verdict says whether the rules load. */
 export function checkLesson(s: Session, requirements: Requirement[], text: string): Verdict[] {
-  const loaded = api.load(s, text);
+  const loaded = s.load(text);
   const first: Verdict = {
     text: 'The rules load without errors.',
     ok: loaded.ok,

@@ -4,9 +4,9 @@
 // An `upgrade` task grounds the game in full; when the network is measured faster, the
 // worker keeps that session and plays its next task on the same rules with it.
 
-import { api, type Session } from '../engine/engine';
+import type { Session } from '../engine/engine';
 import { openSession, serve, startOnce } from '../engine/worker-kit';
-import type { MatchGame, PlayersReply, PlayersRequest, Thought } from './protocol';
+import type { MatchGame, PlayersReply, PlayersRequest } from './protocol';
 
 /** The session an upgrade moved to the network, and its rules. */
 let upgraded: { rules: string; session: Session } | null = null;
@@ -16,14 +16,14 @@ serve<PlayersRequest>(({ module, rules, moves, task }) => {
   startOnce(module);
   const session = upgraded?.rules === rules ? upgraded.session : openSession(rules, 'auto').session;
   if (task.kind === 'upgrade') {
-    const { moved, note } = api.upgrade(session);
+    const { moved, note } = session.upgrade();
     if (moved) upgraded = { rules, session };
     post({ type: 'upgraded', moved, note });
     return;
   }
   if (task.kind === 'think') {
     session.replay(moves);
-    post({ type: 'thought', thought: session.think(task.player, task.role, task.seed) as Thought });
+    post({ type: 'thought', thought: session.think(task.player, task.role, task.seed) });
     return;
   }
   for (const g of task.games) {

@@ -1,14 +1,8 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
+import type { Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
-
-export interface Thought {
-  move: string;
-  playouts: number;
-  /** The goal value the player expects (0..100), if it has an estimate. */
-  expects: number | null;
-}
 
 export interface MatchGame {
   /** The player (index into the list) at each role. */

@@ -4,9 +4,9 @@
 // rest of the run, handed over by the page) if `auto` kept the reasoner for its own bounds
 // and the network is measured faster.
 
-import { api, errorMessage, type Session } from '../engine/engine';
+import { errorMessage, mergePlayouts, type Session } from '../engine/engine';
 import { openSession, startOnce } from '../engine/worker-kit';
-import { emptyTotals, merge, type FromWorker, type Handover, type RunRequest, type ToWorker, type Totals } from './protocol';
+import { emptyTotals, type FromWorker, type Handover, type RunRequest, type ToWorker, type Totals } from './protocol';
 
 const BATCH_MS = 50;
 let cancelled = false;
@@ -34,7 +34,7 @@ async function run(req: RunRequest): Promise<void> {
     let { count, seconds } = req;
     if (req.upgrade) {
       const handover = new Promise<Handover>((resolve) => (handOver = resolve));
-      const u = api.upgrade(session);
+      const u = session.upgrade();
       post({ type: 'upgraded', moved: u.moved, note: u.note });
       if (!u.moved) return;
       ({ count, seconds } = await handover);
@@ -42,7 +42,7 @@ async function run(req: RunRequest): Promise<void> {
       post({ type: 'engine', note: opened.note });
     }
     session.seed(req.seed);
-    totals = emptyTotals(opened.roles.length);
+    totals = emptyTotals(opened.roles);
     const start = performance.now();
     let batch = 1;
     let lastReport = 0;
@@ -51,7 +51,7 @@ async function run(req: RunRequest): Promise<void> {
       if (want <= 0) break;
       if (seconds !== null && seconds <= 0) break;
       const t0 = performance.now();
-      merge(totals, api.playouts(session, want, req.maxSteps));
+      Object.assign(totals, mergePlayouts(totals, session.playouts(want, req.maxSteps)));
       const dt = performance.now() - t0;
       batch = Math.max(1, Math.min(100_000, Math.round(batch * Math.min(4, BATCH_MS / Math.max(dt, 0.5)))));
       totals.elapsedMs = performance.now() - start;

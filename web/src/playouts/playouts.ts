@@ -6,9 +6,9 @@
 // and that worker plays the rest of the run on the network (the same playouts, faster).
 
 import { byId, h } from '../dom';
-import type { Capabilities } from '../engine/engine';
+import { mergePlayouts, type Capabilities } from '../engine/engine';
 import { UpgradeController } from '../engine/upgrade';
-import { emptyTotals, merge, type FromWorker, type RunRequest, type Totals } from './protocol';
+import { emptyTotals, type FromWorker, type RunRequest, type Totals } from './protocol';
 
 /** The playouts of worker `w` of `workers` when `count` are shared out (the first ones
  * take one more when it does not divide). */
@@ -149,10 +149,10 @@ export class PlayoutsPane {
   /** Every worker's totals so far, merged. A worker that took over a run started late: its
    * time counts from the run's start. */
   private total(): Totals {
-    const t = emptyTotals(this.roles.length);
+    const t = emptyTotals(this.roles);
     this.parts.forEach(({ totals, since }) => {
       if (!totals) return;
-      merge(t, totals);
+      Object.assign(t, mergePlayouts(t, totals));
       t.elapsedMs = Math.max(t.elapsedMs, totals.elapsedMs + since);
       t.progress = Math.max(t.progress, totals.progress);
     });

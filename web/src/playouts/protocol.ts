@@ -1,6 +1,6 @@
 // Messages between the page and the playouts worker.
 
-import type { Batch } from '../engine/engine';
+import { mergePlayouts, type Summary } from '../engine/engine';
 
 export interface RunRequest {
   type: 'run';
@@ -27,12 +27,13 @@ export interface Handover {
 
 export type ToWorker = RunRequest | { type: 'cancel' } | ({ type: 'handover' } & Handover);
 
-/** Totals so far: a `Batch` merged over every batch, plus timing. */
-export interface Totals extends Batch {
+/** Totals so far: the statistics of every batch added up by the engine (`mergePlayouts`,
+ * which gives every count), plus timing. */
+export type Totals = Required<Summary> & {
   elapsedMs: number;
   /** 0..1 */
   progress: number;
-}
+};
 
 export type FromWorker =
   | { type: 'engine'; note: string }
@@ -41,25 +42,7 @@ export type FromWorker =
   | { type: 'done'; totals: Totals; cancelled: boolean }
   | { type: 'error'; message: string; totals: Totals | null };
 
-export function emptyTotals(roles: number): Totals {
-  return { playouts: 0, cut: 0, stuck: 0, stuckRole: null, totalLength: 0, minLength: 0, maxLength: 0, goals: Array.from({ length: roles }, () => []), elapsedMs: 0, progress: 0 };
-}
-
-/** Adds one batch to the totals. */
-export function merge(t: Totals, b: Batch): void {
-  t.minLength = t.playouts === 0 ? b.minLength : Math.min(t.minLength, b.minLength);
-  t.maxLength = Math.max(t.maxLength, b.maxLength);
-  t.playouts += b.playouts;
-  t.cut += b.cut;
-  t.stuck += b.stuck;
-  t.stuckRole ??= b.stuckRole;
-  t.totalLength += b.totalLength;
-  b.goals.forEach((hist, r) => {
-    const into = (t.goals[r] ??= []);
-    for (const [label, n] of hist) {
-      const e = into.find((x) => x[0] === label);
-      if (e) e[1] += n;
-      else into.push([label, n]);
-    }
-  });
+/** No playouts yet of a game with `roles`. */
+export function emptyTotals(roles: string[]): Totals {
+  return { ...(mergePlayouts({}, { roles }) as Required<Summary>), elapsedMs: 0, progress: 0 };
 }
