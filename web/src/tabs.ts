@@ -4,33 +4,33 @@
 import { byId } from './dom';
 
 export class Tabs {
-  private tabs = [...document.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+  #tabs = [...document.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
   /** The tab selected: its id without `tab-` (play, playouts, …). */
   current = 'play';
 
   /** `changed` hears every selection. */
   constructor(private changed: (tab: string) => void) {
-    this.tabs.forEach((t, i) => {
+    this.#tabs.forEach((t, i) => {
       t.tabIndex = t.getAttribute('aria-selected') === 'true' ? 0 : -1;
-      t.addEventListener('click', () => this.pick(t));
+      t.addEventListener('click', () => this.#pick(t));
       t.addEventListener('keydown', (e) => {
         const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
         if (!d) return;
-        const next = this.tabs[(i + d + this.tabs.length) % this.tabs.length];
+        const next = this.#tabs[(i + d + this.#tabs.length) % this.#tabs.length];
         next.focus();
-        this.pick(next);
+        this.#pick(next);
       });
     });
   }
 
   /** Selects the tab `tab-${id}`. */
   select(id: string): void {
-    const tab = this.tabs.find((t) => t.id === `tab-${id}`);
-    if (tab) this.pick(tab);
+    const tab = this.#tabs.find((t) => t.id === `tab-${id}`);
+    if (tab) this.#pick(tab);
   }
 
-  private pick(tab: HTMLButtonElement): void {
-    for (const t of this.tabs) {
+  #pick(tab: HTMLButtonElement): void {
+    for (const t of this.#tabs) {
       const on = t === tab;
       t.setAttribute('aria-selected', String(on));
       t.tabIndex = on ? 0 : -1;

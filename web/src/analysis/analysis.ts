@@ -10,7 +10,7 @@ import { runTask, type Running } from './tasks';
 const LABEL: Record<Outcome, string> = { holds: 'Holds', fails: 'Fails', 'not-proven': 'Not proven' };
 
 export class AnalysisPane {
-  private running: Running | null = null;
+  #running: Running | null = null;
 
   constructor(
     private module: WebAssembly.Module,
@@ -20,17 +20,17 @@ export class AnalysisPane {
   ) {
     byId('an-form').addEventListener('submit', (e) => {
       e.preventDefault();
-      this.start();
+      this.#start();
     });
     byId('an-cancel').addEventListener('click', () => this.cancel());
   }
 
-  private num(id: string, lo: number, hi: number): number {
+  #num(id: string, lo: number, hi: number): number {
     const v = Math.round(Number(byId<HTMLInputElement>(id).value));
     return Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : lo;
   }
 
-  private start(): void {
+  #start(): void {
     const rules = this.rules();
     const out = byId('an-results');
     if (rules === null) {
@@ -38,32 +38,32 @@ export class AnalysisPane {
       return;
     }
     this.cancel();
-    const task = { kind: 'analyze' as const, maxStates: this.num('an-states', 1, 5_000_000), playouts: this.num('an-playouts', 1, 1_000_000), maxSteps: this.num('an-steps', 1, 100_000), seed: 1 };
+    const task = { kind: 'analyze' as const, maxStates: this.#num('an-states', 1, 5_000_000), playouts: this.#num('an-playouts', 1, 1_000_000), maxSteps: this.#num('an-steps', 1, 100_000), seed: 1 };
     out.replaceChildren(h('p', { class: 'muted', id: 'an-status' }, 'Analysing… (exhaustive search first, random playouts if the game is too big)'));
-    this.setRunning(true);
-    this.running = runTask({ module: this.module, rules, engine: this.engine(), moves: [], task }, (reply) => {
-      this.running = null;
-      this.setRunning(false);
-      if (reply.type === 'analyzed') this.render(reply.report, reply.ms, task.maxStates);
+    this.#setRunning(true);
+    this.#running = runTask({ module: this.module, rules, engine: this.engine(), moves: [], task }, (reply) => {
+      this.#running = null;
+      this.#setRunning(false);
+      if (reply.type === 'analyzed') this.#render(reply.report, reply.ms, task.maxStates);
       else if (reply.type === 'error') out.replaceChildren(h('p', { class: 'warn', role: 'alert' }, `The analysis stopped: ${reply.message}`));
     });
   }
 
   cancel(): void {
-    if (!this.running) return;
-    this.running.stop();
-    this.running = null;
-    this.setRunning(false);
+    if (!this.#running) return;
+    this.#running.stop();
+    this.#running = null;
+    this.#setRunning(false);
     byId('an-results').replaceChildren(h('p', { class: 'message', id: 'an-status' }, 'Analysis cancelled.'));
   }
 
-  private setRunning(on: boolean): void {
+  #setRunning(on: boolean): void {
     byId<HTMLButtonElement>('an-run').disabled = on;
     byId<HTMLButtonElement>('an-cancel').disabled = !on;
     byId('an-progress').hidden = !on;
   }
 
-  private render(r: AnalysisReport, ms: number, maxStates: number): void {
+  #render(r: AnalysisReport, ms: number, maxStates: number): void {
     const proof = r.method === 'exhaustive';
     const method = proof
       ? `Exhaustive search of all ${r.states.toLocaleString('en')} reachable states: these results are proofs.`

@@ -12,11 +12,11 @@ export interface Upgrader {
 }
 
 export class UpgradeController {
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
   /** The worker grounding in full, until it answers. */
-  private upgrader: Upgrader | null = null;
+  #upgrader: Upgrader | null = null;
   /** Rules whose full grounding gave no faster network. */
-  private noUpgrade: string | null = null;
+  #noUpgrade: string | null = null;
 
   /** Times a run on `rules`: after UPGRADE_AFTER_MS, starts the worker `launch` makes, which
    * calls `answered` when it has grounded the game (`moved`: it plays on the network, with
@@ -27,30 +27,30 @@ export class UpgradeController {
     moved: (worker: W, note: string) => void,
   ): void {
     this.stop();
-    if (rules === this.noUpgrade) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
+    if (rules === this.#noUpgrade) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
       const worker = launch(
         (ok, note) => {
-          if (this.upgrader !== worker) return;
-          this.upgrader = null;
+          if (this.#upgrader !== worker) return;
+          this.#upgrader = null;
           if (ok) return moved(worker, note);
-          this.noUpgrade = rules;
+          this.#noUpgrade = rules;
           worker.stop();
         },
         () => {
-          if (this.upgrader === worker) this.stop();
+          if (this.#upgrader === worker) this.stop();
         },
       );
-      this.upgrader = worker;
+      this.#upgrader = worker;
     }, UPGRADE_AFTER_MS);
   }
 
   /** Ends the full grounding, if one is running or waiting to start. */
   stop(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    this.upgrader?.stop();
-    this.upgrader = null;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#upgrader?.stop();
+    this.#upgrader = null;
   }
 }

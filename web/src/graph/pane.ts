@@ -7,40 +7,40 @@ import { api, errorMessage } from '../engine/engine';
 import { toast } from '../notices';
 
 export class GraphPane {
-  private stale = true;
+  #stale = true;
   /** A relation to highlight once the graph is drawn. */
-  private focus: string | null = null;
+  #focus: string | null = null;
 
   /** The rules changed: the graph is drawn again when next shown. */
   invalidate(): void {
-    this.stale = true;
+    this.#stale = true;
   }
 
   /** Highlights `relation` when the tab is next shown. */
   highlight(relation: string): void {
-    this.focus = relation;
+    this.#focus = relation;
   }
 
   /** The tab is shown with the rules `text`: draws what changed. */
   show(text: string): void {
-    if (this.stale) {
-      this.stale = false;
-      void this.draw(text);
-    } else if (this.focus) {
-      void this.showFocus();
+    if (this.#stale) {
+      this.#stale = false;
+      void this.#draw(text);
+    } else if (this.#focus) {
+      void this.#showFocus();
     }
   }
 
   /** Highlights the relation asked for from the grounded-rules pane. */
-  private async showFocus(): Promise<void> {
-    const id = this.focus;
-    this.focus = null;
+  async #showFocus(): Promise<void> {
+    const id = this.#focus;
+    this.#focus = null;
     if (!id) return;
     const { highlightRelation } = await import('./graph');
     if (!highlightRelation(id)) toast(`${id} is not in the rule graph: the grounder made it (a part of a rule, or a copy for some constants).`);
   }
 
-  private async draw(text: string): Promise<void> {
+  async #draw(text: string): Promise<void> {
     const msg = byId('graph-message');
     let graph;
     try {
@@ -53,6 +53,6 @@ export class GraphPane {
     msg.hidden = true;
     const { drawGraph } = await import('./graph');
     drawGraph(byId('graph'), graph);
-    if (this.focus) void this.showFocus();
+    if (this.#focus) void this.#showFocus();
   }
 }

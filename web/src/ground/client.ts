@@ -29,16 +29,16 @@ function invert(keys: number, pairs: (emit: (key: number, item: number) => void)
 
 export class Program {
   readonly rules: number;
-  private defining: Index;
-  private using: Index;
-  private texts: (string | undefined)[] = [];
-  private byKey: Map<string, number> | null = null;
+  #defining: Index;
+  #using: Index;
+  #texts: (string | undefined)[] = [];
+  #byKey: Map<string, number> | null = null;
 
   constructor(readonly data: GroundProgramData, readonly syntax: 'prefix' | 'infix') {
     const { heads, starts, literals, atoms } = data;
     this.rules = heads.length;
-    this.defining = invert(atoms.length, (emit) => heads.forEach((a, r) => emit(a, r)));
-    this.using = invert(atoms.length, (emit) => {
+    this.#defining = invert(atoms.length, (emit) => heads.forEach((a, r) => emit(a, r)));
+    this.#using = invert(atoms.length, (emit) => {
       for (let r = 0; r < this.rules; r++) {
         let last = -1;
         for (let i = starts[r]; i < starts[r + 1]; i++) {
@@ -72,16 +72,16 @@ export class Program {
 
   /** The rules with head `a`, and those reading `a`. */
   definedBy(a: number): Uint32Array {
-    return this.defining.items.subarray(this.defining.start[a], this.defining.start[a + 1]);
+    return this.#defining.items.subarray(this.#defining.start[a], this.#defining.start[a + 1]);
   }
 
   usedBy(a: number): Uint32Array {
-    return this.using.items.subarray(this.using.start[a], this.using.start[a + 1]);
+    return this.#using.items.subarray(this.#using.start[a], this.#using.start[a + 1]);
   }
 
   /** Rule r as one line of the ground program (the worker's printer gives the same text). */
   text(r: number): string {
-    const cached = this.texts[r];
+    const cached = this.#texts[r];
     if (cached !== undefined) return cached;
     const head = this.atom(this.head(r));
     const body = this.body(r);
@@ -89,7 +89,7 @@ export class Program {
     if (body.length === 0) t = head;
     else if (this.syntax === 'prefix') t = `(<= ${head} ${body.map(([a, neg]) => (neg ? `(not ${this.atom(a)})` : this.atom(a))).join(' ')})`;
     else t = `${head} :- ${body.map(([a, neg]) => (neg ? `~${this.atom(a)}` : this.atom(a))).join(' & ')}`;
-    this.texts[r] = t;
+    this.#texts[r] = t;
     return t;
   }
 
@@ -100,8 +100,8 @@ export class Program {
 
   /** The atom with canonical text `key`, or -1. */
   find(key: string): number {
-    if (!this.byKey) this.byKey = new Map((this.data.keys ?? this.data.atoms).map((t, a) => [t, a]));
-    return this.byKey.get(key) ?? -1;
+    if (!this.#byKey) this.#byKey = new Map((this.data.keys ?? this.data.atoms).map((t, a) => [t, a]));
+    return this.#byKey.get(key) ?? -1;
   }
 }
 
@@ -114,13 +114,13 @@ export interface LoadEvents {
 }
 
 export class GroundClient {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private waiting = new Map<number, { ok: (r: GroundReply) => void; fail: (m: string) => void }>();
+  #worker: Worker | null = null;
+  #nextId = 1;
+  #waiting = new Map<number, { ok: (r: GroundReply) => void; fail: (m: string) => void }>();
   program: Program | null = null;
-  private syntax: 'prefix' | 'infix' = 'prefix';
+  #syntax: 'prefix' | 'infix' = 'prefix';
   /** The full grounding was asked for (it runs once per worker). */
-  private grounding = false;
+  #grounding = false;
 
   constructor(private module: WebAssembly.Module) {}
 
@@ -128,9 +128,9 @@ export class GroundClient {
    * picks, and grounds the rules when `ground` is called. */
   load(text: string, syntax: 'prefix' | 'infix', on: LoadEvents): void {
     this.stop();
-    this.syntax = syntax;
+    this.#syntax = syntax;
     const worker = new Worker(new URL('./ground-worker.ts', import.meta.url), { type: 'module', name: 'ground' });
-    this.worker = worker;
+    this.#worker = worker;
     worker.onmessage = (e: MessageEvent<GroundReply>) => {
       const m = e.data;
       if (m.type === 'phase') return on.phase(m.phase);
@@ -143,8 +143,8 @@ export class GroundClient {
         this.stop();
         return on.error(m.message);
       }
-      const w = this.waiting.get(m.id);
-      this.waiting.delete(m.id);
+      const w = this.#waiting.get(m.id);
+      this.#waiting.delete(m.id);
       if (m.type === 'error') w?.fail(m.message);
       else w?.ok(m);
     };
@@ -158,42 +158,42 @@ export class GroundClient {
   /** Starts the full grounding, once; false when there is nothing to ground (no rules loaded,
    * they failed, or it was cancelled). */
   ground(): boolean {
-    if (!this.worker) return false;
-    if (!this.grounding) this.worker.postMessage({ type: 'ground', syntax: this.syntax } satisfies GroundRequest);
-    this.grounding = true;
+    if (!this.#worker) return false;
+    if (!this.#grounding) this.#worker.postMessage({ type: 'ground', syntax: this.#syntax } satisfies GroundRequest);
+    this.#grounding = true;
     return true;
   }
 
   /** Stops the worker (Cancel, or new rules); pending requests fail. */
   stop(): void {
-    this.worker?.terminate();
-    this.worker = null;
+    this.#worker?.terminate();
+    this.#worker = null;
     this.program = null;
-    this.grounding = false;
-    for (const w of this.waiting.values()) w.fail('cancelled');
-    this.waiting.clear();
+    this.#grounding = false;
+    for (const w of this.#waiting.values()) w.fail('cancelled');
+    this.#waiting.clear();
   }
 
-  private ask(req: { type: 'evaluate'; fluents: string[]; roles: string[]; moves: string[] } | { type: 'stage'; name: string }): Promise<GroundReply> {
-    const worker = this.worker;
+  #ask(req: { type: 'evaluate'; fluents: string[]; roles: string[]; moves: string[] } | { type: 'stage'; name: string }): Promise<GroundReply> {
+    const worker = this.#worker;
     if (!worker || !this.program) return Promise.reject(new Error('the rules are not grounded'));
-    const id = this.nextId++;
+    const id = this.#nextId++;
     return new Promise((ok, fail) => {
-      this.waiting.set(id, { ok, fail: (m) => fail(new Error(m)) });
+      this.#waiting.set(id, { ok, fail: (m) => fail(new Error(m)) });
       worker.postMessage({ ...req, id } as GroundRequest);
     });
   }
 
   /** Truth values with the state `fluents` and `moves[i]` chosen by `roles[i]`. */
   async evaluate(fluents: string[], roles: string[], moves: string[]): Promise<Values> {
-    const m = await this.ask({ type: 'evaluate', fluents, roles, moves });
+    const m = await this.#ask({ type: 'evaluate', fluents, roles, moves });
     if (m.type !== 'values' || !this.program) throw new Error('unexpected answer');
     const n = this.program.data.atoms.length;
     return { atoms: m.values.subarray(0, n), fires: m.values.subarray(n) };
   }
 
   async stage(name: string): Promise<string> {
-    const m = await this.ask({ type: 'stage', name });
+    const m = await this.#ask({ type: 'stage', name });
     if (m.type !== 'stage') throw new Error('unexpected answer');
     return m.text;
   }

@@ -35,25 +35,25 @@ export const groundMetrics = { evaluations: 0 };
 type Status = 'none' | 'loaded' | 'grounding' | 'ready' | 'stopped';
 
 export class GroundPane {
-  private program: Program | null = null;
-  private status: Status = 'none';
-  private position = new Position();
-  private rules: RuleList | null = null;
-  private atom = -1;
-  private stage = 'ground';
-  private on = false;
+  #program: Program | null = null;
+  #status: Status = 'none';
+  #position = new Position();
+  #rules: RuleList | null = null;
+  #atom = -1;
+  #stage = 'ground';
+  #on = false;
   /** An atom (canonical text) to select once the program is ready. */
-  private pendingAtom: string | null = null;
+  #pendingAtom: string | null = null;
   /** The Play pane's preview mode is on: evaluate even when this pane is hidden. */
-  private previewing = false;
-  private seq = 0;
-  private moveActions: MoveActions = {
+  #previewing = false;
+  #seq = 0;
+  #moveActions: MoveActions = {
     choose: (r, m) => {
-      this.position.choose(r, m);
-      void this.refresh();
+      this.#position.choose(r, m);
+      void this.#refresh();
     },
     play: (joint) => this.actions.play(joint),
-    openChanges: () => this.openChanges(),
+    openChanges: () => this.#openChanges(),
   };
 
   constructor(
@@ -61,44 +61,44 @@ export class GroundPane {
     private actions: GroundActions,
   ) {}
 
-  private get pane(): HTMLElement {
+  get #pane(): HTMLElement {
     return byId('ground');
   }
 
   /** The tab was opened (true) or left. */
   setVisible(on: boolean): void {
-    this.on = on;
-    if (on) this.start();
-    if (on) void this.refresh();
+    this.#on = on;
+    if (on) this.#start();
+    if (on) void this.#refresh();
   }
 
   /** New rules are loaded: they are grounded when this pane or a preview first needs them. */
   loaded(): void {
-    this.program = null;
-    this.status = 'loaded';
-    this.pane.replaceChildren(h('p', { class: 'muted' }, 'The rules are grounded when this tab is open.'));
-    if (this.on || this.previewing) this.start();
+    this.#program = null;
+    this.#status = 'loaded';
+    this.#pane.replaceChildren(h('p', { class: 'muted' }, 'The rules are grounded when this tab is open.'));
+    if (this.#on || this.#previewing) this.#start();
   }
 
   /** Starts the full grounding if nothing has yet. */
-  private start(): void {
-    if (this.status !== 'loaded') return;
+  #start(): void {
+    if (this.#status !== 'loaded') return;
     if (this.client.ground()) {
-      this.status = 'grounding';
+      this.#status = 'grounding';
       this.grounding('starting');
     }
   }
 
   noRules(): void {
-    this.status = 'none';
-    this.program = null;
-    this.pane.replaceChildren(h('p', { class: 'message' }, 'The rules have errors: fix them to see the ground program.'));
+    this.#status = 'none';
+    this.#program = null;
+    this.#pane.replaceChildren(h('p', { class: 'message' }, 'The rules have errors: fix them to see the ground program.'));
   }
 
   grounding(phase: string): void {
-    this.program = null;
+    this.#program = null;
     const step = Math.max(0, PHASES.indexOf(phase));
-    this.pane.replaceChildren(
+    this.#pane.replaceChildren(
       h(
         'div',
         { class: 'ground-progress' },
@@ -111,41 +111,41 @@ export class GroundPane {
   }
 
   failed(message: string): void {
-    this.status = 'stopped';
-    this.program = null;
-    this.pane.replaceChildren(h('p', { class: 'warn', role: 'alert' }, `The rules cannot be grounded: ${message}`));
+    this.#status = 'stopped';
+    this.#program = null;
+    this.#pane.replaceChildren(h('p', { class: 'warn', role: 'alert' }, `The rules cannot be grounded: ${message}`));
   }
 
   cancelled(): void {
-    this.status = 'stopped';
-    this.program = null;
-    this.pane.replaceChildren(h('p', { class: 'message' }, 'Grounding cancelled. It starts again when the rules change.'));
+    this.#status = 'stopped';
+    this.#program = null;
+    this.#pane.replaceChildren(h('p', { class: 'message' }, 'Grounding cancelled. It starts again when the rules change.'));
   }
 
   ready(p: Program): void {
-    this.status = 'ready';
-    this.program = p;
-    this.atom = -1;
-    this.position.now = this.position.withMove = null;
-    this.rules = new RuleList(p, this.position, () => this.atom, (a) => this.selectAtom(a));
-    this.render();
-    if (this.pendingAtom !== null) this.showAtom(this.pendingAtom);
-    void this.refresh();
+    this.#status = 'ready';
+    this.#program = p;
+    this.#atom = -1;
+    this.#position.now = this.#position.withMove = null;
+    this.#rules = new RuleList(p, this.#position, () => this.#atom, (a) => this.#selectAtom(a));
+    this.#render();
+    if (this.#pendingAtom !== null) this.showAtom(this.#pendingAtom);
+    void this.#refresh();
   }
 
   /** Selects the atom with canonical text `key` (from the Play pane's Why?), once grounded. */
   showAtom(key: string): void {
-    const p = this.program;
-    this.pendingAtom = p ? null : key;
+    const p = this.#program;
+    this.#pendingAtom = p ? null : key;
     if (!p) return;
     const a = p.find(key);
     if (a >= 0) {
-      this.stage = 'ground';
-      this.rules!.filter = NO_FILTER;
-      this.render();
-      this.selectAtom(a);
+      this.#stage = 'ground';
+      this.#rules!.filter = NO_FILTER;
+      this.#render();
+      this.#selectAtom(a);
       const defined = p.definedBy(a);
-      if (defined.length) this.reveal(defined[0]);
+      if (defined.length) this.#reveal(defined[0]);
     } else {
       byId('gv-stage').prepend(h('p', { class: 'warn', id: 'gv-no-atom' }, `${key} is not in the ground program: no rule can make it hold, and none reads it.`));
     }
@@ -153,105 +153,105 @@ export class GroundPane {
 
   /** The position shown in the play pane changed. */
   setPosition(view: View | null): void {
-    this.position.setView(view);
-    void this.refresh();
+    this.#position.setView(view);
+    void this.#refresh();
   }
 
   /** The Play pane's preview: the moves chosen there (null: preview off). */
   preview(chosen: (string | null)[] | null): void {
-    this.previewing = chosen !== null;
-    if (chosen) this.position.chosen = [...chosen];
-    this.start();
+    this.#previewing = chosen !== null;
+    if (chosen) this.#position.chosen = [...chosen];
+    this.#start();
     if (!chosen) byId('preview-box').replaceChildren();
-    else if (!this.program) byId('preview-box').replaceChildren(h('p', { class: 'muted' }, 'The ground program is not ready: see the Grounded rules tab.'));
-    void this.refresh();
+    else if (!this.#program) byId('preview-box').replaceChildren(h('p', { class: 'muted' }, 'The ground program is not ready: see the Grounded rules tab.'));
+    void this.#refresh();
   }
 
   /** Evaluates the position (and the chosen moves) in the worker, then redraws. */
-  private async refresh(): Promise<void> {
-    const p = this.program;
-    const view = this.position.view;
-    if ((!this.on && !this.previewing) || !p || !view) return;
-    const seq = ++this.seq;
+  async #refresh(): Promise<void> {
+    const p = this.#program;
+    const view = this.#position.view;
+    if ((!this.#on && !this.#previewing) || !p || !view) return;
+    const seq = ++this.#seq;
     try {
-      const values = await this.position.evaluate(this.client, view);
-      if (seq !== this.seq || p !== this.program) return;
-      this.position.update(p, values);
+      const values = await this.#position.evaluate(this.client, view);
+      if (seq !== this.#seq || p !== this.#program) return;
+      this.#position.update(p, values);
     } catch {
       return;
     }
-    renderPosition(p, this.position, this.moveActions);
-    this.applyFilter();
-    this.renderAtom();
-    if (this.previewing) renderPreview(p, this.position, this.moveActions);
+    renderPosition(p, this.#position, this.#moveActions);
+    this.#applyFilter();
+    this.#renderAtom();
+    if (this.#previewing) renderPreview(p, this.#position, this.#moveActions);
     groundMetrics.evaluations++;
   }
 
-  private render(): void {
-    const p = this.program;
+  #render(): void {
+    const p = this.#program;
     if (!p) return;
-    this.pane.replaceChildren(...pipeline(p.data.summary, this.stage, (name) => this.openStage(name)), h('div', { id: 'gv-stage' }));
-    this.openStage(this.stage);
+    this.#pane.replaceChildren(...pipeline(p.data.summary, this.#stage, (name) => this.#openStage(name)), h('div', { id: 'gv-stage' }));
+    this.#openStage(this.#stage);
   }
 
-  private openStage(name: string): void {
-    this.stage = name;
-    for (const b of this.pane.querySelectorAll('.gv-stage')) b.setAttribute('aria-pressed', String(b.getAttribute('data-stage') === name));
+  #openStage(name: string): void {
+    this.#stage = name;
+    for (const b of this.#pane.querySelectorAll('.gv-stage')) b.setAttribute('aria-pressed', String(b.getAttribute('data-stage') === name));
     const box = byId('gv-stage');
-    if (name === 'ground') return this.renderProgram(box);
-    if (name === 'network') return void showNetwork(box, this.program!, this.position.values, this.atom, (a) => (this.atom = a));
+    if (name === 'ground') return this.#renderProgram(box);
+    if (name === 'network') return void showNetwork(box, this.#program!, this.#position.values, this.#atom, (a) => (this.#atom = a));
     showStageText(box, this.client, name);
   }
 
-  private renderProgram(box: HTMLElement): void {
-    const rules = this.rules!;
+  #renderProgram(box: HTMLElement): void {
+    const rules = this.#rules!;
     box.replaceChildren(
       h('div', { id: 'gv-position', class: 'gv-position' }),
       ...rules.tools(),
       h('div', { class: 'gv-main' }, rules.list.el, h('aside', { id: 'gv-atom', class: 'gv-atom', 'aria-live': 'polite' }, h('p', { class: 'muted' }, 'Click an atom to see the rules that define it and use it.'))),
     );
-    renderPosition(this.program, this.position, this.moveActions);
-    this.applyFilter();
-    this.renderAtom();
+    renderPosition(this.#program, this.#position, this.#moveActions);
+    this.#applyFilter();
+    this.#renderAtom();
   }
 
-  private applyFilter(): void {
-    if (this.stage === 'ground') this.rules?.apply();
+  #applyFilter(): void {
+    if (this.#stage === 'ground') this.#rules?.apply();
   }
 
   /** Opens this pane listing the rules the chosen moves switch. */
-  private openChanges(): void {
-    if (this.rules) this.rules.filter = { ...NO_FILTER, changes: true };
-    if (this.stage !== 'ground') this.stage = 'ground';
+  #openChanges(): void {
+    if (this.#rules) this.#rules.filter = { ...NO_FILTER, changes: true };
+    if (this.#stage !== 'ground') this.#stage = 'ground';
     this.actions.showMoveRules();
-    if (this.program) this.render();
+    if (this.#program) this.#render();
   }
 
-  private selectAtom(a: number): void {
-    this.atom = a;
-    this.rules?.list.draw();
-    if (this.stage !== 'ground') this.openStage('ground');
-    this.renderAtom();
+  #selectAtom(a: number): void {
+    this.#atom = a;
+    this.#rules?.list.draw();
+    if (this.#stage !== 'ground') this.#openStage('ground');
+    this.#renderAtom();
   }
 
-  private renderAtom(): void {
-    const p = this.program;
-    if (!p || this.atom < 0) return;
-    renderAtom(p, this.atom, this.position.values, {
-      reveal: (r) => this.reveal(r),
-      showNetwork: () => this.openStage('network'),
+  #renderAtom(): void {
+    const p = this.#program;
+    if (!p || this.#atom < 0) return;
+    renderAtom(p, this.#atom, this.#position.values, {
+      reveal: (r) => this.#reveal(r),
+      showNetwork: () => this.#openStage('network'),
       showInGraph: (relation) => this.actions.showInGraph(relation),
     });
   }
 
   /** Shows rule r in the list, clearing filters that hide it. */
-  private reveal(r: number): void {
-    if (this.stage !== 'ground') this.openStage('ground');
-    const rules = this.rules!;
+  #reveal(r: number): void {
+    if (this.#stage !== 'ground') this.#openStage('ground');
+    const rules = this.#rules!;
     let i = rules.indexOf(r);
     if (i < 0) {
       rules.filter = NO_FILTER;
-      this.renderProgram(byId('gv-stage'));
+      this.#renderProgram(byId('gv-stage'));
       i = r;
     }
     rules.scrollTo(i, r);

@@ -13,7 +13,7 @@ export class Position {
   withMove: Values | null = null;
   chosen: (string | null)[] = [];
   /** The `legal` atoms of the chosen moves. */
-  private legal = new Set<number>();
+  #legal = new Set<number>();
 
   /** The position shown changed: the moves chosen stay only if it is the same position. */
   setView(view: View | null): void {
@@ -53,11 +53,11 @@ export class Position {
   update(p: Program, values: { now: Values; withMove: Values | null }): void {
     this.now = values.now;
     this.withMove = values.withMove;
-    this.legal = new Set<number>();
+    this.#legal = new Set<number>();
     this.chosen.forEach((m, r) => {
       if (m === null) return;
       const a = p.find(`(legal ${this.view!.roles[r]} ${m})`);
-      if (a >= 0) this.legal.add(a);
+      if (a >= 0) this.#legal.add(a);
     });
   }
 
@@ -69,7 +69,7 @@ export class Position {
 
   /** A rule of `p` that makes a chosen move legal. */
   makesLegal(p: Program, r: number): boolean {
-    return this.now !== null && this.now.fires[r] === 1 && this.legal.has(p.head(r));
+    return this.now !== null && this.now.fires[r] === 1 && this.#legal.has(p.head(r));
   }
 
   /** Fluents the chosen moves would add and remove (`next` atoms against the state). */

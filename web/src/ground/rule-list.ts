@@ -15,8 +15,8 @@ export const NO_FILTER: Filter = { relation: -1, fires: false, changes: false, t
 export class RuleList {
   filter: Filter = NO_FILTER;
   /** The rules shown, after the filter. */
-  private shown = new Uint32Array(0);
-  private lowered: string[] | null = null;
+  #shown = new Uint32Array(0);
+  #lowered: string[] | null = null;
   readonly list: VirtualList;
 
   /** `selected` is the atom selected (-1: none); `select` selects one. */
@@ -26,7 +26,7 @@ export class RuleList {
     private selected: () => number,
     private select: (atom: number) => void,
   ) {
-    this.list = new VirtualList((i) => this.ruleRow(this.shown[i]), { id: 'ground-list', 'aria-label': 'Ground rules' });
+    this.list = new VirtualList((i) => this.#ruleRow(this.#shown[i]), { id: 'ground-list', 'aria-label': 'Ground rules' });
   }
 
   /** The filters, the count line and the table of rules per relation. */
@@ -34,19 +34,19 @@ export class RuleList {
     const p = this.p;
     const relations = h(
       'select',
-      { id: 'gv-relation', 'aria-label': 'Relation', onchange: (e: Event) => this.setFilter({ relation: Number((e.target as HTMLSelectElement).value) }) },
+      { id: 'gv-relation', 'aria-label': 'Relation', onchange: (e: Event) => this.#setFilter({ relation: Number((e.target as HTMLSelectElement).value) }) },
       h('option', { value: '-1' }, `All relations (${p.rules.toLocaleString('en')})`),
       ...p.data.summary.relations.map(([rel, n], i) => h('option', { value: String(i), selected: i === this.filter.relation }, `${rel} (${n.toLocaleString('en')})`)),
     );
     const check = (id: string, label: string, key: 'fires' | 'changes') =>
-      h('label', { class: 'gv-check' }, h('input', { type: 'checkbox', id, checked: this.filter[key], onchange: (e: Event) => this.setFilter({ [key]: (e.target as HTMLInputElement).checked }) }), label);
+      h('label', { class: 'gv-check' }, h('input', { type: 'checkbox', id, checked: this.filter[key], onchange: (e: Event) => this.#setFilter({ [key]: (e.target as HTMLInputElement).checked }) }), label);
     const text = h('input', {
       type: 'search',
       id: 'gv-text',
       value: this.filter.text,
       placeholder: 'Filter, e.g. (cell 1 1',
       'aria-label': 'Filter the ground rules',
-      oninput: (e: Event) => this.setFilter({ text: (e.target as HTMLInputElement).value.trim().toLowerCase() }),
+      oninput: (e: Event) => this.#setFilter({ text: (e.target as HTMLInputElement).value.trim().toLowerCase() }),
     });
     return [
       h('div', { class: 'ground-tools' }, relations, check('gv-fires', 'fires now', 'fires'), check('gv-changes', 'switched by the move', 'changes'), text, h('span', { class: 'muted', id: 'ground-count' })),
@@ -54,7 +54,7 @@ export class RuleList {
     ];
   }
 
-  private setFilter(f: Partial<Filter>): void {
+  #setFilter(f: Partial<Filter>): void {
     this.filter = { ...this.filter, ...f };
     this.apply();
   }
@@ -64,26 +64,26 @@ export class RuleList {
     const p = this.p;
     const { relation, fires, changes, text } = this.filter;
     const values = this.position.values;
-    if (text && !this.lowered) this.lowered = Array.from({ length: p.rules }, (_, r) => p.text(r).toLowerCase());
+    if (text && !this.#lowered) this.#lowered = Array.from({ length: p.rules }, (_, r) => p.text(r).toLowerCase());
     const out = new Uint32Array(p.rules);
     let n = 0;
     for (let r = 0; r < p.rules; r++) {
       if (relation >= 0 && p.data.ruleRelations[r] !== relation) continue;
       if (fires && !(values && values.fires[r])) continue;
       if (changes && this.position.switched(r) === 0 && !this.position.makesLegal(p, r)) continue;
-      if (text && !this.lowered![r].includes(text)) continue;
+      if (text && !this.#lowered![r].includes(text)) continue;
       out[n++] = r;
     }
-    this.shown = out.subarray(0, n);
+    this.#shown = out.subarray(0, n);
     const any = relation >= 0 || fires || changes || text;
     const firing = values ? values.fires.reduce((s, v) => s + v, 0) : 0;
     byId('ground-count').textContent = `${any ? `${n.toLocaleString('en')} of ` : ''}${p.rules.toLocaleString('en')} ground rules · ${firing.toLocaleString('en')} fire now`;
     this.list.setCount(n);
-    this.renderCounts();
+    this.#renderCounts();
   }
 
   /** Per relation: rules, and how many fire in the position. */
-  private renderCounts(): void {
+  #renderCounts(): void {
     const p = this.p;
     const values = this.position.values;
     const firing = new Array<number>(p.data.summary.relations.length).fill(0);
@@ -94,7 +94,7 @@ export class RuleList {
     );
   }
 
-  private ruleRow(r: number): HTMLElement {
+  #ruleRow(r: number): HTMLElement {
     const p = this.p;
     const values = this.position.values;
     const atomValues = values?.atoms;
@@ -121,7 +121,7 @@ export class RuleList {
 
   /** Rule r's row in the list as filtered now, or -1. */
   indexOf(r: number): number {
-    return this.shown.indexOf(r);
+    return this.#shown.indexOf(r);
   }
 
   /** Scrolls row `i` into view and flashes rule r there. */

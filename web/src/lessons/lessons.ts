@@ -17,9 +17,9 @@ export interface LessonHost {
 
 /** The menu and the lesson panel above the editor. */
 export class LessonPane {
-  private progress: Progress = loadProgress();
-  private lesson: Lesson | null = null;
-  private checking: Running | null = null;
+  #progress: Progress = loadProgress();
+  #lesson: Lesson | null = null;
+  #checking: Running | null = null;
 
   constructor(
     private module: WebAssembly.Module,
@@ -29,31 +29,31 @@ export class LessonPane {
       const select = e.target as HTMLSelectElement;
       const lesson = lessons.find((l) => l.id === select.value);
       select.value = '';
-      if (lesson) this.start(lesson);
+      if (lesson) this.#start(lesson);
     });
-    byId('lesson-check').addEventListener('click', () => this.check());
-    byId('lesson-reset').addEventListener('click', () => this.lesson && this.host.open(this.lesson.starter));
+    byId('lesson-check').addEventListener('click', () => this.#check());
+    byId('lesson-reset').addEventListener('click', () => this.#lesson && this.host.open(this.#lesson.starter));
     byId('lesson-next').addEventListener('click', () => {
-      const next = lessons[lessons.findIndex((l) => l.id === this.lesson?.id) + 1];
-      if (next) this.start(next);
+      const next = lessons[lessons.findIndex((l) => l.id === this.#lesson?.id) + 1];
+      if (next) this.#start(next);
     });
-    byId('lesson-close').addEventListener('click', () => this.show(null));
-    this.renderMenu();
-    this.show(lessons.find((l) => l.id === this.progress.open) ?? null);
+    byId('lesson-close').addEventListener('click', () => this.#show(null));
+    this.#renderMenu();
+    this.#show(lessons.find((l) => l.id === this.#progress.open) ?? null);
   }
 
   /** Opens a lesson with its starter rules. */
-  private start(lesson: Lesson): void {
+  #start(lesson: Lesson): void {
     this.host.open(lesson.starter);
-    this.show(lesson);
+    this.#show(lesson);
   }
 
-  private show(lesson: Lesson | null): void {
-    this.checking?.stop();
-    this.checking = null;
-    this.lesson = lesson;
-    this.progress.open = lesson?.id ?? null;
-    saveProgress(this.progress);
+  #show(lesson: Lesson | null): void {
+    this.#checking?.stop();
+    this.#checking = null;
+    this.#lesson = lesson;
+    this.#progress.open = lesson?.id ?? null;
+    saveProgress(this.#progress);
     const panel = byId('lesson');
     panel.hidden = !lesson;
     if (!lesson) return;
@@ -64,25 +64,25 @@ export class LessonPane {
     results.removeAttribute('data-state');
     results.replaceChildren(...lesson.requirements.map((r) => h('li', { class: 'todo' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, '○'), r.text)));
     byId('lesson-next').hidden = n === lessons.length;
-    this.renderStatus();
+    this.#renderStatus();
   }
 
   /** Checks the editor's rules in a worker; a new check or another lesson cancels it. */
-  private check(): void {
-    const lesson = this.lesson;
+  #check(): void {
+    const lesson = this.#lesson;
     if (!lesson) return;
-    this.checking?.stop();
+    this.#checking?.stop();
     byId('lesson-results').setAttribute('data-state', 'checking');
-    this.renderStatus('Checking…');
+    this.#renderStatus('Checking…');
     const task = { kind: 'lesson' as const, requirements: lesson.requirements };
-    this.checking = runTask({ module: this.module, rules: this.host.text(), engine: 'auto', moves: [], task }, (reply) => {
-      this.checking = null;
-      if (reply.type === 'checked') this.showVerdicts(lesson, reply.verdicts);
-      else this.renderStatus(`The check could not run: ${reply.type === 'error' ? reply.message : reply.type}.`);
+    this.#checking = runTask({ module: this.module, rules: this.host.text(), engine: 'auto', moves: [], task }, (reply) => {
+      this.#checking = null;
+      if (reply.type === 'checked') this.#showVerdicts(lesson, reply.verdicts);
+      else this.#renderStatus(`The check could not run: ${reply.type === 'error' ? reply.message : reply.type}.`);
     });
   }
 
-  private showVerdicts(lesson: Lesson, verdicts: Verdict[]): void {
+  #showVerdicts(lesson: Lesson, verdicts: Verdict[]): void {
     const results = byId('lesson-results');
     results.setAttribute('data-state', 'checked');
     results.replaceChildren(
@@ -97,23 +97,23 @@ export class LessonPane {
       ),
     );
     const passed = verdicts.every((v) => v.ok);
-    if (passed && !this.progress.done.includes(lesson.id)) this.progress.done.push(lesson.id);
-    saveProgress(this.progress);
-    this.renderMenu();
-    this.renderStatus(passed ? 'Well done: every requirement holds.' : 'Not yet: see the requirements marked ✗.');
+    if (passed && !this.#progress.done.includes(lesson.id)) this.#progress.done.push(lesson.id);
+    saveProgress(this.#progress);
+    this.#renderMenu();
+    this.#renderStatus(passed ? 'Well done: every requirement holds.' : 'Not yet: see the requirements marked ✗.');
   }
 
-  private renderStatus(note = ''): void {
-    const done = this.progress.done.includes(this.lesson?.id ?? '');
+  #renderStatus(note = ''): void {
+    const done = this.#progress.done.includes(this.#lesson?.id ?? '');
     byId('lesson-status').textContent = [done ? '✓ Done.' : '', note].filter(Boolean).join(' ');
   }
 
-  private renderMenu(): void {
+  #renderMenu(): void {
     const select = byId<HTMLSelectElement>('lessons');
-    const count = lessons.filter((l) => this.progress.done.includes(l.id)).length;
+    const count = lessons.filter((l) => this.#progress.done.includes(l.id)).length;
     select.replaceChildren(
       h('option', { value: '' }, `Lessons (${count}/${lessons.length} done)…`),
-      ...lessons.map((l, i) => h('option', { value: l.id }, `${this.progress.done.includes(l.id) ? '✓' : '○'} ${i + 1}. ${l.title}`)),
+      ...lessons.map((l, i) => h('option', { value: l.id }, `${this.#progress.done.includes(l.id) ? '✓' : '○'} ${i + 1}. ${l.title}`)),
     );
   }
 }

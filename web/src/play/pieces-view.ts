@@ -44,7 +44,7 @@ const SHAPE_NAMES: [Glyph['shape'] | 'auto', string][] = [
 
 /** The "Pieces" panel: one row per value, the person's choice or Automatic. */
 export class DisplayEditor {
-  private shown = '';
+  #shown = '';
 
   constructor(
     private panel: HTMLElement,
@@ -54,11 +54,11 @@ export class DisplayEditor {
   /** Lists `values` as `style` draws them; rebuilt only when the values or the mapping changed. */
   show(values: string[], style: BoardStyle, user: DisplayMap): void {
     const key = JSON.stringify([values, user]);
-    if (key === this.shown) return;
-    this.shown = key;
+    if (key === this.#shown) return;
+    this.#shown = key;
     const map: DisplayMap = Object.assign(Object.create(null), user);
     const emit = () => {
-      this.shown = JSON.stringify([values, map]);
+      this.#shown = JSON.stringify([values, map]);
       this.onChange(Object.fromEntries(Object.entries(map)));
     };
     const rows = values.slice(0, MAX_MAPPED).map((value) => {

@@ -56,35 +56,35 @@ export function verdict(roles: string[], goals: GoalValue[][]): string {
 }
 
 export class PlayPane {
-  private view: View | null = null;
-  private domain: string[] = [];
+  #view: View | null = null;
+  #domain: string[] = [];
   /** The initial state (the empty value is inferred from it). */
-  private start: string[] = [];
-  private displayEditor: DisplayEditor;
-  private grid: Grid | null = null;
-  private moves: MoveMap | null = null;
+  #start: string[] = [];
+  #displayEditor: DisplayEditor;
+  #grid: Grid | null = null;
+  #moves: MoveMap | null = null;
   /** Per role, the move chosen so far for the next joint move. */
-  private chosen: (string | null)[] = [];
-  private selected: string | null = null;
-  private orientation: BoardView = { swap: false, flip: false };
+  #chosen: (string | null)[] = [];
+  #selected: string | null = null;
+  #orientation: BoardView = { swap: false, flip: false };
   /** The solved values of the position shown, if asked for. */
-  private solution: Solution | null = null;
+  #solution: Solution | null = null;
   /** Preview mode: a chosen move lights up its ground rules instead of being played. */
-  private previewing = false;
+  #previewing = false;
 
   constructor(private actions: PlayActions) {
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
     byId('restart').addEventListener('click', () => actions.goTo(0));
     byId('random').addEventListener('click', () => this.random());
-    byId('board-swap').addEventListener('click', () => this.setOrientation({ ...this.orientation, swap: !this.orientation.swap }));
-    byId('board-flip').addEventListener('click', () => this.setOrientation({ ...this.orientation, flip: !this.orientation.flip }));
-    this.displayEditor = new DisplayEditor(byId('board-display'), (display) => this.setOrientation({ ...this.orientation, display }));
+    byId('board-swap').addEventListener('click', () => this.setOrientation({ ...this.#orientation, swap: !this.#orientation.swap }));
+    byId('board-flip').addEventListener('click', () => this.setOrientation({ ...this.#orientation, flip: !this.#orientation.flip }));
+    this.#displayEditor = new DisplayEditor(byId('board-display'), (display) => this.setOrientation({ ...this.#orientation, display }));
     byId('board-pieces').addEventListener('click', () => {
       const panel = byId('board-display');
       panel.hidden = !panel.hidden;
       byId('board-pieces').setAttribute('aria-expanded', String(!panel.hidden));
-      if (this.view) this.renderBoard(this.view);
+      if (this.#view) this.#renderBoard(this.#view);
     });
     byId('why-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -93,11 +93,11 @@ export class PlayPane {
     });
     byId('solve').addEventListener('click', () => actions.solve());
     byId('preview').addEventListener('click', () => {
-      this.previewing = !this.previewing;
-      byId('preview').setAttribute('aria-pressed', String(this.previewing));
-      this.chosen = this.chosen.map(() => null);
-      actions.preview(this.previewing ? this.chosen : null);
-      if (this.view) this.render(this.view);
+      this.#previewing = !this.#previewing;
+      byId('preview').setAttribute('aria-pressed', String(this.#previewing));
+      this.#chosen = this.#chosen.map(() => null);
+      actions.preview(this.#previewing ? this.#chosen : null);
+      if (this.#view) this.render(this.#view);
     });
     byId('solve-cancel').addEventListener('click', () => actions.cancelSolve());
   }
@@ -110,7 +110,7 @@ export class PlayPane {
     const explain = (a: string, s: number) => this.actions.explain(a, s);
     byId('why').replaceChildren(typeof x === 'string' ? h('p', { class: 'warn', role: 'alert' }, x) : explanationView(x, { explain, reveal }));
     // The same atom in the ground program, live in this position (values from the engine).
-    if (typeof x !== 'string' && !x.in_move && x.step === this.view?.step) {
+    if (typeof x !== 'string' && !x.in_move && x.step === this.#view?.step) {
       byId('why').append(h('button', { type: 'button', class: 'small', id: 'why-ground', onclick: () => this.actions.showGround(x.atom) }, 'Its ground rules, live'));
     }
     byId('why').scrollIntoView({ block: 'nearest' });
@@ -121,36 +121,36 @@ export class PlayPane {
     byId<HTMLButtonElement>('solve').disabled = on;
     byId('solve-cancel').hidden = !on;
     if (on) byId('solution').replaceChildren(h('p', { class: 'muted' }, 'Solving this position…'));
-    else if (!this.solution) byId('solution').replaceChildren();
+    else if (!this.#solution) byId('solution').replaceChildren();
   }
 
   /** The solver's answer (or its error) for the position after `step` moves. */
   showSolution(result: Solution | string, step: number): void {
     this.solving(false);
-    if (!this.view || this.view.step !== step) return;
+    if (!this.#view || this.#view.step !== step) return;
     const box = byId('solution');
     if (typeof result === 'string') {
       box.replaceChildren(h('p', { class: 'warn' }, result));
       return;
     }
-    this.solution = result;
+    this.#solution = result;
     box.replaceChildren(
       ...result.roles.map((r) => h('p', { class: 'solution-line', 'data-role': r.role }, h('strong', {}, r.summary))),
       h('p', { class: 'muted' }, `Guaranteed goal values whatever the others do; ${result.nodes.toLocaleString('en')} positions searched${result.stopped ? `, then stopped: ${result.stopped}` : ''}.`),
     );
-    this.renderMoves(this.view);
+    this.#renderMoves(this.#view);
   }
 
   setOrientation(o: BoardView, notify = true): void {
-    this.orientation = o;
+    this.#orientation = o;
     if (notify) this.actions.orient(o);
-    if (this.view) this.render(this.view);
+    if (this.#view) this.render(this.#view);
   }
 
   /** A new game was loaded: `domain` lists every fluent it may have (for empty rows), `start` is its initial state. */
   setDomain(domain: string[], start: string[] = []): void {
-    this.domain = domain;
-    this.start = start;
+    this.#domain = domain;
+    this.#start = start;
   }
 
   /** No game to play: the rules have errors. */
@@ -159,7 +159,7 @@ export class PlayPane {
     m.textContent = text;
     m.hidden = false;
     // What was shown belongs to rules that no longer load.
-    this.view = null;
+    this.#view = null;
     byId('outcome').hidden = true;
     byId('play-area').hidden = true;
     byId('why').replaceChildren();
@@ -167,23 +167,23 @@ export class PlayPane {
   }
 
   render(view: View): void {
-    const sameState = this.view !== null && this.view.step === view.step && this.view.state.join() === view.state.join();
+    const sameState = this.#view !== null && this.#view.step === view.step && this.#view.state.join() === view.state.join();
     if (!sameState) {
-      this.chosen = view.roles.map(() => null);
-      this.selected = null;
-      this.solution = null;
+      this.#chosen = view.roles.map(() => null);
+      this.#selected = null;
+      this.#solution = null;
       byId('solution').replaceChildren();
       byId('why').replaceChildren();
     }
-    this.view = view;
+    this.#view = view;
     byId('play-message').hidden = true;
     byId('play-area').hidden = false;
-    this.grid = detectGrid(view.state, this.domain);
-    this.moves = this.grid && !view.terminal ? mapMoves(this.grid, view.legal) : null;
-    this.renderOutcome(view);
-    this.renderBoard(view);
-    this.renderMoves(view);
-    this.renderHistory(view);
+    this.#grid = detectGrid(view.state, this.#domain);
+    this.#moves = this.#grid && !view.terminal ? mapMoves(this.#grid, view.legal) : null;
+    this.#renderOutcome(view);
+    this.#renderBoard(view);
+    this.#renderMoves(view);
+    this.#renderHistory(view);
     byId<HTMLButtonElement>('undo').disabled = view.step === 0;
     byId<HTMLButtonElement>('redo').disabled = view.step >= view.history.length;
     byId<HTMLButtonElement>('restart').disabled = view.step === 0;
@@ -197,7 +197,7 @@ export class PlayPane {
     );
   }
 
-  private renderOutcome(view: View): void {
+  #renderOutcome(view: View): void {
     const el = byId('outcome');
     el.hidden = false;
     el.classList.toggle('over', view.terminal);
@@ -212,7 +212,7 @@ export class PlayPane {
     }
     const toMove = view.roles.filter((_, i) => view.legal[i].length > 1 || !NOOP.test(view.legal[i][0] ?? ''));
     // Simultaneous moves: say who has chosen and who is awaited (not what was chosen).
-    const chosen = view.roles.filter((_, i) => this.chosen[i] !== null);
+    const chosen = view.roles.filter((_, i) => this.#chosen[i] !== null);
     const waiting = toMove.filter((r) => !chosen.includes(r));
     el.replaceChildren(
       h('span', {}, `Step ${view.step + 1}: `, h('strong', {}, toMove.length ? `${toMove.join(' and ')} to move` : 'no moves')),
@@ -221,10 +221,10 @@ export class PlayPane {
     );
   }
 
-  private renderBoard(view: View): void {
+  #renderBoard(view: View): void {
     const board = byId('board');
-    byId('board-tools').hidden = this.grid === null;
-    const g = this.grid;
+    byId('board-tools').hidden = this.#grid === null;
+    const g = this.#grid;
     if (!g) {
       board.replaceChildren();
       board.hidden = true;
@@ -233,16 +233,16 @@ export class PlayPane {
       return;
     }
     board.hidden = false;
-    const facts = boardFacts(g, this.start.length ? this.start : view.state, this.domain, view.roles);
-    const style = boardStyle(facts, this.orientation.display);
+    const facts = boardFacts(g, this.#start.length ? this.#start : view.state, this.#domain, view.roles);
+    const style = boardStyle(facts, this.#orientation.display);
     if (!byId('board-display').hidden) {
       const values = new Set([...facts.values, ...[...g.pieces.values()].flat()]);
-      this.displayEditor.show([...values], style, this.orientation.display ?? {});
+      this.#displayEditor.show([...values], style, this.#orientation.display ?? {});
     }
     board.classList.toggle('chequered', style.chequered);
     board.dataset.scheme = style.scheme;
-    const { rows, cols, key } = layout(g, this.orientation);
-    const dests = new Set(this.selected ? (this.moves?.sources.get(this.selected) ?? []).filter((m) => this.chosen[m.role] === null).map((m) => m.to) : []);
+    const { rows, cols, key } = layout(g, this.#orientation);
+    const dests = new Set(this.#selected ? (this.#moves?.sources.get(this.#selected) ?? []).filter((m) => this.#chosen[m.role] === null).map((m) => m.to) : []);
     board.style.setProperty('--cols', String(cols.length));
     board.style.setProperty('--rows', String(rows.length));
     const cells: HTMLElement[] = [h('span', { class: 'corner' })];
@@ -252,14 +252,14 @@ export class PlayPane {
       for (const c of cols) {
         const k = key(r, c);
         const pieces = (g.pieces.get(k) ?? []).filter((p) => style.glyph(p).shape !== 'blank');
-        const playable = this.playableAt(k);
+        const playable = this.#playableAt(k);
         const [x, y] = k.split('\u0000');
         // a1 is dark, as on a chessboard, whichever way the board is turned.
         const dark = (g.xs.indexOf(x) + g.ys.indexOf(y)) % 2 === 0;
-        const cls = ['cell', dark ? 'dark' : '', playable ? 'playable' : '', this.selected === k ? 'selected' : '', dests.has(k) ? 'dest' : ''].filter(Boolean).join(' ');
+        const cls = ['cell', dark ? 'dark' : '', playable ? 'playable' : '', this.#selected === k ? 'selected' : '', dests.has(k) ? 'dest' : ''].filter(Boolean).join(' ');
         const label = `${g.relation} ${x} ${y}: ${pieces.length ? pieces.join(', ') : 'empty'}`;
         cells.push(
-          h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': label, disabled: !playable && !dests.has(k), onclick: () => this.clickCell(k) }, ...pieces.map((p) => glyphView(style.glyph(p), p))),
+          h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': label, disabled: !playable && !dests.has(k), onclick: () => this.#clickCell(k) }, ...pieces.map((p) => glyphView(style.glyph(p), p))),
         );
       }
     }
@@ -267,41 +267,41 @@ export class PlayPane {
   }
 
   /** Can a click on cell `k` play or start a move of a role that has not chosen yet? */
-  private playableAt(k: string): boolean {
-    if (!this.moves) return false;
-    const open = (m: { role: number }) => this.chosen[m.role] === null;
-    return (this.moves.targets.get(k) ?? []).some(open) || (this.moves.sources.get(k) ?? []).some(open);
+  #playableAt(k: string): boolean {
+    if (!this.#moves) return false;
+    const open = (m: { role: number }) => this.#chosen[m.role] === null;
+    return (this.#moves.targets.get(k) ?? []).some(open) || (this.#moves.sources.get(k) ?? []).some(open);
   }
 
-  private clickCell(k: string): void {
-    if (!this.moves) return;
-    const open = <T extends { role: number }>(ms: T[] | undefined) => (ms ?? []).filter((m) => this.chosen[m.role] === null);
-    if (this.selected) {
-      const to = open(this.moves.sources.get(this.selected)).filter((m) => m.to === k);
+  #clickCell(k: string): void {
+    if (!this.#moves) return;
+    const open = <T extends { role: number }>(ms: T[] | undefined) => (ms ?? []).filter((m) => this.#chosen[m.role] === null);
+    if (this.#selected) {
+      const to = open(this.#moves.sources.get(this.#selected)).filter((m) => m.to === k);
       if (to.length > 0) {
-        this.selected = null;
+        this.#selected = null;
         this.choose(to[0].role, to[0].move);
         return;
       }
     }
-    const targets = open(this.moves.targets.get(k));
+    const targets = open(this.#moves.targets.get(k));
     if (targets.length > 0) {
-      this.selected = null;
+      this.#selected = null;
       this.choose(targets[0].role, targets[0].move);
       return;
     }
-    this.selected = open(this.moves.sources.get(k)).length > 0 && this.selected !== k ? k : null;
-    if (this.view) this.renderBoard(this.view);
+    this.#selected = open(this.#moves.sources.get(k)).length > 0 && this.#selected !== k ? k : null;
+    if (this.#view) this.#renderBoard(this.#view);
   }
 
   /** Records a role's move; plays the joint move once every role has one. */
   choose(role: number, move: string): void {
-    const view = this.view;
+    const view = this.#view;
     if (!view || view.terminal) return;
-    this.chosen[role] = this.chosen[role] === move ? null : move;
+    this.#chosen[role] = this.#chosen[role] === move ? null : move;
     // Roles with a single legal move need no choice.
-    const joint = view.legal.map((ms, r) => this.chosen[r] ?? (ms.length === 1 ? ms[0] : null));
-    if (this.previewing) this.actions.preview(this.chosen);
+    const joint = view.legal.map((ms, r) => this.#chosen[r] ?? (ms.length === 1 ? ms[0] : null));
+    if (this.#previewing) this.actions.preview(this.#chosen);
     else if (joint.every((m): m is string => m !== null)) {
       this.actions.play(joint);
       return;
@@ -310,13 +310,13 @@ export class PlayPane {
   }
 
   random(): void {
-    const view = this.view;
+    const view = this.#view;
     if (!view || view.terminal) return;
-    const joint = view.legal.map((ms, r) => this.chosen[r] ?? ms[Math.floor(Math.random() * ms.length)]);
+    const joint = view.legal.map((ms, r) => this.#chosen[r] ?? ms[Math.floor(Math.random() * ms.length)]);
     this.actions.play(joint);
   }
 
-  private renderMoves(view: View): void {
+  #renderMoves(view: View): void {
     const el = byId('moves');
     if (view.terminal) {
       el.replaceChildren();
@@ -329,7 +329,7 @@ export class PlayPane {
           // Nothing to choose (noop while the other role moves): one quiet line.
           return h('div', { class: 'role-moves only', 'data-role': role }, h('h3', {}, `${role}: `, h('code', {}, ms[0]), h('span', { class: 'muted' }, ' (its only legal move)')));
         }
-        const values = new Map((this.solution?.roles.find((x) => x.role === role)?.moves ?? []).map((mv) => [mv.move, mv.value]));
+        const values = new Map((this.#solution?.roles.find((x) => x.role === role)?.moves ?? []).map((mv) => [mv.move, mv.value]));
         const badge = (m: string) => {
           const v = values.get(m);
           if (v === undefined) return '';
@@ -337,7 +337,7 @@ export class PlayPane {
           return h('span', { class: `value ${cls}`, title: `${role} can guarantee ${v ?? '?'} with this move` }, v === null ? '?' : String(v));
         };
         const button = (m: string) =>
-          h('button', { type: 'button', class: `move${this.chosen[r] === m ? ' chosen' : ''}`, 'aria-pressed': this.chosen[r] === m ? 'true' : 'false', onclick: () => this.choose(r, m) }, m, badge(m));
+          h('button', { type: 'button', class: `move${this.#chosen[r] === m ? ' chosen' : ''}`, 'aria-pressed': this.#chosen[r] === m ? 'true' : 'false', onclick: () => this.choose(r, m) }, m, badge(m));
         const buttons = h('div', { class: 'buttons' });
         // Games with thousands of moves: draw some, and a filter to find the others.
         const draw = (q: string) => {
@@ -360,7 +360,7 @@ export class PlayPane {
     );
   }
 
-  private renderHistory(view: View): void {
+  #renderHistory(view: View): void {
     const item = (i: number, text: string) =>
       h(
         'li',

@@ -14,9 +14,9 @@ const MAX_GAMES = 1000;
 
 export class MatchPane {
   /** The workers playing the match's games. */
-  private pool: Players[] = [];
+  #pool: Players[] = [];
   /** Moves a long match to the network (see `start`). */
-  private upgrade = new UpgradeController();
+  #upgrade = new UpgradeController();
 
   constructor(
     private module: WebAssembly.Module,
@@ -32,26 +32,26 @@ export class MatchPane {
     }
     byId('match-form').addEventListener('submit', (e) => {
       e.preventDefault();
-      this.start();
+      this.#start();
     });
-    byId('ma-stop').addEventListener('click', () => this.finish('Stopped.'));
+    byId('ma-stop').addEventListener('click', () => this.#finish('Stopped.'));
   }
 
-  private seat(id: string): string {
+  #seat(id: string): string {
     const v = byId<HTMLSelectElement>(id).value;
     const seat: Seat = v.startsWith('mcts:') ? { mcts: Number(v.slice(5)) } : (v as Seat);
     return playerSpec(seat) ?? 'random';
   }
 
-  private start(): void {
+  #start(): void {
     const rules = this.rules();
     const out = byId('ma-results');
     if (rules === null) {
       out.replaceChildren(h('p', { class: 'warn' }, 'The rules have errors: fix them to play a match.'));
       return;
     }
-    this.finish('');
-    const players = `${this.seat('ma-a')},${this.seat('ma-b')}`;
+    this.#finish('');
+    const players = `${this.#seat('ma-a')},${this.#seat('ma-b')}`;
     const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
     const workers = Math.max(1, Math.min(count, navigator.hardwareConcurrency || 1));
     const seed = randomSeed();
@@ -61,7 +61,7 @@ export class MatchPane {
     progress.max = count;
     progress.value = 0;
     progress.hidden = false;
-    this.setRunning(true);
+    this.#setRunning(true);
     let where = `${workers} worker${workers > 1 ? 's' : ''}`;
     out.replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
     let running = workers;
@@ -71,17 +71,17 @@ export class MatchPane {
         played.add(reply.index);
         games.push(reply.game);
         progress.value = games.length;
-        this.show(players, games, count, where);
+        this.#show(players, games, count, where);
       } else if (reply.type === 'error') {
-        this.finish(`The match stopped: ${reply.message}`);
+        this.#finish(`The match stopped: ${reply.message}`);
       } else if (reply.type === 'done' && --running === 0) {
-        this.finish('');
+        this.#finish('');
       }
     };
-    for (let w = 0; w < workers; w++) this.pool.push(startPlayers(task(share(count, w, workers)), onReply));
+    for (let w = 0; w < workers; w++) this.#pool.push(startPlayers(task(share(count, w, workers)), onReply));
     // A long match grounds the game in full in one more worker: if the network is measured
     // faster, that worker plays the games left alone.
-    this.upgrade.schedule(
+    this.#upgrade.schedule(
       rules,
       (answered, failed) => {
         let moved = false;
@@ -93,8 +93,8 @@ export class MatchPane {
         });
       },
       (upgrader, note) => {
-        for (const p of this.pool) p.stop();
-        this.pool = [upgrader];
+        for (const p of this.#pool) p.stop();
+        this.#pool = [upgrader];
         const left = Array.from({ length: count }, (_, g) => g).filter((g) => !played.has(g));
         where = `${where}, then the last ${left.length} on one worker with engine ${note}`;
         running = 1;
@@ -104,7 +104,7 @@ export class MatchPane {
   }
 
   /** The tally of `games` so far, played on `where` (workers and engine). */
-  private show(players: string, games: MatchGame[], count: number, where: string): void {
+  #show(players: string, games: MatchGame[], count: number, where: string): void {
     const tallies = matchTally(players, games) as Tally[];
     const pm = (e: { mean: number; plus_minus: number }, scale: number) => `${(scale * e.mean).toFixed(1)} ± ${(scale * e.plus_minus).toFixed(1)}`;
     const table = h(
@@ -126,16 +126,16 @@ export class MatchPane {
   }
 
   /** Stops every worker; `message`, if any, is shown under the results. */
-  private finish(message: string): void {
-    for (const p of this.pool) p.stop();
-    this.pool = [];
-    this.upgrade.stop();
-    this.setRunning(false);
+  #finish(message: string): void {
+    for (const p of this.#pool) p.stop();
+    this.#pool = [];
+    this.#upgrade.stop();
+    this.#setRunning(false);
     byId('ma-progress').hidden = true;
     if (message) byId('ma-results').append(h('p', { class: 'warn' }, message));
   }
 
-  private setRunning(on: boolean): void {
+  #setRunning(on: boolean): void {
     byId<HTMLButtonElement>('ma-run').disabled = on;
     byId<HTMLButtonElement>('ma-stop').disabled = !on;
   }

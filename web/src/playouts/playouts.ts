@@ -37,22 +37,22 @@ function upgradeWorker(request: RunRequest, answered: (moved: boolean, note: str
 
 export class PlayoutsPane {
   /** The pool: one worker per core (navigator.hardwareConcurrency) unless set otherwise. */
-  private workers: Worker[] = [];
-  private roles: string[] = [];
-  private running = false;
-  private engine = 'auto';
+  #workers: Worker[] = [];
+  #roles: string[] = [];
+  #running = false;
+  #engine = 'auto';
   /** Which engine runs and why, as the first worker reports it. */
-  private note = '';
+  #note = '';
   /** Per worker of the run: its latest totals, whether it finished, and when it started
    * playing (milliseconds of the run's play: the worker that took over starts late). */
-  private parts: { totals: Totals | null; done: boolean; cancelled: boolean; since: number }[] = [];
-  private count: number | null = null;
-  private seconds: number | null = null;
+  #parts: { totals: Totals | null; done: boolean; cancelled: boolean; since: number }[] = [];
+  #count: number | null = null;
+  #seconds: number | null = null;
   /** Moves a long run to the network (see the top). */
-  private upgrade = new UpgradeController();
+  #upgrade = new UpgradeController();
   /** The worker that moved to the network, and its part's index (after the pool's). */
-  private taker: Worker | null = null;
-  private handover: number | null = null;
+  #taker: Worker | null = null;
+  #handover: number | null = null;
 
   constructor(
     private module: WebAssembly.Module,
@@ -66,13 +66,13 @@ export class PlayoutsPane {
     byId<HTMLInputElement>('po-workers').value = String(navigator.hardwareConcurrency || 1);
     byId('playout-form').addEventListener('submit', (e) => {
       e.preventDefault();
-      this.start();
+      this.#start();
     });
     byId('po-cancel').addEventListener('click', () => this.cancel());
   }
 
-  private start(): void {
-    if (this.running) return;
+  #start(): void {
+    if (this.#running) return;
     const game = this.rules();
     const out = byId('po-results');
     if (!game) {
@@ -88,126 +88,126 @@ export class PlayoutsPane {
     const seconds = byTime ? num('po-seconds', 0.1, 3600, 5) : null;
     const maxSteps = Math.round(num('po-max-steps', 1, 1e6, 1000));
     const n = Math.min(count ?? Infinity, Math.round(num('po-workers', 1, 64, navigator.hardwareConcurrency || 1)));
-    this.roles = game.roles;
-    this.count = count;
-    this.seconds = seconds;
-    this.handover = null;
-    while (this.workers.length < n) this.workers.push(playoutWorker('playouts'));
-    this.parts = Array.from({ length: n }, () => ({ totals: null, done: false, cancelled: false, since: 0 }));
-    this.setRunning(true);
+    this.#roles = game.roles;
+    this.#count = count;
+    this.#seconds = seconds;
+    this.#handover = null;
+    while (this.#workers.length < n) this.#workers.push(playoutWorker('playouts'));
+    this.#parts = Array.from({ length: n }, () => ({ totals: null, done: false, cancelled: false, since: 0 }));
+    this.#setRunning(true);
     out.replaceChildren(h('p', { class: 'muted' }, 'Starting…'));
     byId<HTMLProgressElement>('po-progress').value = 0;
-    this.engine = byId<HTMLSelectElement>('po-engine').value || 'auto';
-    this.note = this.engine;
+    this.#engine = byId<HTMLSelectElement>('po-engine').value || 'auto';
+    this.#note = this.#engine;
     const seed = Math.floor(Math.random() * 2 ** 32);
-    this.workers.slice(0, n).forEach((worker, w) => {
-      worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(w, e.data);
-      worker.onerror = (e) => this.finish(this.total(), `The playouts stopped: ${e.message}`);
+    this.#workers.slice(0, n).forEach((worker, w) => {
+      worker.onmessage = (e: MessageEvent<FromWorker>) => this.#onMessage(w, e.data);
+      worker.onerror = (e) => this.#finish(this.#total(), `The playouts stopped: ${e.message}`);
       const mine = count === null ? null : shareCount(count, w, n);
-      worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32, upgrade: false });
+      worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.#engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32, upgrade: false });
     });
-    if (this.engine === 'auto') {
+    if (this.#engine === 'auto') {
       const request: RunRequest = { type: 'run', module: this.module, rules: game.text, engine: 'auto', count: null, seconds: null, maxSteps, seed: (seed + n) % 2 ** 32, upgrade: true };
-      this.upgrade.schedule(game.text, (answered, failed) => upgradeWorker(request, answered, failed), (upgrader, note) => this.takeOver(upgrader.worker, note));
+      this.#upgrade.schedule(game.text, (answered, failed) => upgradeWorker(request, answered, failed), (upgrader, note) => this.#takeOver(upgrader.worker, note));
     }
   }
 
   /** The worker that grounded the game in full plays the rest of the run on the network:
    * the pool stops, then hands over what it left. */
-  private takeOver(worker: Worker, note: string): void {
-    this.taker = worker;
-    this.note = note;
-    const w = (this.handover = this.parts.length);
-    this.parts.push({ totals: null, done: false, cancelled: false, since: 0 });
-    worker.onmessage = (e: MessageEvent<FromWorker>) => this.onMessage(w, e.data);
-    worker.onerror = (e) => this.finish(this.total(), `The playouts stopped: ${e.message}`);
-    this.workers.slice(0, w).forEach((x) => x.postMessage({ type: 'cancel' }));
-    this.handOver();
+  #takeOver(worker: Worker, note: string): void {
+    this.#taker = worker;
+    this.#note = note;
+    const w = (this.#handover = this.#parts.length);
+    this.#parts.push({ totals: null, done: false, cancelled: false, since: 0 });
+    worker.onmessage = (e: MessageEvent<FromWorker>) => this.#onMessage(w, e.data);
+    worker.onerror = (e) => this.#finish(this.#total(), `The playouts stopped: ${e.message}`);
+    this.#workers.slice(0, w).forEach((x) => x.postMessage({ type: 'cancel' }));
+    this.#handOver();
   }
 
   /** Once the pool has stopped, gives the worker on the network what is left of the run. */
-  private handOver(): void {
-    const w = this.handover;
-    if (w === null || !this.parts.slice(0, w).every((p) => p.done)) return;
-    const pool = this.parts.slice(0, w);
+  #handOver(): void {
+    const w = this.#handover;
+    if (w === null || !this.#parts.slice(0, w).every((p) => p.done)) return;
+    const pool = this.#parts.slice(0, w);
     const played = pool.reduce((sum, p) => sum + (p.totals?.playouts ?? 0), 0);
     // Time is time played (loading left out, as each worker counts it): the pool's so far.
     const since = Math.max(0, ...pool.map((p) => p.totals?.elapsedMs ?? 0));
-    this.parts[w].since = since;
-    const left = this.count === null ? null : Math.max(0, this.count - played);
-    const seconds = this.seconds === null ? null : Math.max(0, this.seconds - since / 1000);
-    this.taker?.postMessage({ type: 'handover', count: left, seconds });
+    this.#parts[w].since = since;
+    const left = this.#count === null ? null : Math.max(0, this.#count - played);
+    const seconds = this.#seconds === null ? null : Math.max(0, this.#seconds - since / 1000);
+    this.#taker?.postMessage({ type: 'handover', count: left, seconds });
   }
 
   cancel(): void {
-    if (!this.running) return;
-    this.upgrade.stop();
-    this.workers.slice(0, this.parts.length).forEach((w) => w.postMessage({ type: 'cancel' }));
-    this.taker?.postMessage({ type: 'cancel' });
+    if (!this.#running) return;
+    this.#upgrade.stop();
+    this.#workers.slice(0, this.#parts.length).forEach((w) => w.postMessage({ type: 'cancel' }));
+    this.#taker?.postMessage({ type: 'cancel' });
   }
 
   /** Every worker's totals so far, merged. A worker that took over a run started late: its
    * time counts from the run's start. */
-  private total(): Totals {
-    const t = emptyTotals(this.roles);
-    this.parts.forEach(({ totals, since }) => {
+  #total(): Totals {
+    const t = emptyTotals(this.#roles);
+    this.#parts.forEach(({ totals, since }) => {
       if (!totals) return;
       Object.assign(t, mergePlayouts(t, totals));
       t.elapsedMs = Math.max(t.elapsedMs, totals.elapsedMs + since);
       t.progress = Math.max(t.progress, totals.progress);
     });
-    if (this.count !== null) t.progress = t.playouts / this.count;
-    else if (this.handover !== null) t.progress = Math.min(1, t.elapsedMs / (1000 * (this.seconds ?? 1)));
+    if (this.#count !== null) t.progress = t.playouts / this.#count;
+    else if (this.#handover !== null) t.progress = Math.min(1, t.elapsedMs / (1000 * (this.#seconds ?? 1)));
     return t;
   }
 
-  private setRunning(on: boolean): void {
-    this.running = on;
+  #setRunning(on: boolean): void {
+    this.#running = on;
     byId<HTMLButtonElement>('po-run').disabled = on;
     byId<HTMLButtonElement>('po-cancel').disabled = !on;
     byId('pane-playouts').classList.toggle('running', on);
   }
 
-  private onMessage(w: number, m: FromWorker): void {
-    const part = this.parts[w];
-    if (!this.running || !part) return;
+  #onMessage(w: number, m: FromWorker): void {
+    const part = this.#parts[w];
+    if (!this.#running || !part) return;
     if (m.type === 'engine') {
-      if (w === 0 && this.handover === null) this.note = m.note;
+      if (w === 0 && this.#handover === null) this.#note = m.note;
       return;
     }
     if (m.type === 'upgraded') return;
     part.totals = m.totals ?? part.totals;
-    if (m.type === 'progress') return this.show(this.total(), 'running');
+    if (m.type === 'progress') return this.#show(this.#total(), 'running');
     if (m.type === 'error') {
       this.cancel();
-      return this.finish(this.total(), m.message);
+      return this.#finish(this.#total(), m.message);
     }
     part.done = true;
     // The pool stopped for the worker that moved to the network is not a Cancel.
-    part.cancelled = m.cancelled && (this.handover === null || w === this.handover);
-    this.handOver();
-    if (this.parts.every((p) => p.done)) this.finish(this.total(), null, this.parts.some((p) => p.cancelled));
-    else this.show(this.total(), 'running');
+    part.cancelled = m.cancelled && (this.#handover === null || w === this.#handover);
+    this.#handOver();
+    if (this.#parts.every((p) => p.done)) this.#finish(this.#total(), null, this.#parts.some((p) => p.cancelled));
+    else this.#show(this.#total(), 'running');
   }
 
-  private finish(totals: Totals | null, error: string | null, cancelled = false): void {
-    this.upgrade.stop();
-    this.taker?.terminate();
-    this.taker = null;
-    this.handover = null;
-    this.setRunning(false);
-    if (totals) this.show(totals, cancelled ? 'cancelled' : error ? 'failed' : 'done');
+  #finish(totals: Totals | null, error: string | null, cancelled = false): void {
+    this.#upgrade.stop();
+    this.#taker?.terminate();
+    this.#taker = null;
+    this.#handover = null;
+    this.#setRunning(false);
+    if (totals) this.#show(totals, cancelled ? 'cancelled' : error ? 'failed' : 'done');
     if (error) byId('po-results').prepend(h('p', { class: 'warn', role: 'alert' }, error));
   }
 
-  private show(t: Totals, phase: 'running' | 'done' | 'cancelled' | 'failed'): void {
+  #show(t: Totals, phase: 'running' | 'done' | 'cancelled' | 'failed'): void {
     byId<HTMLProgressElement>('po-progress').value = phase === 'done' ? 1 : t.progress;
     const rate = t.elapsedMs > 0 ? (t.playouts * 1000) / t.elapsedMs : 0;
     const avg = t.playouts > 0 ? t.totalLength / t.playouts : 0;
     const finished = t.playouts - t.cut - t.stuck;
     const status = { running: 'Running…', done: 'Done', cancelled: 'Cancelled', failed: 'Stopped by an error' }[phase];
     const stat = (label: string, value: string, id: string) => h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, label), h('span', { class: 'stat-value', id }, value));
-    const hist = this.roles.map((role, r) => {
+    const hist = this.#roles.map((role, r) => {
       const rows = [...(t.goals[r] ?? [])].sort((a, b) => Number(b[0]) - Number(a[0]) || a[0].localeCompare(b[0]));
       return h(
         'div',
@@ -225,7 +225,7 @@ export class PlayoutsPane {
       );
     });
     byId('po-results').replaceChildren(
-      h('p', { class: `phase ${phase}` }, status, h('span', { class: 'muted', id: 'po-engine-note' }, ` · engine ${this.note}`)),
+      h('p', { class: `phase ${phase}` }, status, h('span', { class: 'muted', id: 'po-engine-note' }, ` · engine ${this.#note}`)),
       h(
         'div',
         { class: 'stats' },
@@ -234,7 +234,7 @@ export class PlayoutsPane {
         stat('average length', `${avg.toFixed(1)} moves`, 'po-avg'),
         stat('shortest / longest', `${t.minLength} / ${t.maxLength}`, 'po-range'),
         stat('time', `${(t.elapsedMs / 1000).toFixed(2)} s`, 'po-time'),
-        stat('workers', String(this.parts.length), 'po-workers-out'),
+        stat('workers', String(this.#parts.length), 'po-workers-out'),
       ),
       t.cut > 0 ? h('p', { class: 'warn' }, `${t.cut.toLocaleString('en')} playouts were stopped at the move limit before the game ended.`) : '',
       t.stuck > 0

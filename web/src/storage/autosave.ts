@@ -7,7 +7,7 @@ import { save, type Saved } from './storage';
 const SAVE_DELAY_MS = 300;
 
 export class Autosave {
-  private timer = 0;
+  #timer = 0;
 
   constructor(private read: () => Saved | null) {
     addEventListener('pagehide', () => this.now());
@@ -15,12 +15,12 @@ export class Autosave {
 
   /** Saves a moment from now (later changes push it back). */
   schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => this.now(), SAVE_DELAY_MS);
+    clearTimeout(this.#timer);
+    this.#timer = window.setTimeout(() => this.now(), SAVE_DELAY_MS);
   }
 
   now(): void {
-    clearTimeout(this.timer);
+    clearTimeout(this.#timer);
     const saved = this.read();
     if (saved && !save(saved)) byId('status').textContent += ' · autosave failed: the browser refuses to store data';
   }
