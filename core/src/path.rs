@@ -63,8 +63,8 @@ pub fn joint_moves<M: StateMachine>(m: &mut M, state: &M::State, k: usize, given
     }
     let mut joint: Vec<Option<M::Move>> = legal.iter().map(|l| l.first().copied().filter(|_| l.len() == 1)).collect();
     for (&r, text) in choosers.iter().zip(given) {
-        match legal[r].iter().find(|&&x| m.move_text(x) == *text) {
-            Some(&x) => joint[r] = Some(x),
+        match crate::play::move_named(m, &legal[r], text) {
+            Some(x) => joint[r] = Some(x),
             None => return Err(RuntimeError::new(format!("move {}: {text} is not legal for {}", k + 1, roles[r]))),
         }
     }

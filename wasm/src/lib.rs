@@ -161,6 +161,7 @@ impl Session {
     /// The game's requirements: exhaustive when its states fit `max_states`, otherwise
     /// `playouts` random playouts of at most `max_steps` moves: `{method, states, playouts,
     /// checks: [{name, role, outcome, required, detail, witness}], well_formed}`.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn analyze(&mut self, max_states: u32, playouts: u32, max_steps: u32, seed: f64) -> Result<JsValue, JsError> {
         let options = Options {
             max_states: max_states as usize,
@@ -180,7 +181,7 @@ impl Session {
 
     /// Game number `game` of a match between `players` (`uct:1000,random`; seats rotate
     /// with the game's number), from the initial state: `{seats, goals, length}`.
-    #[wasm_bindgen(js_name = matchGame)]
+    #[wasm_bindgen(js_name = matchGame, unchecked_return_type = "MatchGame")]
     pub fn match_game(&mut self, players: &str, seed: f64, game: u32, max_steps: u32) -> Result<JsValue, JsError> {
         let now = &performance_now;
         to_js(&self.inner.match_game(players, seed as u64, game as usize, max_steps as usize, now).map_err(js_err)?)
@@ -202,21 +203,24 @@ impl Session {
 }
 
 /// The playouts of `a` and `b` (from `playouts`, or both merged before) added up, as
-/// `playouts` gives them; `{}` stands for none yet.
+/// `playouts` gives them; `a` may be `null` (none yet). Other keys are ignored.
 #[wasm_bindgen(js_name = mergePlayouts, unchecked_return_type = "Summary")]
 pub fn merge_playouts(
-    #[wasm_bindgen(unchecked_param_type = "Stats")] a: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Stats | null")] a: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Stats")] b: JsValue,
 ) -> Result<JsValue, JsError> {
-    let mut a: Stats = from_js(a, "not playout statistics")?;
+    let mut a: Stats = if a.is_null() { Stats::default() } else { from_js(a, "not playout statistics")? };
     a.merge(&from_js(b, "not playout statistics")?).map_err(js_err)?;
     to_js(&a.summary())
 }
 
 /// Each player's results over the games of a match (from `matchGame`): `[{player, games,
 /// wins, draws, losses, unfinished, points: {mean, plus_minus}, score: {mean, plus_minus}}]`.
-#[wasm_bindgen(js_name = matchTally)]
-pub fn match_tally(players: &str, games: JsValue) -> Result<JsValue, JsError> {
+#[wasm_bindgen(js_name = matchTally, unchecked_return_type = "Tally[]")]
+pub fn match_tally(
+    players: &str,
+    #[wasm_bindgen(unchecked_param_type = "MatchGame[]")] games: JsValue,
+) -> Result<JsValue, JsError> {
     let games: Vec<Game> = from_js(games, "not a list of games")?;
     let specs = Spec::parse_list(players).map_err(js_err)?;
     to_js(&gdl_core::players::arena::tally(&specs, &games))

@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use gdl_wasm::groundview::JsGroundGame;
-use gdl_wasm::{capabilities, format_text, match_tally, rule_graph, Session};
+use gdl_wasm::{capabilities, format_text, match_tally, merge_playouts, rule_graph, Session};
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -104,6 +104,13 @@ fn replay_takes_js_arrays_and_stops_at_an_illegal_move() {
     assert!(message(s.view().unwrap_err()).contains("no game is loaded"));
 }
 
+/// How many playouts of `b` ended, counted over role `role`'s goal values.
+fn ends(b: &JsValue, role: u32) -> f64 {
+    let goals = get(b, "goals").dyn_into::<Array>().unwrap();
+    let hist = goals.get(role).dyn_into::<Array>().unwrap();
+    hist.iter().map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap()).sum()
+}
+
 #[wasm_bindgen_test]
 fn playouts_in_batches_report_counts_lengths_and_goals() {
     let mut s = Session::new(None);
@@ -115,14 +122,29 @@ fn playouts_in_batches_report_counts_lengths_and_goals() {
     assert!(num(&b, "totalLength") >= 40.0);
     let goals = get(&b, "goals").dyn_into::<Array>().unwrap();
     assert_eq!(goals.length(), 2);
-    let total: f64 = goals
-        .get(0)
-        .dyn_into::<Array>()
-        .unwrap()
-        .iter()
-        .map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap())
-        .sum();
+    let total = ends(&b, 0);
     assert_eq!(total, 40.0);
+}
+
+/// The page adds up its batches (and its workers' totals, with keys of their own) with
+/// `mergePlayouts`, starting from `null`.
+#[wasm_bindgen_test]
+fn merged_playouts_add_up_the_batches() {
+    let mut s = Session::new(None);
+    s.load(RPS).unwrap();
+    let first = s.playouts(40, 1000).unwrap();
+    let second = s.playouts(25, 1000).unwrap();
+    let totals = merge_playouts(JsValue::NULL, first).unwrap();
+    Reflect::set(&totals, &"elapsedMs".into(), &JsValue::from(12.5)).unwrap();
+    let totals = merge_playouts(totals, second.clone()).unwrap();
+    assert_eq!(num(&totals, "playouts"), 65.0);
+    assert_eq!(strings(&get(&totals, "roles")), strings(&get(&second, "roles")));
+    assert_eq!(ends(&totals, 1), 65.0);
+    assert_eq!(get(&totals, "stuckNote"), JsValue::NULL);
+    s.load(TICTACTOE).unwrap();
+    let other = s.playouts(1, 1000).unwrap();
+    assert!(message(merge_playouts(totals, other).unwrap_err()).contains("cannot merge"));
+    assert!(message(merge_playouts(JsValue::from(3), second).unwrap_err()).contains("not playout statistics"));
 }
 
 #[wasm_bindgen_test]

@@ -35,6 +35,7 @@ impl Default for Options {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub enum Outcome {
     /// Proven.
     Holds,
@@ -46,6 +47,7 @@ pub enum Outcome {
 
 /// One requirement, for one role or the whole game.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Check {
     pub name: &'static str,
     pub role: Option<String>,
@@ -59,8 +61,10 @@ pub struct Check {
 }
 
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Report {
     /// "exhaustive" or "simulation".
+    #[cfg_attr(feature = "tsify", tsify(type = "\"exhaustive\" | \"simulation\""))]
     pub method: &'static str,
     /// States searched (exhaustive) or visited in playouts.
     pub states: usize,

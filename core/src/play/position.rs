@@ -6,13 +6,14 @@ use serde::Serialize;
 
 /// A position as text.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Position {
     pub roles: Vec<String>,
     /// The fluents, sorted canonical text.
     pub state: Vec<String>,
     pub terminal: bool,
     /// Per role, the goal values (only in terminal states).
+    #[cfg_attr(feature = "tsify", tsify(type = "(number | string)[][] | null"))]
     pub goals: Option<Vec<Vec<GoalValue>>>,
     /// Per role, its legal moves (empty in terminal states).
     pub legal: Vec<Vec<String>>,

@@ -27,9 +27,11 @@ pub type Result<T> = std::result::Result<T, String>;
 /// What loading a text gives: every diagnostic, and the roles if it loaded.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Load<D = Diagnostic> {
     pub ok: bool,
+    /// `prefix` or `infix`.
+    #[cfg_attr(feature = "tsify", tsify(type = "\"prefix\" | \"infix\""))]
     pub syntax: &'static str,
     pub errors: usize,
     pub warnings: usize,
@@ -48,7 +50,7 @@ impl<D> Load<D> {
 /// Everything the play pane shows about the current position.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct View {
     #[serde(flatten)]
     pub position: Position,
@@ -64,7 +66,7 @@ pub struct View {
 /// What `Session::upgrade` did: whether the game moved to the network, and the new engine
 /// note or why not.
 #[derive(Debug, Serialize)]
-#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Upgraded {
     pub moved: bool,
     pub note: String,
@@ -72,7 +74,7 @@ pub struct Upgraded {
 
 /// A computer's move and what it knows about it.
 #[derive(Debug, Serialize)]
-#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Thought {
     #[serde(rename = "move")]
     pub chosen: String,
@@ -241,8 +243,7 @@ impl Session {
         if m.is_terminal(state).map_err(|e| e.message)? {
             return Err("the game is over: there is no move to choose".into());
         }
-        let state = state.clone();
-        let d = spec.player(seed).choose(m, &state, role, now).map_err(|e| e.message)?;
+        let d = spec.player(seed).choose(m, state, role, now).map_err(|e| e.message)?;
         Ok(Thought { chosen: m.move_text(d.chosen), playouts: d.playouts, expects: d.expects })
     }
 
@@ -274,8 +275,7 @@ impl Session {
     /// The value of each legal move in the current position, within `budget` states.
     pub fn solve(&mut self, budget: u64) -> Result<Solution> {
         let (m, state) = self.game()?.here();
-        let state = state.clone();
-        solve(m, &state, budget).map_err(|e| e.message)
+        solve(m, state, budget).map_err(|e| e.message)
     }
 
     /// The game's requirements (termination, playability, goals, winnability, base/input).

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 /// The totals of random playouts of one game.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Stats {
     pub roles: Vec<String>,
     pub playouts: u64,
@@ -77,7 +77,7 @@ impl Stats {
     }
 
     /// Adds the playouts of `other`, of the same game (the first stuck role stays first).
-    /// `Stats::default()`, of no game yet, takes the other's roles.
+    /// `Stats::default()` (no playouts of any game yet) takes the other's roles.
     pub fn merge(&mut self, other: &Stats) -> Result<(), String> {
         if self.roles.is_empty() && self.playouts == 0 {
             self.roles.clone_from(&other.roles);
@@ -142,7 +142,7 @@ impl Stats {
 /// and the note on stuck playouts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Summary {
     #[serde(flatten)]
     pub stats: Stats,

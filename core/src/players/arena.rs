@@ -23,6 +23,7 @@ pub fn player_seed(seed: u64, game: usize, role: usize) -> u64 {
 
 /// How one game ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "MatchGame"))]
 pub struct Game {
     /// The player index at each role.
     pub seats: Vec<usize>,
@@ -67,6 +68,7 @@ where
 
 /// A mean with the half-width of its 95% confidence interval (normal approximation).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Estimate {
     pub mean: f64,
     pub plus_minus: f64,
@@ -87,6 +89,7 @@ impl Estimate {
 /// One player's results over a match (a player seated at several roles of a game counts
 /// once per seat).
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Tally {
     pub player: String,
     pub games: usize,
