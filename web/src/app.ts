@@ -8,7 +8,6 @@
 import type { BoardView } from './play/board';
 import { byId } from './dom';
 import { createEditor, type Editor } from './editor/editor';
-import type { Syntax } from './editor/gdl-language';
 import { Session, api, errorMessage, formatText, type Capabilities, type LoadResult, type View } from './engine/engine';
 import { wireToolbar } from './editor/toolbar';
 import { AnalysisPane } from './analysis/analysis';
@@ -180,12 +179,10 @@ export class App {
     this.#loadedText = text;
     this.#editor.showDiagnostics(res.diagnostics);
     renderProblems(res, this.#editor);
-    // The engine names one of the two syntaxes.
-    const syntax = res.syntax as Syntax;
-    renderSyntax(syntax);
+    renderSyntax(res.syntax);
     this.#pick = null;
     if (res.ok) {
-      this.#startGrounding(text, syntax);
+      this.#startGrounding(text, res.syntax);
       this.#ground.loaded();
     } else {
       this.#grounder.stop();

@@ -28,5 +28,5 @@ serve<AnalysisRequest>(({ module, rules, engine, moves, task }) => {
   const { session } = openSession(rules, engine, moves);
   const t0 = performance.now();
   if (task.kind === 'solve') post({ type: 'solved', solution: api.solve(session, task.budget), ms: performance.now() - t0 });
-  else post({ type: 'analyzed', report: api.analyze(session, task.maxStates, task.playouts, task.maxSteps, task.seed), ms: performance.now() - t0 });
+  else post({ type: 'analyzed', report: session.analyze(task.maxStates, task.playouts, task.maxSteps, task.seed), ms: performance.now() - t0 });
 }, (message): AnalysisReply => ({ type: 'error', message }));

@@ -6,7 +6,7 @@ import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
 export { Session, capabilities, formatText, matchTally, mergePlayouts };
 
-export type { Capabilities, EditorDiagnostic, LoadResult, Summary, Thought, View } from '../../pkg/gdl_wasm.js';
+export type { Capabilities, EditorDiagnostic, LoadResult, MatchGame, Outcome, Report as AnalysisReport, Stats, Summary, Tally, Thought, View } from '../../pkg/gdl_wasm.js';
 
 /** A goal value as the engine prints it (the generated `Position` names this type). */
 export type GoalValue = number | string;
@@ -42,23 +42,11 @@ export interface Solution {
   stopped: string | null;
 }
 
-export type Outcome = 'holds' | 'fails' | 'not-proven';
-
-/** The game's requirements (gdl-core `analyze`). */
-export interface AnalysisReport {
-  method: 'exhaustive' | 'simulation';
-  states: number;
-  playouts: number;
-  checks: { name: string; role: string | null; outcome: Outcome; required: boolean; detail: string; witness: string[][] | null }[];
-  well_formed: Outcome;
-}
-
 /** Typed views of the wasm functions whose results have no generated type (wasm-bindgen
  * returns `any` for them); the others are typed in the package. */
 export const api = {
   explain: (s: Session, atom: string, step?: number) => s.explain(atom, step) as Explanation,
   solve: (s: Session, budget: number) => s.solve(budget) as Solution,
-  analyze: (s: Session, maxStates: number, playouts: number, maxSteps: number, seed: number) => s.analyze(maxStates, playouts, maxSteps, seed) as AnalysisReport,
   ruleGraph: (text: string) => ruleGraph(text) as RuleGraph,
 };
 

@@ -1,7 +1,7 @@
 // Checks a learner's rules against a lesson's requirements with the engine. Runs in the
 // analyses worker (analysis/analysis-worker.ts), so a slow check never freezes the page.
 
-import { Session, api, errorMessage } from '../engine/engine';
+import { Session, errorMessage } from '../engine/engine';
 import type { Check, Requirement } from './data';
 
 export interface Verdict {
@@ -65,7 +65,7 @@ function verdict(s: Session, check: Check): string {
       return batch.cut ? `${batch.cut} of ${batch.playouts} random games were still going after ${check.maxSteps} moves` : '';
     }
     case 'well-formed': {
-      const report = api.analyze(s, 50_000, 500, 200, 1);
+      const report = s.analyze(50_000, 500, 200, 1);
       const failed = report.checks.filter((c) => c.required && c.outcome !== 'holds');
       return failed.map((c) => `${c.name}${c.role ? ` (${c.role})` : ''}: ${c.detail}`).join('; ');
     }

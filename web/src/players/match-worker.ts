@@ -6,7 +6,7 @@
 
 import type { Session } from '../engine/engine';
 import { openSession, serve, startOnce } from '../engine/worker-kit';
-import type { MatchGame, PlayersReply, PlayersRequest } from './protocol';
+import type { PlayersReply, PlayersRequest } from './protocol';
 
 /** The session an upgrade moved to the network, and its rules. */
 let upgraded: { rules: string; session: Session } | null = null;
@@ -27,7 +27,7 @@ serve<PlayersRequest>(({ module, rules, moves, task }) => {
     return;
   }
   for (const g of task.games) {
-    post({ type: 'game', index: g, game: session.matchGame(task.players, task.seed, g, task.maxSteps) as MatchGame });
+    post({ type: 'game', index: g, game: session.matchGame(task.players, task.seed, g, task.maxSteps) });
   }
   post({ type: 'done' });
 }, (message): PlayersReply => ({ type: 'error', message }));

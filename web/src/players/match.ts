@@ -5,8 +5,8 @@
 // the reasoner moves to the propositional network ground in the background (see `start`).
 
 import { byId, h } from '../dom';
-import { matchTally } from '../engine/engine';
-import { STRENGTHS, playerSpec, randomSeed, share, startPlayers, type MatchGame, type Players, type PlayersReply, type Seat, type Tally } from './protocol';
+import { matchTally, type MatchGame, type Tally } from '../engine/engine';
+import { STRENGTHS, playerSpec, randomSeed, share, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
 import { UpgradeController } from '../engine/upgrade';
 
 /** Most games in one match. */
@@ -105,7 +105,7 @@ export class MatchPane {
 
   /** The tally of `games` so far, played on `where` (workers and engine). */
   #show(players: string, games: MatchGame[], count: number, where: string): void {
-    const tallies = matchTally(players, games) as Tally[];
+    const tallies = matchTally(players, games);
     const pm = (e: { mean: number; plus_minus: number }, scale: number) => `${(scale * e.mean).toFixed(1)} ± ${(scale * e.plus_minus).toFixed(1)}`;
     const table = h(
       'table',

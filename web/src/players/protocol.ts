@@ -1,32 +1,8 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
-import type { Thought } from '../engine/engine';
+import type { MatchGame, Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
-
-export interface MatchGame {
-  /** The player (index into the list) at each role. */
-  seats: number[];
-  /** Each role's goal; null when the game did not end within the move limit. */
-  goals: number[] | null;
-  length: number;
-}
-
-export interface Estimate {
-  mean: number;
-  plus_minus: number;
-}
-
-export interface Tally {
-  player: string;
-  games: number;
-  wins: number;
-  draws: number;
-  losses: number;
-  unfinished: number;
-  points: Estimate;
-  score: Estimate;
-}
 
 export type PlayersTask =
   | { kind: 'think'; player: string; role: number; seed: number }

@@ -1,6 +1,6 @@
 // Messages between the page and the playouts worker.
 
-import { mergePlayouts, type Summary } from '../engine/engine';
+import { mergePlayouts, type Stats, type Summary } from '../engine/engine';
 
 export interface RunRequest {
   type: 'run';
@@ -27,9 +27,9 @@ export interface Handover {
 
 export type ToWorker = RunRequest | { type: 'cancel' } | ({ type: 'handover' } & Handover);
 
-/** Totals so far: the statistics of every batch added up by the engine (`mergePlayouts`,
- * which gives every count), plus timing. */
-export type Totals = Required<Summary> & {
+/** Totals so far: the statistics of every batch added up by the engine (`mergePlayouts`),
+ * plus timing. */
+export type Totals = Summary & {
   elapsedMs: number;
   /** 0..1 */
   progress: number;
@@ -44,5 +44,6 @@ export type FromWorker =
 
 /** No playouts yet of a game with `roles`. */
 export function emptyTotals(roles: string[]): Totals {
-  return { ...(mergePlayouts({}, { roles }) as Required<Summary>), elapsedMs: 0, progress: 0 };
+  const none: Stats = { roles, playouts: 0, cut: 0, stuck: 0, stuckRole: null, totalLength: 0, minLength: 0, maxLength: 0, outcomes: [] };
+  return { ...mergePlayouts(null, none), elapsedMs: 0, progress: 0 };
 }
