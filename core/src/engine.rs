@@ -7,12 +7,12 @@
 use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
 use crate::ground::{ground, Options as GroundOptions};
+use crate::machine::playout::Outcome;
 use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
 use crate::propnet::{self, Propnet};
 use crate::reasoner::{self, Limits, Reasoner};
 use crate::rng::Rng;
 use crate::term::TermId;
-use crate::trace::Outcome;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! Game Description Language. Pure Rust, no I/O: text in, data out.
 //!
 //! Pipeline: [`parse`] → [`validate`] → [`program`] (normalised rules) → [`reasoner`]
-//! (a [`machine::StateMachine`]) → [`trace`] (playouts, traces, replay).
+//! (a [`machine::StateMachine`], played by [`machine::playout`]) → [`trace`] (traces, replay).
 
 pub mod analyze;
 pub mod ast;
@@ -11,8 +11,8 @@ pub mod diagnostic;
 pub mod engine;
 pub mod explain;
 pub mod ground;
+pub mod grounded;
 pub mod machine;
-pub mod magic;
 pub mod parse;
 pub mod path;
 pub mod play;
@@ -23,8 +23,6 @@ pub mod propnet;
 pub mod reasoner;
 pub mod rng;
 pub mod solve;
-pub mod specialise;
-pub mod strata;
 pub mod term;
 pub mod trace;
 pub mod validate;

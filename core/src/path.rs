@@ -38,6 +38,11 @@ fn canonical(text: &str) -> std::result::Result<String, String> {
     }
 }
 
+/// The legal move of `legal` whose text is `text`, if there is one.
+pub fn move_named<M: StateMachine>(m: &M, legal: &[M::Move], text: &str) -> Option<M::Move> {
+    legal.iter().copied().find(|&x| m.move_text(x) == text)
+}
+
 /// The moves of joint move number `k` (0-based) in `state`, given as text. With one text
 /// per role, each names that role's move; with fewer, the texts go in order to the roles
 /// with more than one legal move, and the others play their only move.
@@ -63,7 +68,7 @@ pub fn joint_moves<M: StateMachine>(m: &mut M, state: &M::State, k: usize, given
     }
     let mut joint: Vec<Option<M::Move>> = legal.iter().map(|l| l.first().copied().filter(|_| l.len() == 1)).collect();
     for (&r, text) in choosers.iter().zip(given) {
-        match crate::play::move_named(m, &legal[r], text) {
+        match move_named(m, &legal[r], text) {
             Some(x) => joint[r] = Some(x),
             None => return Err(RuntimeError::new(format!("move {}: {text} is not legal for {}", k + 1, roles[r]))),
         }

@@ -1,7 +1,9 @@
-//! Playouts and traces (../shared/TRACE-FORMAT.md): random playouts recorded step by step,
-//! the generator of each playout of a series, and replay of a trace written by another reasoner.
+//! Traces (../shared/TRACE-FORMAT.md): random playouts recorded step by step, checked
+//! against an engine by replay (a trace written by another reasoner), and what to say when
+//! one stopped where a role had no legal move.
 
-use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
+use crate::machine::playout::need_roles;
+use crate::machine::{GoalValue, Result, StateMachine};
 use crate::rng::Rng;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -23,13 +25,6 @@ pub struct Step {
     pub joint: Option<IndexMap<String, String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goals: Option<IndexMap<String, Vec<GoalValue>>>,
-}
-
-pub(crate) fn need_roles(m: &impl StateMachine) -> Result<()> {
-    if m.roles().is_empty() {
-        return Err(RuntimeError::new("the game has no roles, so nobody can play it: add facts like (role white)"));
-    }
-    Ok(())
 }
 
 /// A random playout recorded in the trace format. Each role, in order, picks
@@ -86,77 +81,6 @@ pub fn stuck_message(what: &str, role: &str) -> String {
         "{what} stopped where role {role} had no legal move in a state that is not terminal: the game is not \
          playable there"
     )
-}
-
-/// The outcome of a playout without recording: joint moves made and goals (if terminal);
-/// `stuck`: the role that had no legal move where the playout stopped (a state that is not
-/// terminal), if it stopped so.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
-    pub length: usize,
-    pub goals: Option<Vec<Vec<GoalValue>>>,
-    pub stuck: Option<usize>,
-}
-
-impl Outcome {
-    /// A playout cut after `length` joint moves.
-    pub fn cut(length: usize) -> Outcome {
-        Outcome { length, goals: None, stuck: None }
-    }
-
-    /// A playout that ended in a terminal state.
-    pub fn ended(length: usize, goals: Vec<Vec<GoalValue>>) -> Outcome {
-        Outcome { length, goals: Some(goals), stuck: None }
-    }
-
-    /// A playout stopped where role `role` had no legal move.
-    pub fn stuck(length: usize, role: usize) -> Outcome {
-        Outcome { length, goals: None, stuck: Some(role) }
-    }
-}
-
-/// The generator of the next playout of a series: seeded with the next draw of the series'
-/// generator, so that playout `j` of a series is the same whether the playouts run one after
-/// another or several at once (`StateMachine::playouts`).
-pub fn playout_rng(series: &mut Rng) -> Rng {
-    Rng::new(series.next_u64())
-}
-
-/// A random playout through the state-machine interface, step by step: same choices as
-/// `record_playout`, without recording.
-pub fn step_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
-    let init = m.initial_state();
-    step_playout_from(m, &init, rng, max_steps)
-}
-
-/// `step_playout` from any state: `length` counts the joint moves played from there.
-pub fn step_playout_from<M: StateMachine>(
-    m: &mut M,
-    state: &M::State,
-    rng: &mut Rng,
-    max_steps: usize,
-) -> Result<Outcome> {
-    need_roles(m)?;
-    let mut state = state.clone();
-    let mut joint = Vec::with_capacity(m.roles().len());
-    for length in 0..=max_steps {
-        if m.is_terminal(&state)? {
-            return Ok(Outcome::ended(length, m.goals(&state)?));
-        }
-        if length == max_steps {
-            break;
-        }
-        joint.clear();
-        for r in 0..m.roles().len() {
-            let ms = m.legal_moves(&state, r)?;
-            if ms.is_empty() {
-                return Ok(Outcome::stuck(length, r));
-            }
-            joint.push(ms[rng.below(ms.len())]);
-        }
-        state = m.next_state(&state, &joint)?;
-    }
-    Ok(Outcome::cut(max_steps))
 }
 
 /// The first place where a trace and the engine disagree.

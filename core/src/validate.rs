@@ -550,11 +550,14 @@ fn depends_on(graph: &DepGraph, name: &str) -> Vec<bool> {
 // ---- stratification ----
 
 /// No relation depends on itself through `not`. A game that is stratified once the
-/// relations of such cycles are split by their constant arguments (`crate::strata`) is
+/// relations of such cycles are split by their constant arguments (`crate::program::strata`) is
 /// accepted with a warning at each rule that negates a case of its own relation's cycle.
 fn check_stratification(desc: &Description, rules: &[&Rule], graph: &DepGraph, out: &mut Vec<Diagnostic>) {
     let Some((cycle, span)) = graph.negative_cycle() else { return };
-    let Some((_, splits)) = crate::program::flatten(desc).ok().and_then(|r| crate::strata::split(&r)) else {
+    let Some((_, splits)) = crate::program::flatten(desc)
+        .ok()
+        .and_then(|r| crate::program::strata::split(&crate::program::Program::new(r)))
+    else {
         let mut names: Vec<String> = cycle.iter().map(|&r| graph.name(r)).collect();
         let p = names[0].clone();
         names.push(p.clone());
@@ -590,9 +593,14 @@ fn check_stratification(desc: &Description, rules: &[&Rule], graph: &DepGraph, o
 
 /// The warning for a rule whose head depends on its own negation along `path`
 /// (relations, first = last) but whose cases do not.
-fn local_strata_warning(graph: &DepGraph, path: &[usize], splits: &[crate::strata::Split], span: Span) -> Diagnostic {
+fn local_strata_warning(
+    graph: &DepGraph,
+    path: &[usize],
+    splits: &[crate::program::strata::Split],
+    span: Span,
+) -> Diagnostic {
     let names: Vec<String> = path.iter().map(|&r| graph.name(r)).collect();
-    let split: Vec<&crate::strata::Split> =
+    let split: Vec<&crate::program::strata::Split> =
         splits.iter().filter(|s| path.iter().any(|&r| graph.rels[r] == s.rel)).collect();
     let rels: Vec<String> = split.iter().map(|s| format!("{}/{}", s.rel.0, s.rel.1)).collect();
     let mut cases: Vec<String> = split.iter().flat_map(|s| s.cases.iter().map(ToString::to_string)).collect();

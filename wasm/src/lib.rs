@@ -21,7 +21,6 @@ use wasm_bindgen::prelude::*;
 
 /// What `groundview.rs` takes from the game's API.
 mod session {
-    pub use gdl_core::play::session::Result;
     pub use gdl_core::play::text::syntax_named;
 }
 
@@ -76,8 +75,8 @@ impl Session {
     /// Loads rules: `{ok, syntax, errors, warnings, diagnostics, roles}`. Diagnostics carry
     /// UTF-16 offsets `from`/`to` and 1-based `line`/`column`.
     #[wasm_bindgen(unchecked_return_type = "LoadResult")]
-    pub fn load(&mut self, rules: &str) -> Result<JsValue, JsError> {
-        let loaded: LoadResult = self.inner.load(rules).map_diagnostics(|d| text::editor_diagnostics(rules, &d));
+    pub fn load(&mut self, text: &str) -> Result<JsValue, JsError> {
+        let loaded: LoadResult = self.inner.load(text).map_diagnostics(|d| text::editor_diagnostics(text, &d));
         to_js(&loaded)
     }
 

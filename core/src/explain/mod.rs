@@ -5,7 +5,7 @@
 //! The explainer replays a path of joint moves in its own first-order reasoner loaded with
 //! the normalised rules as written (no specialisation, no magic sets), so every relation of
 //! the description is there by its own name. A relation split into cases to stratify the
-//! program (`crate::strata`) keeps its facts under its own name, so explanations use the
+//! program (`crate::program::strata`) keeps its facts under its own name, so explanations use the
 //! rules before the split. For a position it evaluates the whole model
 //! (`Reasoner::evaluate_in`) and matches rule bodies against it (`search.rs`). Fluents link
 //! positions: `(true f)` after move k holds because `(next f)` held in move k (or `(init f)`
@@ -22,9 +22,9 @@ use crate::ast::{Description, Term};
 use crate::deps::DepGraph;
 use crate::diagnostic::LineIndex;
 use crate::machine::StateMachine;
-use crate::program::{flatten, graph_of, NLit, NRule};
+use crate::program::strata::stratify;
+use crate::program::{flatten, graph_of, NLit, NRule, Program};
 use crate::reasoner::{Limits, Reasoner, State};
-use crate::strata::stratify;
 use crate::term::TermId;
 use rustc_hash::FxHashMap;
 use search::{ground, is_bound, key, matches, show, show_literal, Bindings, Search};
@@ -137,7 +137,8 @@ impl Explainer {
         let rules = flatten(desc).map_err(|d| d.message)?;
         let index = LineIndex::new(text);
         let lines = rules.iter().map(|r| index.line_col(r.span.start).0).collect();
-        let mut m = Reasoner::from_rules(stratify(rules.clone()), limits).map_err(|d| d.message)?;
+        let mut m =
+            Reasoner::from_rules(stratify(Program::new(rules.clone())).into_rules(), limits).map_err(|d| d.message)?;
         let mut graph = graph_of(&rules);
         let does = graph.id(("does".into(), 2));
         let sccs = graph.sccs();

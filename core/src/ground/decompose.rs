@@ -110,7 +110,7 @@ fn split(rule: NRule, dynamic: &mut Dynamic, parts: &mut Vec<String>, doms: &mut
         let head = if args.is_empty() { Term::Const(name, rule.span) } else { Term::Func(name, args, rule.span) };
         out.push(NRule { head: head.clone(), body: lits, span: rule.span });
         // The part takes the place of its first literal: the body keeps the order it is
-        // written in, which is the order demand flows in (`crate::magic`).
+        // written in, which is the order demand flows in (`crate::program::magic`).
         let mut rest: Vec<NLit> = Vec::with_capacity(body.len());
         for (i, (l, t)) in body.into_iter().zip(taken).enumerate() {
             if i == bucket[0] {

@@ -7,17 +7,18 @@
 //! coordinate). The ground program is the same on every reachable state.
 
 use crate::ast::Term;
-use crate::program::{NLit, NRule};
+use crate::program::{NLit, NRule, Program};
 use rustc_hash::FxHashSet;
 
 type Key = (String, usize);
 
 /// The rules with `true` atoms of fluents no move changes read from `init` (the frame rules
-/// that keep those fluents stay as they are).
-pub fn fold(rules: Vec<NRule>) -> Vec<NRule> {
-    let invariant = invariant_fluents(&rules);
+/// that keep those fluents stay as they are); the program itself, graph and all, when there
+/// are none.
+pub fn fold(program: Program) -> Program {
+    let invariant = invariant_fluents(program.rules());
     if invariant.is_empty() {
-        return rules;
+        return program;
     }
     let fixed = |t: &Term| {
         t.name() == Some("true") && t.args().first().and_then(fluent).is_some_and(|k| invariant.contains(&k))
@@ -26,7 +27,7 @@ pub fn fold(rules: Vec<NRule>) -> Vec<NRule> {
         Term::Func(_, args, span) => Term::Func("init".into(), args.clone(), *span),
         _ => t.clone(),
     };
-    (rules.into_iter())
+    let rules = (program.into_rules().into_iter())
         .map(|mut r| {
             if copies(&r).is_none() {
                 for l in &mut r.body {
@@ -38,7 +39,8 @@ pub fn fold(rules: Vec<NRule>) -> Vec<NRule> {
             }
             r
         })
-        .collect()
+        .collect();
+    Program::new(rules)
 }
 
 /// The fluents (name and arity) that only frame rules copying all of them make.

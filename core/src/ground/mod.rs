@@ -19,17 +19,19 @@ mod invariant;
 pub mod model;
 mod relax;
 mod rules;
+pub mod stages;
 
 use crate::ast::{Description, Item, Literal, Rule, Term};
 use crate::diagnostic::{Diagnostic, Span};
 use crate::parse::Syntax;
-use crate::program::{normalise, NRule};
+use crate::program::{normalise, NRule, Program};
 use crate::reasoner::{Limits, LoadFailure, Reasoner};
 use crate::term::{SymId, TermId, TermStore};
 use relax::{Capture, Relaxed};
 use rules::Rules;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
+use stages::{Prepared, Stage};
 use std::collections::BTreeMap;
 
 /// How to ground.
@@ -47,11 +49,20 @@ pub struct Options {
     /// limit (each costs about as much as the first).
     pub demand_attempts: usize,
     pub limits: Limits,
+    /// Keep the rules each pass over the program leaves, printed, in `Ground::stages` (for
+    /// the Grounded rules pane).
+    pub record_rules: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { recompute_domains: false, max_rules: 4_000_000, demand_attempts: 2, limits: Limits::default() }
+        Options {
+            recompute_domains: false,
+            max_rules: 4_000_000,
+            demand_attempts: 2,
+            limits: Limits::default(),
+            record_rules: false,
+        }
     }
 }
 
@@ -88,6 +99,8 @@ pub struct Ground {
     /// Printed names of the grounder's own relations (see `relation_name`).
     renamed: FxHashMap<SymId, String>,
     pub stats: Stats,
+    /// The pipeline as it ran, stage by stage.
+    pub stages: Vec<Stage>,
 }
 
 impl Ground {
@@ -227,7 +240,8 @@ pub fn ground(
     };
 
     progress(PHASES[0]);
-    let (rules, parts) = prepare(desc, &mut |_, _| {})?;
+    let mut stages = Vec::new();
+    let Prepared { program, parts } = stages::prepare(desc, options.record_rules, now, &mut stages)?;
     lap(&mut stats, PHASES[0]);
 
     progress(PHASES[1]);
@@ -237,12 +251,12 @@ pub fn ground(
     // instance); more would cost time and memory past the program's own bound.
     limits.max_facts = limits.max_facts.max(options.max_rules);
     let (relaxed, mut engine) =
-        match domains(&rules, options.recompute_domains, limits, max_instances, options.demand_attempts)? {
+        match domains(&program, options.recompute_domains, limits, max_instances, options.demand_attempts)? {
             // Declared domains that miss a fluent `init` or `next` can produce (or a move
             // `legal` allows) would lose rules: compute them instead, and say so.
             (_, _, Some(missing)) => {
                 stats.warnings.push(format!("the declared base/input miss {missing}: computed them instead"));
-                let (relaxed, engine, _) = domains(&rules, true, limits, max_instances, options.demand_attempts)?;
+                let (relaxed, engine, _) = domains(&program, true, limits, max_instances, options.demand_attempts)?;
                 (relaxed, engine)
             }
             (relaxed, engine, None) => (relaxed, engine),
@@ -252,6 +266,7 @@ pub fn ground(
     stats.base = engine.facts("base", 1).len();
     stats.input = engine.facts("input", 2).len();
     lap(&mut stats, PHASES[1]);
+    stages.push(Stage::new(stages::DOMAINS, stats.phase_ms[PHASES[1]]));
 
     progress(PHASES[2]);
     // Each capture fact is one rule instance: too many fail before any is built.
@@ -264,7 +279,7 @@ pub fn ground(
     }
     let mut out = Rules::default();
     for capture in &relaxed.captures {
-        instantiate(capture, &rules[capture.rule], &mut engine, &relaxed.dynamic, &mut out);
+        instantiate(capture, &program.rules()[capture.rule], &mut engine, &relaxed.dynamic, &mut out);
     }
     for (name, arity) in relax::KEPT_FACTS {
         if !relaxed.dynamic.contains(&(name.to_string(), arity)) {
@@ -301,39 +316,8 @@ pub fn ground(
     }
     stats.rules = rules.len();
     lap(&mut stats, PHASES[3]);
-    Ok(Ground { store, rules, stats, renamed })
-}
-
-/// The steps of the first phase, in order: `each` is told each step's name and rules.
-pub const STEPS: [&str; 4] = ["normalised", "fixed", "specialised", "decomposed"];
-
-/// The first phase: normalised (no `or`, locally stratified relations split), fixed
-/// fluents read from `init` (`invariant`), specialised (by the constants bodies use),
-/// decomposed (dynamic rules split into parts); returns the rules and the names of the
-/// part relations.
-fn prepare(desc: &Description, each: &mut dyn FnMut(&str, &[NRule])) -> Result<(Vec<NRule>, Vec<String>), Diagnostic> {
-    let rules = normalise(desc)?;
-    each(STEPS[0], &rules);
-    let rules = invariant::fold(rules);
-    each(STEPS[1], &rules);
-    let rules = crate::specialise::specialise(rules);
-    each(STEPS[2], &rules);
-    let (rules, parts) = decompose::decompose(rules.clone(), &relax::dynamic_relations(&rules));
-    each(STEPS[3], &rules);
-    Ok((rules, parts))
-}
-
-/// The rules after each step of the first phase (`STEPS`), one per line, with the
-/// milliseconds each step took (`now` gives milliseconds): the pipeline shown step by step.
-pub fn steps(desc: &Description, now: &dyn Fn() -> f64) -> Result<Vec<(String, Vec<String>, f64)>, Diagnostic> {
-    let mut out = Vec::new();
-    let mut clock = now();
-    prepare(desc, &mut |name, rules| {
-        let t = now();
-        out.push((name.to_string(), rules.iter().map(ToString::to_string).collect(), t - clock));
-        clock = now();
-    })?;
-    Ok(out)
+    stages.push(Stage::new(stages::GROUND, stats.phase_ms[PHASES[2]] + stats.phase_ms[PHASES[3]]));
+    Ok(Ground { store, rules, stats, renamed, stages })
 }
 
 /// The ground program (or the instances before pruning: `what`) passed `max`; names the
@@ -366,17 +350,18 @@ fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, 
 const RETRY_JOIN_SHARE: u64 = 5;
 
 fn domains(
-    rules: &[NRule],
+    program: &Program,
     recompute: bool,
     limits: Limits,
     max_instances: usize,
     attempts: usize,
 ) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
     let mut on_demand: Vec<(String, usize)> = Vec::new();
-    let mut relaxed = Relaxed::build(rules, recompute, &on_demand).expect("nothing on demand");
+    let mut relaxed = Relaxed::build(program, recompute, &on_demand).expect("nothing on demand");
     // A relation sure to overflow is on demand from the start, as if a first attempt had
     // reached the limit there.
-    if let Some(r) = relax::overflowing(rules, max_instances).and_then(|k| widened(rules, recompute, &on_demand, k)) {
+    if let Some(r) = relax::overflowing(program, max_instances).and_then(|k| widened(program, recompute, &on_demand, k))
+    {
         (relaxed, on_demand) = r;
     }
     for attempt in 0..=attempts {
@@ -400,9 +385,11 @@ fn domains(
         }
         // A relation reached a limit: compute it on demand; when a limit is reached again,
         // every relation on a line of calls through the relations on demand too.
-        let failed =
-            e.relation.as_ref().map(|k| relaxed.source(&crate::magic::asked(k).unwrap_or_else(|| k.clone()), rules));
-        let retry = failed.filter(|_| attempt < attempts).and_then(|k| widened(rules, recompute, &on_demand, k));
+        let failed = e
+            .relation
+            .as_ref()
+            .map(|k| relaxed.source(&crate::program::magic::asked(k).unwrap_or_else(|| k.clone()), program.rules()));
+        let retry = failed.filter(|_| attempt < attempts).and_then(|k| widened(program, recompute, &on_demand, k));
         match retry {
             Some(r) => (relaxed, on_demand) = r,
             None => return Err(limit_reached(e, &relaxed.rules)),
@@ -416,17 +403,17 @@ fn domains(
 /// `failed`, else just these (when the first cannot all be computed on demand together);
 /// `None` when neither adds a relation or can be built.
 fn widened(
-    rules: &[NRule],
+    program: &Program,
     recompute: bool,
     on_demand: &[(String, usize)],
     failed: (String, usize),
 ) -> Option<(Relaxed, Vec<(String, usize)>)> {
     let these: Vec<(String, usize)> = on_demand.iter().cloned().chain([failed]).collect();
-    [crate::magic::related(rules, &these), these].into_iter().find_map(|more| {
+    [crate::program::magic::related(program.graph(), &these), these].into_iter().find_map(|more| {
         let mut next = on_demand.to_vec();
         next.extend(more.into_iter().filter(|k| !on_demand.contains(k)));
         let grows = next.len() > on_demand.len();
-        grows.then(|| Relaxed::build(rules, recompute, &next)).flatten().map(|r| (r, next))
+        grows.then(|| Relaxed::build(program, recompute, &next)).flatten().map(|r| (r, next))
     })
 }
 
@@ -473,7 +460,7 @@ fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic
     let Some((name, arity)) = own else { return Diagnostic::error("grounding", Span::default(), e.message) };
     let what = e.message.splitn(3, ' ').nth(2).unwrap_or_default();
     let relation = |name: &str| name.split('~').next().unwrap_or(name).to_string();
-    if let Some((asked, _)) = crate::magic::asked(&(name.clone(), *arity)) {
+    if let Some((asked, _)) = crate::program::magic::asked(&(name.clone(), *arity)) {
         let message = format!("the atoms of {} the rules ask about {what}", relation(&asked));
         return Diagnostic::error("grounding", Span::default(), message);
     }
@@ -481,7 +468,7 @@ fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic
         .iter()
         .find(|r| r.head.name() == Some(name.as_str()) && r.head.args().len() == *arity)
         .map_or_else(Span::default, |r| r.span);
-    let (written, how) = match crate::magic::adorned(&(name.clone(), *arity)) {
+    let (written, how) = match crate::program::magic::adorned(&(name.clone(), *arity)) {
         Some(k) => (k.0, " on demand"),
         None => (name.clone(), ""),
     };

@@ -8,7 +8,7 @@
 //! ...), holding the bindings `V` of the variables of the head and the dynamic literals
 //! under which the relaxed body holds: the rule's ground instances.
 //!
-//! Relations too big to compute in full can be computed *on demand* (`crate::magic`, with
+//! Relations too big to compute in full can be computed *on demand* (`crate::program::magic`, with
 //! the captures of their rules, which the rules then read: `h :- capture(V)`, so that demand
 //! reaches them): only for the arguments the rules that read them can ask
 //! about, positively or under `not` (a negated dynamic literal is dropped from the relaxed
@@ -17,9 +17,10 @@
 //! hold only the instances that are.
 
 use crate::ast::Term;
+use crate::deps::DepGraph;
 use crate::diagnostic::Span;
-use crate::magic;
-use crate::program::{graph_of, NLit, NRule};
+use crate::program::magic;
+use crate::program::{NLit, NRule, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 type Key = (String, usize);
@@ -74,10 +75,10 @@ fn relax_atom(t: &Term) -> Term {
 
 impl Relaxed {
     /// The relaxed program of the rules, with the relations `on_demand` (and the callers
-    /// `crate::magic` needs) computed on demand; `None` when the demand transformation does
+    /// `crate::program::magic` needs) computed on demand; `None` when the demand transformation does
     /// not apply to them.
-    pub fn build(rules: &[NRule], recompute_domains: bool, on_demand: &[Key]) -> Option<Relaxed> {
-        let dynamic = dynamic_relations(rules);
+    pub fn build(program: &Program, recompute_domains: bool, on_demand: &[Key]) -> Option<Relaxed> {
+        let (rules, dynamic) = (program.rules(), dynamic_relations(program.graph()));
         let defines = |name: &str| rules.iter().any(|r| r.head.name() == Some(name));
         let declared_base = defines("base") && !recompute_domains;
         let declared_input = defines("input") && !recompute_domains;
@@ -197,8 +198,8 @@ impl Relaxed {
 /// the product of the facts each matches. Only a guess for the rule (its other literals
 /// may hold for none of them), it is taken when the relation's rules together are past
 /// the limit (specialised copies of one rule, each over some of the bits, add up).
-pub fn overflowing(rules: &[NRule], max_instances: usize) -> Option<Key> {
-    let dynamic = dynamic_relations(rules);
+pub fn overflowing(program: &Program, max_instances: usize) -> Option<Key> {
+    let (rules, dynamic) = (program.rules(), dynamic_relations(program.graph()));
     let mut facts: FxHashMap<Key, Vec<&Term>> = FxHashMap::default();
     for r in rules {
         facts.entry(key(&r.head)).or_default().push(&r.head);
@@ -258,7 +259,7 @@ fn matches<'a>(pattern: &'a Term, fact: &'a Term, bound: &mut Vec<(&'a str, &'a 
 }
 
 /// The body in the order that passes most bindings on to the calls of relations on demand
-/// (`crate::magic` passes them in the order written): from the head's variables, a
+/// (`crate::program::magic` passes them in the order written): from the head's variables, a
 /// positive literal of a relation not on demand that shares a bound variable, else the
 /// first positive literal as written; each (non-)equality as soon as its variables are
 /// bound (it then filters what the calls after it are asked); negated literals last, as
@@ -296,9 +297,8 @@ fn demand_order(head: &Term, body: Vec<NLit>, on_demand: &[Key]) -> Vec<NLit> {
     out
 }
 
-/// Relations that depend on `true` or `does`.
-pub fn dynamic_relations(rules: &[NRule]) -> FxHashSet<Key> {
-    let graph = graph_of(rules);
+/// Relations that depend on `true` or `does`, given the program's dependency graph.
+pub fn dynamic_relations(graph: &DepGraph) -> FxHashSet<Key> {
     let mut dynamic = vec![false; graph.rels.len()];
     for scc in graph.sccs() {
         let d = scc.iter().any(|&r| {

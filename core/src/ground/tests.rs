@@ -362,9 +362,9 @@ fn a_relation_sure_to_overflow_is_on_demand_from_the_start() {
     assert!(g.stats.rules < 150, "{} rules", g.stats.rules);
     same_playouts_grounded(&text, 5, options);
     // Which relation: the one whose bits' product is past the limit; none under a higher one.
-    let (rules, _) = prepare(&parse(&text).description, &mut |_, _| {}).unwrap();
-    assert_eq!(relax::overflowing(&rules, 800), Some(("prereq12".to_string(), 12)));
-    assert_eq!(relax::overflowing(&rules, 5000), None);
+    let program = stages::prepare(&parse(&text).description, false, &|| 0.0, &mut Vec::new()).unwrap().program;
+    assert_eq!(relax::overflowing(&program, 800), Some(("prereq12".to_string(), 12)));
+    assert_eq!(relax::overflowing(&program, 5000), None);
 }
 
 /// A maze whose walls are fluents that only a frame rule keeps: the board's edges are walls,
@@ -396,15 +396,13 @@ fn fluents_only_a_frame_rule_keeps_are_read_from_init() {
     let text = walled_line(300);
     let limits = Limits { max_facts: 2000, ..Limits::default() };
     let options = Options { limits, max_rules: 200, ..Options::default() };
-    let g = ground_text(&text, options);
+    let g = ground_text(&text, Options { record_rules: true, ..options });
     // Between the walls: squares 1 to 5 only (and the count's 10 values); without the
     // fold, every square up to 300.
     assert!(g.stats.base < 30, "{} fluents", g.stats.base);
     same_playouts_grounded(&text, 5, options);
-    let p = parse(&text);
-    let fixed = steps(&p.description, &|| 0.0).unwrap();
-    let (name, rules, _) = &fixed[1];
-    assert_eq!(name, "fixed");
+    let Stage { name, rules: Some(rules), .. } = &g.stages[1] else { panic!("the rules are recorded") };
+    assert_eq!(*name, "fixed");
     assert!(rules.iter().any(|r| r.contains("(not (init (wall ?y)))")), "{rules:#?}");
     assert!(rules.iter().any(|r| r.starts_with("(next (wall ?x)) :- (true (wall ?x))")), "the frame rule stays");
     assert!(rules.iter().any(|r| r.contains("(true (at ?x))")), "a fluent a move changes stays");
@@ -424,10 +422,10 @@ fn fluents_a_move_can_change_are_read_from_the_state() {
         "(<= (legal p stay) (true (at ?x)))\n(<= (legal p build) (true (at 2)))\n(<= (next (wall 3)) (does p build))\n(<= (next (at 2)) (does p build))",
     );
     for text in [text, built] {
-        let p = parse(&text);
-        let fixed = steps(&p.description, &|| 0.0).unwrap();
+        let recorded = ground_text(&text, Options { record_rules: true, ..Options::default() }).stages;
+        let fixed = recorded[1].rules.as_ref().expect("the rules are recorded");
         let reads_init = |r: &String| r.split_once(":-").is_some_and(|(_, body)| body.contains("(init (wall"));
-        assert!(!fixed[1].1.iter().any(reads_init), "{:#?}", fixed[1].1);
+        assert!(!fixed.iter().any(reads_init), "{fixed:#?}");
         same_playouts(&text, 10);
     }
 }

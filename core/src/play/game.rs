@@ -7,6 +7,7 @@
 
 use super::position::Position;
 use crate::machine::StateMachine;
+use crate::path::move_named;
 
 /// A game played on the machine `M`, with its history.
 pub struct Game<M: StateMachine> {
@@ -14,11 +15,6 @@ pub struct Game<M: StateMachine> {
     states: Vec<M::State>,
     joints: Vec<Vec<String>>,
     cursor: usize,
-}
-
-/// The legal move of `legal` whose text is `text`, if there is one.
-pub fn move_named<M: StateMachine>(m: &M, legal: &[M::Move], text: &str) -> Option<M::Move> {
-    legal.iter().copied().find(|&x| m.move_text(x) == text)
 }
 
 impl<M: StateMachine> Game<M> {

@@ -15,7 +15,7 @@ pub mod text;
 mod tests;
 
 pub use engines::{build_named, EngineInfo, ENGINES};
-pub use game::{move_named, Game};
+pub use game::Game;
 pub use position::Position;
 pub use session::{Load, Session, Thought, Upgraded, View};
 pub use stats::{goal_label, Stats, Summary};

@@ -24,6 +24,9 @@ use serde::Serialize;
 
 pub type Result<T> = std::result::Result<T, String>;
 
+/// Why a session without a game cannot answer.
+const NOT_LOADED: &str = "no game is loaded: the rules have errors";
+
 /// What loading a text gives: every diagnostic, and the roles if it loaded.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -149,7 +152,7 @@ impl Session {
     }
 
     fn loaded(&mut self) -> Result<&mut Loaded> {
-        self.loaded.as_mut().ok_or_else(|| "no game is loaded: the rules have errors".to_string())
+        self.loaded.as_mut().ok_or_else(|| NOT_LOADED.to_string())
     }
 
     /// The loaded game and its history.
@@ -225,7 +228,7 @@ impl Session {
 
     /// Runs `count` random playouts from the initial state, each cut after `max_steps`.
     pub fn playouts(&mut self, count: u32, max_steps: usize) -> Result<Stats> {
-        let Some(l) = self.loaded.as_mut() else { return Err("no game is loaded: the rules have errors".into()) };
+        let Some(l) = self.loaded.as_mut() else { return Err(NOT_LOADED.into()) };
         let (m, _) = l.game.here();
         let mut stats = Stats::new(m.roles());
         m.playouts(&mut self.rng, count as usize, max_steps, &mut |_, o| stats.add(o)).map_err(|e| e.message)?;

@@ -3,8 +3,9 @@
 //! how often each outcome came. Counted once here for `gdl bench`, the page's Playouts pane
 //! and its workers, whose totals are merged.
 
+use crate::machine::playout::Outcome;
 use crate::machine::GoalValue;
-use crate::trace::{stuck_message, Outcome};
+use crate::trace::stuck_message;
 use serde::{Deserialize, Serialize};
 
 /// The totals of random playouts of one game.

@@ -3,13 +3,13 @@
 use super::*;
 use crate::analyze::{Options, Outcome};
 use crate::engine::Choice;
+use crate::machine::playout::{playout_rng, step_playout};
 use crate::machine::{GoalValue, StateMachine};
 use crate::parse::parse;
 use crate::players::arena::{tally, Game as MatchGame};
 use crate::players::Spec;
 use crate::reasoner::Limits;
 use crate::rng::Rng;
-use crate::trace::{playout_rng, step_playout};
 use text::{format, rule_graph};
 
 const TICTACTOE: &str = include_str!("../../../games/tictactoe.kif");

@@ -3,7 +3,7 @@
 //!
 //! Each playout draws its moves from its own generator exactly as `Propnet::playout` does
 //! (per step and role, `below(n)` among the sorted legal moves), and playout `j` of a batch
-//! is seeded with the `j`-th draw of the caller's generator (`trace::playout_rng`), so a
+//! is seeded with the `j`-th draw of the caller's generator (`machine::playout::playout_rng`), so a
 //! batch gives the same playouts as running them one after another, whichever lane runs
 //! which. A lane whose playout ends starts the next one from the initial state.
 //!
@@ -16,9 +16,9 @@
 use super::compile::Lit;
 use super::layout::{Network, Run, COUNT, GOAL, LEGAL, MOVE, NEXT, OR};
 use super::Propnet;
+use crate::machine::playout::{playout_rng, Outcome};
 use crate::machine::{GoalValue, Result};
 use crate::rng::Rng;
-use crate::trace::{playout_rng, Outcome};
 
 pub(super) const LANES: usize = 64;
 

@@ -7,7 +7,7 @@
 //! Evaluation strategy (`Strategy`): full sweeps of the segments a query needs, or
 //! propagation of the changes since the last state; `Options::strategy: None` picks the
 //! faster on a short measured run. `playout` runs random playouts without allocating per
-//! step and makes the same choices as `trace::step_playout`; batches of playouts run 64 at
+//! step and makes the same choices as `machine::playout::step_playout`; batches of playouts run 64 at
 //! a time (`lanes`) when that is measured to be faster, one at a time otherwise.
 
 mod compile;
@@ -24,9 +24,9 @@ use layout::{Network, GOAL, LEGAL, MOVE, NEXT};
 
 use crate::diagnostic::{Diagnostic, Span};
 use crate::ground::Ground;
+use crate::machine::playout::{need_roles, Outcome};
 use crate::machine::{GoalValue, Result, StateMachine};
 use crate::rng::Rng;
-use crate::trace::{need_roles, Outcome};
 use serde::Serialize;
 use std::ops::Range;
 
@@ -354,13 +354,13 @@ impl Propnet {
         1 + self.fluent_text.len() as u32 + m
     }
 
-    /// A random playout from the initial state, choosing as `trace::step_playout` does.
+    /// A random playout from the initial state, choosing as `machine::playout::step_playout` does.
     pub fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
         let init = self.init.clone();
         self.playout_from(&init, rng, max_steps)
     }
 
-    /// A random playout from `state`, choosing as `trace::step_playout_from` does, without
+    /// A random playout from `state`, choosing as `machine::playout::step_playout_from` does, without
     /// allocating per step.
     pub fn playout_from(&mut self, state: &State, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
         need_roles(self)?;
@@ -459,7 +459,7 @@ impl StateMachine for Propnet {
     ) -> Result<()> {
         need_roles(self)?;
         if self.stats.lanes_from.is_none_or(|from| count < from) {
-            return crate::machine::one_at_a_time(self, rng, count, max_steps, each);
+            return crate::machine::playout::one_at_a_time(self, rng, count, max_steps, each);
         }
         self.run_lanes(rng, count, max_steps, each)
     }

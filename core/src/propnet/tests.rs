@@ -1,7 +1,8 @@
 use super::*;
 use crate::ground::{ground, Options as GroundOptions};
+use crate::machine::playout::{step_playout, Outcome};
 use crate::reasoner::Reasoner;
-use crate::trace::{record_playout, step_playout, Outcome};
+use crate::trace::record_playout;
 
 fn load(text: &str) -> (Reasoner, Ground) {
     let loaded = crate::load(text, Default::default()).unwrap_or_else(|d| panic!("{d:?}"));
@@ -124,7 +125,9 @@ fn batch_equals_one_at_a_time(text: &str, count: usize, max_steps: usize) {
             p.stats.lanes_from = lanes_from;
             let mut series = Rng::new(9);
             let one: Vec<Outcome> = (0..count)
-                .map(|_| step_playout(&mut p, &mut crate::trace::playout_rng(&mut series), max_steps).unwrap())
+                .map(|_| {
+                    step_playout(&mut p, &mut crate::machine::playout::playout_rng(&mut series), max_steps).unwrap()
+                })
                 .collect();
             let mut batch: Vec<Option<Outcome>> = vec![None; count];
             p.playouts(&mut Rng::new(9), count, max_steps, &mut |j, o| {
@@ -176,8 +179,8 @@ fn playouts_stop_where_a_role_has_no_legal_move() {
     let mut series = Rng::new(9);
     let mut series_p = Rng::new(9);
     for _ in 0..50 {
-        let a = step_playout(&mut r, &mut crate::trace::playout_rng(&mut series), 100).unwrap();
-        let b = step_playout(&mut p, &mut crate::trace::playout_rng(&mut series_p), 100).unwrap();
+        let a = step_playout(&mut r, &mut crate::machine::playout::playout_rng(&mut series), 100).unwrap();
+        let b = step_playout(&mut p, &mut crate::machine::playout::playout_rng(&mut series_p), 100).unwrap();
         assert_eq!(a, b);
     }
 }

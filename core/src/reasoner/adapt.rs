@@ -7,8 +7,8 @@
 //! (every query along a few states of one line of play) under probe limits: the rules
 //! evaluated top-down with tables first (`tabled`: only the calls the queries make, as a
 //! Prolog reasoner with tabling; seldom far from the best, it sets how many states every
-//! probe visits), then every state-dependent relation computed on demand (`crate::magic`),
-//! then the program as written, then the program without `crate::specialise` when its
+//! probe visits), then every state-dependent relation computed on demand (`crate::program::magic`),
+//! then the program as written, then the program without `crate::program::specialise` when its
 //! copies per constant use made the program much bigger, then, from the best bottom-up
 //! program so far, with the relation that broke a limit, or the biggest one, on demand
 //! (until one of these refinements does not pay). A program's cost is its work per state
@@ -20,8 +20,8 @@
 use super::{Deadline, Limits, LoadFailure, Reasoner, Tabled};
 use crate::deps::DepGraph;
 use crate::diagnostic::Diagnostic;
-use crate::magic::{self, Passing};
-use crate::program::{graph_of, NRule};
+use crate::program::magic::{self, Passing};
+use crate::program::{graph_of, NRule, Program};
 
 /// Probe limits: a program passing them along the probe's states is a fair candidate.
 const PROBE_FACTS: usize = 200_000;
@@ -232,7 +232,7 @@ fn probe(
 /// Chooses how to evaluate the normalised rules `plain`. One load is one request: every
 /// candidate shares the deadline.
 pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic> {
-    let rules = crate::specialise::specialise(plain.clone());
+    let rules = crate::program::specialise::specialise(Program::new(plain.clone())).into_rules();
     let limits_of_probes = Limits {
         max_facts: limits.max_facts.min(PROBE_FACTS),
         max_join_steps: limits.max_join_steps.min(PROBE_JOIN_STEPS),

@@ -731,8 +731,9 @@ impl Reasoner {
     /// The relations of the rules as written that this reasoner computes on demand, only
     /// for the arguments asked about (`name/arity`, sorted).
     pub fn on_demand(&self) -> Vec<String> {
-        let mut v: Vec<String> =
-            (self.rels.keys.iter()).filter_map(|k| crate::magic::adorned(k).map(|(n, a)| format!("{n}/{a}"))).collect();
+        let mut v: Vec<String> = (self.rels.keys.iter())
+            .filter_map(|k| crate::program::magic::adorned(k).map(|(n, a)| format!("{n}/{a}")))
+            .collect();
         v.sort();
         v.dedup();
         v

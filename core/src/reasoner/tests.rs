@@ -1,5 +1,7 @@
 use super::*;
 use crate::parse::parse;
+use crate::program::specialise::specialise;
+use crate::program::Program;
 
 fn load(text: &str) -> Reasoner {
     let p = parse(text);
@@ -187,7 +189,7 @@ fn a_relation_asked_from_one_place_is_computed_on_demand() {
     );
     let mut chosen = load(&text);
     assert!(chosen.is_tabled() || chosen.on_demand() == ["edge/2", "reach/2"], "{:?}", chosen.on_demand());
-    let rules = crate::specialise::specialise(normalise(&parse(&text).description).unwrap());
+    let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
     let mut plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
     assert!(plain.on_demand().is_empty());
     let mut rng = crate::rng::Rng::new(7);
@@ -222,7 +224,8 @@ fn a_program_that_specialisation_multiplies_runs_as_written() {
     let plans = |r: &Reasoner| r.comps.iter().map(|c| c.rules.len()).sum::<usize>();
     let mut chosen = load(&text);
     let rules = normalise(&parse(&text).description).unwrap();
-    let mut special = Reasoner::from_rules(crate::specialise::specialise(rules.clone()), Limits::default()).unwrap();
+    let mut special =
+        Reasoner::from_rules(specialise(Program::new(rules.clone())).into_rules(), Limits::default()).unwrap();
     let plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
     assert!(plans(&special) > 2 * plans(&plain), "{} specialised rules, {} as written", plans(&special), plans(&plain));
     assert!(chosen.is_tabled() || plans(&chosen) == plans(&plain), "the specialised program was chosen");
@@ -239,7 +242,7 @@ fn a_program_that_specialisation_multiplies_runs_as_written() {
 
 /// The rules loaded with every state-dependent relation answered top-down, with tables.
 fn tabled(text: &str) -> Reasoner {
-    let rules = crate::specialise::specialise(normalise(&parse(text).description).unwrap());
+    let rules = specialise(Program::normalised(&parse(text).description).unwrap()).into_rules();
     let mut r = Reasoner::build(rules.clone(), Limits::default()).ok().unwrap();
     r.tabled = Some(Box::new(Tabled::new(&r, &rules)));
     r
@@ -282,7 +285,7 @@ fn tabled_evaluation_answers_like_bottom_up_on_our_games() {
         if path.extension().is_none_or(|e| e != "kif") || text.contains("Intended error:") {
             continue;
         }
-        let rules = crate::specialise::specialise(normalise(&parse(&text).description).unwrap());
+        let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
         let mut plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
         let mut top_down = tabled(&text);
         same_answers(&mut top_down, &mut plain, 3, 11);
@@ -316,7 +319,7 @@ fn tabled_recursion_negation_and_moves_answer_like_bottom_up() {
          (<= (goal b 100) (true (at 12))) (<= (goal b 0) (not (true (at 12))))\n\
          (<= (goal a 100) (not (true (at 12)))) (<= (goal a 0) (true (at 12)))"
     );
-    let rules = crate::specialise::specialise(normalise(&parse(&text).description).unwrap());
+    let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
     let mut plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
     let mut top_down = tabled(&text);
     same_answers(&mut top_down, &mut plain, 20, 5);
@@ -338,7 +341,7 @@ fn tabled_evaluation_too_deep_falls_back_to_bottom_up() {
          (<= (next (open ?x)) (true (open ?x)) (does a stay))\n\
          (<= terminal (not (true (open 0)))) (<= (goal a 100))"
     );
-    let rules = crate::specialise::specialise(normalise(&parse(&text).description).unwrap());
+    let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
     let mut plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
     let mut top_down = tabled(&text);
     same_answers(&mut top_down, &mut plain, 3, 1);

@@ -13,9 +13,10 @@
 //! stratification; the caller falls back to the plain program when the transformation
 //! cannot apply.
 
+use super::rules::{graph_of, NLit, NRule};
 use crate::ast::{Term, RESERVED};
+use crate::deps::DepGraph;
 use crate::diagnostic::Span;
-use crate::program::{graph_of, NLit, NRule};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 type Key = (String, usize);
@@ -284,9 +285,9 @@ pub fn dynamic(rules: &[NRule]) -> Vec<Key> {
 
 /// The relations on a line of calls through one of `ks`: those whose rules call one of
 /// them, directly or not, and those they call (relations with rules that have conditions,
-/// not reserved ones: a relation of facts only is as small as it will ever be).
-pub fn related(rules: &[NRule], ks: &[Key]) -> Vec<Key> {
-    let graph = graph_of(rules);
+/// not reserved ones: a relation of facts only is as small as it will ever be), given the
+/// program's dependency graph.
+pub fn related(graph: &DepGraph, ks: &[Key]) -> Vec<Key> {
     let of: Vec<usize> = ks.iter().filter_map(|k| graph.index.get(k).copied()).collect();
     let below = graph.reachable(of.iter().copied());
     (0..graph.rels.len())

@@ -1,13 +1,16 @@
 //! The state-machine interface every engine implements: roles, initial state, legal moves,
-//! next state, terminal test and goal values. Playouts, traces and the page use only this.
+//! next state, terminal test and goal values. Playouts (`playout`), traces and the page use only
+//! this.
 //!
 //! Invariants: legal moves come sorted by the byte order of their canonical text (so that a
 //! seeded random choice picks the same move in every engine); `state_text` is sorted too.
 
 use crate::rng::Rng;
-use crate::trace::Outcome;
+use playout::Outcome;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+pub mod playout;
 
 /// A goal value: an integer as GDL intends, or the raw text of an ill-formed one.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -62,7 +65,7 @@ pub trait StateMachine {
     fn engine_name(&self) -> &'static str;
     /// A random playout from the initial state as fast as the engine goes. An engine may
     /// replace this with its own (e.g. without allocating per step) that makes the same
-    /// choices as `trace::step_playout`.
+    /// choices as `playout::step_playout`.
     fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome>
     where
         Self: Sized,
@@ -71,15 +74,15 @@ pub trait StateMachine {
         self.playout_from(&init, rng, max_steps)
     }
     /// A random playout from `state` (the players' simulations), with the choices of
-    /// `trace::step_playout_from`; an engine may replace it with a faster one.
+    /// `playout::step_playout_from`; an engine may replace it with a faster one.
     fn playout_from(&mut self, state: &Self::State, rng: &mut Rng, max_steps: usize) -> Result<Outcome>
     where
         Self: Sized,
     {
-        crate::trace::step_playout_from(self, state, rng, max_steps)
+        playout::step_playout_from(self, state, rng, max_steps)
     }
     /// `count` random playouts from the initial state: playout `j` is `playout` with the
-    /// generator `trace::playout_rng` makes for it from `rng`. `each` hears of every outcome
+    /// generator `playout::playout_rng` makes for it from `rng`. `each` hears of every outcome
     /// with its number, in the order they end: an engine may run several at once.
     fn playouts(
         &mut self,
@@ -91,20 +94,6 @@ pub trait StateMachine {
     where
         Self: Sized,
     {
-        one_at_a_time(self, rng, count, max_steps, each)
+        playout::one_at_a_time(self, rng, count, max_steps, each)
     }
-}
-
-/// `count` playouts run one after another, as `StateMachine::playouts` defines them.
-pub fn one_at_a_time<M: StateMachine>(
-    m: &mut M,
-    rng: &mut Rng,
-    count: usize,
-    max_steps: usize,
-    each: &mut dyn FnMut(usize, &Outcome),
-) -> Result<()> {
-    for j in 0..count {
-        each(j, &m.playout(&mut crate::trace::playout_rng(rng), max_steps)?);
-    }
-    Ok(())
 }

@@ -15,10 +15,11 @@
 //! which neither the parser nor any other generated name (`aux~1`, `next~part1`, ...)
 //! contains.
 
+use super::rules::{graph_of, NLit, NRule};
+use super::Program;
 use crate::ast::Term;
 use crate::deps::{rel_key, RelKey};
 use crate::diagnostic::Span;
-use crate::program::{graph_of, NLit, NRule};
 use rustc_hash::FxHashMap;
 
 /// A relation split into cases.
@@ -33,17 +34,17 @@ pub struct Split {
 
 /// The rules with the relations of every cycle through `not` split by their constant
 /// arguments, when that makes the program stratified; otherwise the rules unchanged.
-pub fn stratify(rules: Vec<NRule>) -> Vec<NRule> {
-    match split(&rules) {
-        Some((split_rules, _)) => split_rules,
-        None => rules,
+pub fn stratify(program: Program) -> Program {
+    match split(&program) {
+        Some((split_program, _)) => split_program,
+        None => program,
     }
 }
 
 /// The split program and what was split, when the rules have a cycle through `not` and
 /// splitting its relations by their constant arguments removes every such cycle.
-pub fn split(rules: &[NRule]) -> Option<(Vec<NRule>, Vec<Split>)> {
-    let graph = graph_of(rules);
+pub fn split(program: &Program) -> Option<(Program, Vec<Split>)> {
+    let (rules, graph) = (program.rules(), program.graph());
     graph.negative_cycle()?;
     let mut comp_of = vec![0; graph.rels.len()];
     let sccs = graph.sccs();
@@ -74,12 +75,13 @@ pub fn split(rules: &[NRule]) -> Option<(Vec<NRule>, Vec<Split>)> {
         return None;
     }
     let out = rewrite(rules, &mut splits);
-    if graph_of(&out).negative_cycle().is_some() {
+    let out_graph = graph_of(&out);
+    if out_graph.negative_cycle().is_some() {
         return None;
     }
     let mut list: Vec<Split> = splits.into_values().collect();
     list.sort_by(|a, b| a.rel.cmp(&b.rel));
-    Some((out, list))
+    Some((Program::with_graph(out, out_graph), list))
 }
 
 /// Every rule with its head and body atoms renamed to their cases, plus one bridging rule
@@ -150,11 +152,11 @@ mod tests {
     use crate::engine::{build, Choice};
     use crate::machine::{GoalValue, StateMachine};
     use crate::parse::parse;
-    use crate::program::flatten;
+    use crate::program::flatten::flatten;
 
     fn split_text(text: &str) -> Option<String> {
-        let (rules, _) = split(&flatten(&parse(text).description).unwrap())?;
-        Some(rules.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))
+        let (program, _) = split(&Program::new(flatten(&parse(text).description).unwrap()))?;
+        Some(program.rules().iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))
     }
 
     #[test]
@@ -190,7 +192,7 @@ mod tests {
         ] {
             assert_eq!(split_text(text), None, "{text}");
             let rules = flatten(&parse(text).description).unwrap();
-            assert_eq!(stratify(rules.clone()).len(), rules.len(), "{text}");
+            assert_eq!(stratify(Program::new(rules.clone())).rules().len(), rules.len(), "{text}");
         }
     }
 

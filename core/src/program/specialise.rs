@@ -9,9 +9,10 @@
 //! (`MAX_GROWTH`). Only non-recursive, non-keyword relations are specialised, so the facts
 //! every reader sees are unchanged.
 
+use super::rules::{NLit, NRule};
+use super::Program;
 use crate::ast::Term;
 use crate::deps::DepGraph;
-use crate::program::{graph_of, NLit, NRule};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Most distinct uses a relation may have and still be specialised.
@@ -26,17 +27,17 @@ const MIN_GROWTH: usize = 256;
 /// A use of a relation: the ground arguments it fixes (`None`: not fixed).
 type Use = Vec<Option<Term>>;
 
-pub fn specialise(mut rules: Vec<NRule>) -> Vec<NRule> {
-    let most = most_rules(rules.len());
+pub fn specialise(mut program: Program) -> Program {
+    let most = most_rules(program.rules().len());
     for _ in 0..MAX_ROUNDS {
-        let graph = graph_of(&rules);
-        let uses = uses_per_relation(&rules, &graph);
+        let (rules, graph) = (program.rules(), program.graph());
+        let uses = uses_per_relation(rules, graph);
         if uses.is_empty() {
             break;
         }
         let mut seen = FxHashSet::default();
         let mut out = Vec::with_capacity(rules.len());
-        for rule in &rules {
+        for rule in rules {
             let rel = graph.get(rule.head.name().expect("named"), rule.head.args().len()).expect("in graph");
             let copies: Vec<NRule> = match uses.get(&rel) {
                 Some(list) => list.iter().filter_map(|u| instantiate(rule, u)).collect(),
@@ -48,12 +49,12 @@ pub fn specialise(mut rules: Vec<NRule>) -> Vec<NRule> {
         if out.len() > most {
             break;
         }
-        rules = out;
+        program = Program::new(out);
         if unchanged {
             break;
         }
     }
-    rules
+    program
 }
 
 /// The most rules specialisation may make of `n`.
@@ -162,7 +163,7 @@ mod tests {
     use crate::program::normalise;
 
     fn show(text: &str) -> String {
-        let rules = specialise(normalise(&parse(text).description).unwrap());
+        let rules = specialise(Program::normalised(&parse(text).description).unwrap()).into_rules();
         let mut lines: Vec<String> = rules.iter().map(ToString::to_string).collect();
         lines.sort();
         lines.join("\n")
@@ -192,7 +193,7 @@ mod tests {
             text += &format!("(<= (p{k}{vars}) (true (at{vars})) (p{} {vars} 0) (p{} {vars} 1))\n", k + 1, k + 1);
         }
         let rules = normalise(&parse(&text).description).unwrap();
-        let out = specialise(rules.clone());
+        let out = specialise(Program::new(rules.clone())).into_rules();
         assert!(out.len() > rules.len(), "the first rounds are made");
         assert!(out.len() <= most_rules(rules.len()), "{} rules", out.len());
     }
