@@ -2,7 +2,7 @@
 //   node tests/bench/pageload.mjs [--runs 2] [--games NAME ...]
 // after the page is built (scripts/serve or scripts/test build web/pkg). For each game of
 // ../shared/corpus, what the page's main thread does when rules are pasted: a wasm Session
-// with the main thread's time limit (web/src/main.ts, MAIN_THREAD_MILLIS) loads them (the
+// with the main thread's time limit (web/src/app.ts, MAIN_THREAD_MILLIS) loads them (the
 // reasoner, its program chosen by measurement) and computes the first view (legal moves,
 // goals). The grounding runs meanwhile in a worker and swaps in the propositional network
 // when it is ready, so this is the wait before the game can be played. Node runs the same
@@ -25,8 +25,8 @@ const RUNS = arg('--runs', 2);
 const chosen = process.argv.includes('--games') ? process.argv.slice(process.argv.indexOf('--games') + 1) : null;
 
 const mainThreadMillis = () => {
-  const m = readFileSync(join(ROOT, 'web/src/main.ts'), 'utf8').match(/const MAIN_THREAD_MILLIS = (\d+);/);
-  if (!m) throw new Error('MAIN_THREAD_MILLIS not found in web/src/main.ts');
+  const m = readFileSync(join(ROOT, 'web/src/app.ts'), 'utf8').match(/const MAIN_THREAD_MILLIS = (\d+);/);
+  if (!m) throw new Error('MAIN_THREAD_MILLIS not found in web/src/app.ts');
   return Number(m[1]);
 };
 const MILLIS = mainThreadMillis();

@@ -1,0 +1,32 @@
+// The analyses worker: solving a position, checking a game's requirements and checking a
+// lesson run here, off the page's thread. The game is loaded into a session of its own, on the
+// engine `auto` picked (the propositional network when the game grounds), and the moves replayed;
+// Cancel terminates the worker (each task is one synchronous call).
+
+import { Session, api } from '../engine/engine';
+import { openSession, serve, startOnce } from '../engine/worker-kit';
+import type { AnalysisReport, Solution } from '../engine/engine';
+import { checkLesson, type Verdict } from '../lessons/check';
+import type { Requirement } from '../lessons/data';
+
+export type AnalysisTask =
+  | { kind: 'solve'; budget: number }
+  | { kind: 'analyze'; maxStates: number; playouts: number; maxSteps: number; seed: number }
+  | { kind: 'lesson'; requirements: Requirement[] };
+/** `engine`: the engine `auto` picked on the page (`auto` if not known yet). */
+export type AnalysisRequest = { module: WebAssembly.Module; rules: string; engine: string; moves: string[][]; task: AnalysisTask };
+export type AnalysisReply =
+  | { type: 'solved'; solution: Solution; ms: number }
+  | { type: 'analyzed'; report: AnalysisReport; ms: number }
+  | { type: 'checked'; verdicts: Verdict[] }
+  | { type: 'error'; message: string };
+
+serve<AnalysisRequest>(({ module, rules, engine, moves, task }) => {
+  const post = (m: AnalysisReply) => postMessage(m);
+  startOnce(module);
+  if (task.kind === 'lesson') return post({ type: 'checked', verdicts: checkLesson(new Session(), task.requirements, rules) });
+  const { session } = openSession(rules, engine, moves);
+  const t0 = performance.now();
+  if (task.kind === 'solve') post({ type: 'solved', solution: api.solve(session, task.budget), ms: performance.now() - t0 });
+  else post({ type: 'analyzed', report: session.analyze(task.maxStates, task.playouts, task.maxSteps, task.seed), ms: performance.now() - t0 });
+}, (message): AnalysisReply => ({ type: 'error', message }));

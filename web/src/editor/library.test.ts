@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { exampleGroups, examples } from './examples';
+import { lessons } from '../lessons/data';
+
+describe('lessons', () => {
+  it('are 6 to 8 steps with distinct ids, starter rules and requirements', () => {
+    expect(lessons.length).toBeGreaterThanOrEqual(6);
+    expect(lessons.length).toBeLessThanOrEqual(8);
+    expect(new Set(lessons.map((l) => l.id)).size).toBe(lessons.length);
+    for (const l of lessons) {
+      expect(l.starter.trim(), l.id).not.toBe('');
+      expect(l.text.length, l.id).toBeGreaterThan(0);
+      expect(l.requirements.length, l.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('take the find-the-bug starters from the bug- examples', () => {
+    const bugs = lessons.filter((l) => l.id.startsWith('bug-'));
+    expect(bugs.length).toBeGreaterThan(0);
+    for (const l of bugs) expect(l.starter).toBe(examples.find((e) => e.id === l.id)?.text);
+  });
+});
+
+describe('examples', () => {
+  it('have a title and a one-line summary from their first two comment lines', () => {
+    const ttt = examples.find((e) => e.id === 'tictactoe');
+    expect(ttt?.title).toBe('Tic-tac-toe');
+    expect(ttt?.summary).toMatch(/^Three in a row/);
+    expect(examples.every((e) => e.summary.length > 20)).toBe(true);
+  });
+
+  it('are each in one menu group; the bug- games make up "Find the bug"', () => {
+    const grouped = exampleGroups().flatMap((g) => g.examples.map((e) => e.id));
+    expect(grouped.slice().sort()).toEqual(examples.map((e) => e.id).sort());
+    const bugs = exampleGroups().find((g) => g.label === 'Find the bug')?.examples.map((e) => e.id);
+    expect(bugs?.slice().sort()).toEqual(examples.filter((e) => e.id.startsWith('bug-')).map((e) => e.id).sort());
+  });
+});

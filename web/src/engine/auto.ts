@@ -1,0 +1,34 @@
+// What `auto` picked for the loaded rules, as the page uses it: the engine the workers run,
+// whether the page's own session moves to the network, and the engine line's "why".
+
+import type { EngineChoice } from '../ground/protocol';
+import type { View } from './engine';
+
+/** Longest the propositional network may take to build (in the grounding worker) for the
+ * page's own session to build it too; slower games play on the reasoner here, and on the
+ * network in the workers (Best moves, Analysis). */
+const MAIN_ENGINE_MS = 500;
+
+/** What `auto` picks (from the grounding worker), why it could not tell, or null while it
+ * decides. */
+export type AutoPick = EngineChoice | string | null;
+
+/** The engine workers should use: what `auto` picked, once known. */
+export function workerEngine(pick: AutoPick): string {
+  return typeof pick === 'object' && pick !== null ? pick.engine : 'auto';
+}
+
+/** `auto` picked the network and it builds quickly enough for the page's own session. */
+export function networkHere(pick: AutoPick): boolean {
+  return typeof pick === 'object' && pick !== null && pick.engine === 'propnet' && pick.engineMs <= MAIN_ENGINE_MS;
+}
+
+/** Why the engine of `view` plays, for the engine line (after the engine's name). */
+export function engineNote(pick: AutoPick, view: View): string {
+  const why = (note: string) => (note.startsWith(`${view.engine} `) ? note.slice(view.engine.length + 1) : note);
+  if (view.engine !== 'reasoner') return `${why(view.engineNote)}; chosen by auto: the game grounds`;
+  if (pick === null) return 'for now: auto is grounding the game in a worker to see whether the propositional network can play it';
+  if (typeof pick === 'string') return `(${pick})`;
+  if (pick.engine === 'propnet') return `on this page: the propositional network takes ${pick.engineMs.toFixed(0)} ms to build, so Best moves and Analysis use it in their workers`;
+  return why(pick.engineNote);
+}

@@ -1,0 +1,72 @@
+// The pipeline of the Grounded rules pane: one button per stage of the grounding (counts and
+// times), the text of a stage's rules, and the propositional network around an atom.
+
+import { byId, h } from '../dom';
+import type { GroundClient, Program, Values } from './client';
+import type { GroundSummary } from './protocol';
+import { VirtualList } from './vlist';
+
+const STAGE_NOTES: Record<string, string> = {
+  normalised: 'Rules with flat bodies: every or split into rules, relations only locally stratified split by their constants.',
+  fixed: 'Fluents no move changes (only a frame rule keeps them) read from init: the relations built on them become static.',
+  specialised: 'Copies of relations for the constant arguments bodies use, so that only facts some rule reads are derived.',
+  decomposed: 'Dynamic rules split into parts joined only by variables the head lacks, so that their instances add up instead of multiplying.',
+  domains: 'The base fluents and inputs the game declares or the relaxed fixpoint computes: every state bit and every move.',
+};
+
+/** The stage buttons (`stage` pressed), the engine `auto` picked, and the warnings. */
+export function pipeline(s: GroundSummary, stage: string, open: (name: string) => void): HTMLElement[] {
+  const stages = h(
+    'div',
+    { class: 'gv-pipeline', role: 'group', 'aria-label': 'Pipeline stages' },
+    ...s.stages.map((st, i) =>
+      h(
+        'button',
+        { type: 'button', class: 'gv-stage', 'data-stage': st.name, 'aria-pressed': String(st.name === stage), onclick: () => open(st.name) },
+        h('strong', {}, `${i + 1}. ${st.name}`),
+        h('span', {}, st.summary),
+        h('span', { class: 'muted' }, `${st.ms.toFixed(1)} ms`),
+      ),
+    ),
+  );
+  const engine = h('p', { class: 'muted', id: 'gv-engine' }, `Engine auto: ${s.engineNote} · decided in ${s.engineMs.toFixed(0)} ms`);
+  return [stages, engine, ...s.warnings.map((w) => h('p', { class: 'warn' }, w))];
+}
+
+/** Stage `name`'s rules as text, asked from the worker, into `box`. */
+export function showStageText(box: HTMLElement, client: GroundClient, name: string): void {
+  const lines = h('div', { class: 'gv-lines' });
+  box.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
+  client.stage(name).then(
+    (text) => {
+      const all = text.split('\n').filter((l) => l !== '');
+      const list = new VirtualList((i) => h('div', { class: 'vrow line' }, all[i]), { id: 'gv-stage-list', 'aria-label': `${name} rules` });
+      box.replaceChildren(h('p', { class: 'muted' }, STAGE_NOTES[name] ?? ''), lines, list.el);
+      list.setCount(all.length);
+    },
+    (e: Error) => box.replaceChildren(h('p', { class: 'warn' }, e.message)),
+  );
+}
+
+/** The network's figures and its picture around `atom` (the last rule's head if none), into
+ * `box`; a click on a node selects its atom. */
+export async function showNetwork(box: HTMLElement, p: Program, values: Values | null, atom: number, select: (a: number) => void): Promise<void> {
+  const net = p.data.summary.network;
+  const stats = net
+    ? `Compiled network: ${net.gates.toLocaleString('en')} gates, ${net.inputs.toLocaleString('en')} gate inputs, ${net.fluents} fluents (${net.permanent} permanent, ${net.persistent} persistent, ${net.ephemeral} ephemeral), ${net.moves} moves, ${net.cyclic_blocks} cyclic blocks, evaluated by ${net.strategy}; built in ${net.build_ms.toFixed(1)} ms.`
+    : 'The compiled network was not built: the game plays on the reasoner.';
+  const around = atom >= 0 ? atom : p.head(p.rules - 1);
+  box.replaceChildren(
+    h('p', { class: 'muted', id: 'gv-network-stats' }, stats),
+    h(
+      'p',
+      { class: 'muted' },
+      'Around ',
+      h('code', {}, p.atom(around)),
+      ': each rule is an AND gate of its literals (a dashed red input is negated), each atom an OR of its rules; green holds in this position. Click a node to expand around it.',
+    ),
+    h('div', { id: 'gv-network', class: 'graph gv-network' }),
+  );
+  const { drawNeighbourhood } = await import('./network');
+  drawNeighbourhood(byId('gv-network'), p, values, around, select);
+}

@@ -1,0 +1,268 @@
+// The lessons: short guided steps from "roles and init" to "a complete game" and "find the
+// bug". Each has its text, starter rules, and the requirements the engine checks
+// (lessons.ts). Their solutions live in tests/browser/lessons/, used only by the tests.
+
+import { example } from '../editor/examples';
+
+/** What the engine checks on the learner's rules. Moves (`after`) are joint moves, one
+ * move per role in the order of the roles, played from the initial state. */
+export type Check =
+  | { kind: 'roles'; roles: string[] }
+  | { kind: 'state'; after?: string[][]; has: string[]; lacks?: string[]; size?: number }
+  | { kind: 'legal'; after?: string[][]; role: string; count?: number; has?: string[] }
+  | { kind: 'outcome'; after: string[][]; goals: Record<string, number> }
+  | { kind: 'ends'; playouts: number; maxSteps: number }
+  | { kind: 'well-formed' };
+
+export interface Requirement {
+  text: string;
+  check: Check;
+}
+
+export interface Lesson {
+  id: string;
+  title: string;
+  /** Paragraphs. */
+  text: string[];
+  starter: string;
+  requirements: Requirement[];
+}
+
+const TTT_ROLES_AND_INIT = `(role x)
+(role o)
+
+(index 1)
+(index 2)
+(index 3)
+
+(<= (init (cell ?x ?y b)) (index ?x) (index ?y))
+(init (control x))
+`;
+
+const TTT_LEGAL = `${TTT_ROLES_AND_INIT}
+(opponent x o)
+(opponent o x)
+
+(<= (legal ?p (mark ?x ?y))
+    (true (control ?p))
+    (true (cell ?x ?y b)))
+(<= (legal ?p noop)
+    (opponent ?p ?q)
+    (true (control ?q)))
+`;
+
+const TTT_NEXT = `${TTT_LEGAL}
+(<= (next (cell ?x ?y ?p))
+    (does ?p (mark ?x ?y)))
+(<= (next (cell ?x ?y ?s))
+    (true (cell ?x ?y ?s))
+    (not (marked ?x ?y)))
+(<= (marked ?x ?y)
+    (does ?p (mark ?x ?y)))
+(<= (next (control ?q))
+    (true (control ?p))
+    (opponent ?p ?q))
+`;
+
+const X_WINS_ROW = [
+  ['(mark 1 1)', 'noop'],
+  ['noop', '(mark 1 2)'],
+  ['(mark 2 1)', 'noop'],
+  ['noop', '(mark 2 2)'],
+  ['(mark 3 1)', 'noop'],
+];
+
+/** Race to five: the first player adds 2, the second 2, the first 1 and wins. */
+const raceWon = (winner: string, loser: string): Requirement => ({
+  text: `With 2, 2 and 1, ${winner} reaches 5 and wins.`,
+  check: { kind: 'outcome', after: [['(add 2)', 'noop'], ['noop', '(add 2)'], ['(add 1)', 'noop']], goals: { [winner]: 100, [loser]: 0 } },
+});
+
+const bug = (id: string): string => example(id)?.text ?? '';
+
+export const lessons: Lesson[] = [
+  {
+    id: 'roles-init',
+    title: 'Roles and the initial state',
+    text: [
+      'A GDL game starts by naming its players with role facts, such as (role x), and its initial state with init. The state is a set of facts called fluents: (cell 1 1 b) says that cell (1, 1) is blank, (control x) that x is to move.',
+      'Add the second player, o, and make all nine cells of a 3 × 3 board blank at the start. Instead of nine init facts, one rule can do it: (<= (init (cell ?x ?y b)) (index ?x) (index ?y)) holds for every pair of indices.',
+    ],
+    starter: `; Lesson 1: roles and the initial state
+; Name both players: x is here, add o.
+(role x)
+
+; The coordinates of the board.
+(index 1)
+(index 2)
+(index 3)
+
+; The initial state: x moves first. Add the nine blank cells (cell ?x ?y b).
+(init (control x))
+`,
+    requirements: [
+      { text: 'The roles are x and o, in that order.', check: { kind: 'roles', roles: ['x', 'o'] } },
+      {
+        text: 'The initial state has the nine blank cells and (control x): ten fluents.',
+        check: { kind: 'state', has: ['(cell 1 1 b)', '(cell 2 3 b)', '(cell 3 3 b)', '(control x)'], size: 10 },
+      },
+    ],
+  },
+  {
+    id: 'legal',
+    title: 'Legal moves',
+    text: [
+      '(legal ROLE MOVE) says which moves a role may make. The body of a legal rule looks at the current state through (true FLUENT).',
+      'Let the player in control mark any blank cell with (mark ?x ?y). In GDL every role moves in every step, so the other player needs a move too: noop ("no operation"). The facts (opponent x o) and (opponent o x) help to say "the other player is in control".',
+    ],
+    starter: `; Lesson 2: legal moves
+${TTT_ROLES_AND_INIT}
+(opponent x o)
+(opponent o x)
+
+; Write the legal moves here:
+; the player in control may play (mark ?x ?y) on a blank cell,
+; the other player plays noop.
+`,
+    requirements: [
+      { text: 'x has 9 legal moves in the initial state.', check: { kind: 'legal', role: 'x', count: 9, has: ['(mark 2 2)'] } },
+      { text: 'o has exactly one legal move in the initial state: noop.', check: { kind: 'legal', role: 'o', count: 1, has: ['noop'] } },
+    ],
+  },
+  {
+    id: 'next',
+    title: 'The next state',
+    text: [
+      'After a move, the new state holds exactly the fluents F for which (next F) holds. (does ROLE MOVE) says which move a role made. A fluent that no next rule derives disappears, so untouched cells need a rule that keeps them: a "frame rule".',
+      'Write next rules so that the marked cell gets the player\'s symbol, every other cell keeps its content, and control passes to the opponent.',
+    ],
+    starter: `; Lesson 3: the next state
+${TTT_LEGAL}
+; Write the next rules here: the marked cell, the other cells, control.
+`,
+    requirements: [
+      {
+        text: 'After x plays (mark 1 1): cell (1, 1) holds x, the other cells are still there, o is in control.',
+        check: { kind: 'state', after: [['(mark 1 1)', 'noop']], has: ['(cell 1 1 x)', '(cell 2 2 b)', '(control o)'], lacks: ['(cell 1 1 b)', '(control x)'], size: 10 },
+      },
+      { text: 'Then o has 8 legal moves.', check: { kind: 'legal', after: [['(mark 1 1)', 'noop']], role: 'o', count: 8 } },
+      {
+        text: 'After o answers (mark 2 2), both marks are on the board and x is in control again.',
+        check: { kind: 'state', after: [['(mark 1 1)', 'noop'], ['noop', '(mark 2 2)']], has: ['(cell 1 1 x)', '(cell 2 2 o)', '(control x)'], size: 10 },
+      },
+    ],
+  },
+  {
+    id: 'goals',
+    title: 'Ending the game: terminal and goal',
+    text: [
+      'terminal says when the game is over; (goal ROLE VALUE) gives each role a score from 0 to 100 in the final state. The rules for (line ?p), three of ?p\'s marks in a row, are written for you.',
+      'Make the game end when a player has a line or the board is full. A player with a line scores 100 and the other 0; a full board without a line gives 50 to both. Tip: (not (line x)) holds when x has no line.',
+    ],
+    starter: `; Lesson 4: terminal and goal
+${TTT_NEXT}
+(<= (line ?p) (role ?p) (index ?y)
+    (true (cell 1 ?y ?p)) (true (cell 2 ?y ?p)) (true (cell 3 ?y ?p)))
+(<= (line ?p) (role ?p) (index ?x)
+    (true (cell ?x 1 ?p)) (true (cell ?x 2 ?p)) (true (cell ?x 3 ?p)))
+(<= (line ?p) (role ?p)
+    (true (cell 1 1 ?p)) (true (cell 2 2 ?p)) (true (cell 3 3 ?p)))
+(<= (line ?p) (role ?p)
+    (true (cell 1 3 ?p)) (true (cell 2 2 ?p)) (true (cell 3 1 ?p)))
+(<= open (true (cell ?x ?y b)))
+
+; Write terminal and goal here.
+`,
+    requirements: [
+      { text: 'When x completes the first row, the game is over: x scores 100, o 0.', check: { kind: 'outcome', after: X_WINS_ROW, goals: { x: 100, o: 0 } } },
+      { text: 'The game must terminate: 200 random games all end within 9 moves.', check: { kind: 'ends', playouts: 200, maxSteps: 9 } },
+      { text: 'The game is well formed: it ends, every role can move, every final state has one goal per role, and each role can win.', check: { kind: 'well-formed' } },
+    ],
+  },
+  {
+    id: 'simultaneous',
+    title: 'Simultaneous moves',
+    text: [
+      'In GDL all roles move at once in every step; taking turns is only a convention (noop). Without control and noop, both players really choose together.',
+      'Write one round of rock-paper-scissors for left and right: both may throw rock, paper or scissors; the next state remembers the throws, with (threw ROLE THROW); the game ends after the round. The winner scores 100 and the loser 0, equal throws 50 each. The facts (beats A B) are given.',
+    ],
+    starter: `; Lesson 5: simultaneous moves
+(role left)
+(role right)
+
+(throw rock)
+(throw paper)
+(throw scissors)
+
+(beats rock scissors)
+(beats scissors paper)
+(beats paper rock)
+
+(init start)
+
+; Write legal, next, terminal and goal here.
+`,
+    requirements: [
+      { text: 'left can throw rock, paper or scissors at the start.', check: { kind: 'legal', role: 'left', count: 3, has: ['rock', 'paper', 'scissors'] } },
+      { text: 'right has the same three moves.', check: { kind: 'legal', role: 'right', count: 3, has: ['rock', 'paper', 'scissors'] } },
+      { text: 'Rock against scissors: the game is over, left scores 100, right 0.', check: { kind: 'outcome', after: [['rock', 'scissors']], goals: { left: 100, right: 0 } } },
+      { text: 'Paper against paper: 50 each.', check: { kind: 'outcome', after: [['paper', 'paper']], goals: { left: 50, right: 50 } } },
+    ],
+  },
+  {
+    id: 'complete',
+    title: 'A complete game',
+    text: [
+      'Now a whole game on your own: Race to five. A counter starts at 0, (count 0). The players first and second take turns; the one in control adds 1 or 2 with (add 1) or (add 2), never passing 5; the other plays noop. Whoever makes the counter exactly 5 wins 100, the other gets 0.',
+      'The succ facts give you arithmetic: (succ 2 3) says 3 follows 2. A rule (plus ?n 2 ?m) can be built from two succ steps.',
+    ],
+    starter: `; Lesson 6: a complete game, race to five
+(role first)
+(role second)
+
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)
+
+; The initial state, legal, next, terminal and goal: all yours.
+`,
+    requirements: [
+      { text: 'The initial state is (count 0) with first in control.', check: { kind: 'state', has: ['(count 0)', '(control first)'], size: 2 } },
+      { text: 'first may add 1 or 2 at the start.', check: { kind: 'legal', role: 'first', count: 2, has: ['(add 1)', '(add 2)'] } },
+      raceWon('first', 'second'),
+      { text: 'The game is well formed (the Analysis pane shows the details).', check: { kind: 'well-formed' } },
+    ],
+  },
+  {
+    id: 'bug-unsafe',
+    title: 'Find the bug: an unsafe rule',
+    text: [
+      'This race to five does not load. Read the error under the editor: it names the rule and the variable. A rule is safe when every variable in it gets its values from a positive condition of its body.',
+      'Fix the rule so that the game loads and plays as its comments say.',
+    ],
+    starter: bug('bug-unsafe'),
+    requirements: [
+      { text: 'right plays noop while left is in control.', check: { kind: 'legal', role: 'right', count: 1, has: ['noop'] } },
+      raceWon('left', 'right'),
+      { text: 'The game is well formed.', check: { kind: 'well-formed' } },
+    ],
+  },
+  {
+    id: 'bug-unreachable',
+    title: 'Find the bug: a goal nobody reaches',
+    text: [
+      'This tic-tac-toe loads and plays, yet something is wrong: run the Analysis pane and read which check fails. A game is well formed only if every role can score 100 on some line of play.',
+      'Find the rules that make o\'s win impossible and fix them.',
+    ],
+    starter: bug('bug-unreachable'),
+    requirements: [
+      {
+        text: 'When o completes the second column, o scores 100 and x 0.',
+        check: {
+          kind: 'outcome',
+          after: [['(mark 1 1)', 'noop'], ['noop', '(mark 2 1)'], ['(mark 1 2)', 'noop'], ['noop', '(mark 2 2)'], ['(mark 3 3)', 'noop'], ['noop', '(mark 2 3)']],
+          goals: { x: 0, o: 100 },
+        },
+      },
+      { text: 'The game is well formed: each role can win.', check: { kind: 'well-formed' } },
+    ],
+  },
+];

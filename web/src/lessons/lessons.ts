@@ -1,0 +1,119 @@
+// The Lessons menu: opens a lesson (its text, its starter rules in the editor), checks the
+// learner's rules against the lesson's requirements (check.ts, in a worker), and keeps
+// the progress in the browser.
+
+import { byId, h } from '../dom';
+import type { Verdict } from './check';
+import { lessons, type Lesson } from './data';
+import { loadProgress, saveProgress, type Progress } from '../storage/storage';
+import { runTask, type Running } from '../analysis/tasks';
+
+export interface LessonHost {
+  /** Puts rules into the editor as a fresh game. */
+  open(text: string): void;
+  /** The editor's current rules. */
+  text(): string;
+}
+
+/** The menu and the lesson panel above the editor. */
+export class LessonPane {
+  #progress: Progress = loadProgress();
+  #lesson: Lesson | null = null;
+  #checking: Running | null = null;
+
+  constructor(
+    private module: WebAssembly.Module,
+    private host: LessonHost,
+  ) {
+    byId<HTMLSelectElement>('lessons').addEventListener('change', (e) => {
+      const select = e.target as HTMLSelectElement;
+      const lesson = lessons.find((l) => l.id === select.value);
+      select.value = '';
+      if (lesson) this.#start(lesson);
+    });
+    byId('lesson-check').addEventListener('click', () => this.#check());
+    byId('lesson-reset').addEventListener('click', () => this.#lesson && this.host.open(this.#lesson.starter));
+    byId('lesson-next').addEventListener('click', () => {
+      const next = lessons[lessons.findIndex((l) => l.id === this.#lesson?.id) + 1];
+      if (next) this.#start(next);
+    });
+    byId('lesson-close').addEventListener('click', () => this.#show(null));
+    this.#renderMenu();
+    this.#show(lessons.find((l) => l.id === this.#progress.open) ?? null);
+  }
+
+  /** Opens a lesson with its starter rules. */
+  #start(lesson: Lesson): void {
+    this.host.open(lesson.starter);
+    this.#show(lesson);
+  }
+
+  #show(lesson: Lesson | null): void {
+    this.#checking?.stop();
+    this.#checking = null;
+    this.#lesson = lesson;
+    this.#progress.open = lesson?.id ?? null;
+    saveProgress(this.#progress);
+    const panel = byId('lesson');
+    panel.hidden = !lesson;
+    if (!lesson) return;
+    const n = lessons.indexOf(lesson) + 1;
+    byId('lesson-title').textContent = `Lesson ${n} of ${lessons.length}: ${lesson.title}`;
+    byId('lesson-text').replaceChildren(...lesson.text.map((p) => h('p', {}, p)));
+    const results = byId('lesson-results');
+    results.removeAttribute('data-state');
+    results.replaceChildren(...lesson.requirements.map((r) => h('li', { class: 'todo' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, '○'), r.text)));
+    byId('lesson-next').hidden = n === lessons.length;
+    this.#renderStatus();
+  }
+
+  /** Checks the editor's rules in a worker; a new check or another lesson cancels it. */
+  #check(): void {
+    const lesson = this.#lesson;
+    if (!lesson) return;
+    this.#checking?.stop();
+    byId('lesson-results').setAttribute('data-state', 'checking');
+    this.#renderStatus('Checking…');
+    const task = { kind: 'lesson' as const, requirements: lesson.requirements };
+    this.#checking = runTask({ module: this.module, rules: this.host.text(), engine: 'auto', moves: [], task }, (reply) => {
+      this.#checking = null;
+      if (reply.type === 'checked') this.#showVerdicts(lesson, reply.verdicts);
+      else this.#renderStatus(`The check could not run: ${reply.type === 'error' ? reply.message : reply.type}.`);
+    });
+  }
+
+  #showVerdicts(lesson: Lesson, verdicts: Verdict[]): void {
+    const results = byId('lesson-results');
+    results.setAttribute('data-state', 'checked');
+    results.replaceChildren(
+      ...verdicts.map((v) =>
+        h(
+          'li',
+          { class: v.ok ? 'pass' : 'fail' },
+          h('span', { class: 'mark', 'aria-hidden': 'true' }, v.ok ? '✓' : '✗'),
+          v.text,
+          v.ok ? null : h('span', { class: 'why' }, ` — ${v.why}.`),
+        ),
+      ),
+    );
+    const passed = verdicts.every((v) => v.ok);
+    if (passed && !this.#progress.done.includes(lesson.id)) this.#progress.done.push(lesson.id);
+    saveProgress(this.#progress);
+    this.#renderMenu();
+    this.#renderStatus(passed ? 'Well done: every requirement holds.' : 'Not yet: see the requirements marked ✗.');
+  }
+
+  #renderStatus(note = ''): void {
+    const done = this.#progress.done.includes(this.#lesson?.id ?? '');
+    byId('lesson-status').textContent = [done ? '✓ Done.' : '', note].filter(Boolean).join(' ');
+  }
+
+  #renderMenu(): void {
+    const select = byId<HTMLSelectElement>('lessons');
+    const count = lessons.filter((l) => this.#progress.done.includes(l.id)).length;
+    select.replaceChildren(
+      h('option', { value: '' }, `Lessons (${count}/${lessons.length} done)…`),
+      ...lessons.map((l, i) => h('option', { value: l.id }, `${this.#progress.done.includes(l.id) ? '✓' : '○'} ${i + 1}. ${l.title}`)),
+    );
+  }
+}

@@ -1,0 +1,142 @@
+// The Match pane: N games between two computer players from the initial state, seats
+// alternating, played by a pool of workers (one per core, navigator.hardwareConcurrency);
+// a results table (wins, draws, losses, points and mean score with 95% intervals) and a
+// bar chart of each player's wins, draws and losses, updated as games end. A long match on
+// the reasoner moves to the propositional network ground in the background (see `start`).
+
+import { byId, h } from '../dom';
+import { matchTally, type MatchGame, type Tally } from '../engine/engine';
+import { STRENGTHS, playerSpec, randomSeed, share, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
+import { UpgradeController } from '../engine/upgrade';
+
+/** Most games in one match. */
+const MAX_GAMES = 1000;
+
+export class MatchPane {
+  /** The workers playing the match's games. */
+  #pool: Players[] = [];
+  /** Moves a long match to the network (see `start`). */
+  #upgrade = new UpgradeController();
+
+  constructor(
+    private module: WebAssembly.Module,
+    private rules: () => string | null,
+  ) {
+    for (const id of ['ma-a', 'ma-b']) {
+      const select = byId<HTMLSelectElement>(id);
+      select.replaceChildren(
+        h('option', { value: 'random' }, 'random'),
+        ...STRENGTHS.map((n, i) => h('option', { value: `mcts:${i}`, selected: id === 'ma-a' && i === 1 }, `MCTS, ${n.toLocaleString('en')} playouts a move`)),
+        h('option', { value: 'perfect' }, 'perfect (small games)'),
+      );
+    }
+    byId('match-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.#start();
+    });
+    byId('ma-stop').addEventListener('click', () => this.#finish('Stopped.'));
+  }
+
+  #seat(id: string): string {
+    const v = byId<HTMLSelectElement>(id).value;
+    const seat: Seat = v.startsWith('mcts:') ? { mcts: Number(v.slice(5)) } : (v as Seat);
+    return playerSpec(seat) ?? 'random';
+  }
+
+  #start(): void {
+    const rules = this.rules();
+    const out = byId('ma-results');
+    if (rules === null) {
+      out.replaceChildren(h('p', { class: 'warn' }, 'The rules have errors: fix them to play a match.'));
+      return;
+    }
+    this.#finish('');
+    const players = `${this.#seat('ma-a')},${this.#seat('ma-b')}`;
+    const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
+    const workers = Math.max(1, Math.min(count, navigator.hardwareConcurrency || 1));
+    const seed = randomSeed();
+    const games: MatchGame[] = [];
+    const played = new Set<number>();
+    const progress = byId<HTMLProgressElement>('ma-progress');
+    progress.max = count;
+    progress.value = 0;
+    progress.hidden = false;
+    this.#setRunning(true);
+    let where = `${workers} worker${workers > 1 ? 's' : ''}`;
+    out.replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
+    let running = workers;
+    const task = (mine: number[]) => ({ module: this.module, rules, moves: [], task: { kind: 'games' as const, players, seed, games: mine, maxSteps: 1000 } });
+    const onReply = (reply: PlayersReply) => {
+      if (reply.type === 'game' && !played.has(reply.index)) {
+        played.add(reply.index);
+        games.push(reply.game);
+        progress.value = games.length;
+        this.#show(players, games, count, where);
+      } else if (reply.type === 'error') {
+        this.#finish(`The match stopped: ${reply.message}`);
+      } else if (reply.type === 'done' && --running === 0) {
+        this.#finish('');
+      }
+    };
+    for (let w = 0; w < workers; w++) this.#pool.push(startPlayers(task(share(count, w, workers)), onReply));
+    // A long match grounds the game in full in one more worker: if the network is measured
+    // faster, that worker plays the games left alone.
+    this.#upgrade.schedule(
+      rules,
+      (answered, failed) => {
+        let moved = false;
+        return startPlayers({ module: this.module, rules, moves: [], task: { kind: 'upgrade' } }, (reply) => {
+          if (moved) return onReply(reply);
+          if (reply.type !== 'upgraded') return failed();
+          moved = reply.moved;
+          answered(reply.moved, reply.note);
+        });
+      },
+      (upgrader, note) => {
+        for (const p of this.#pool) p.stop();
+        this.#pool = [upgrader];
+        const left = Array.from({ length: count }, (_, g) => g).filter((g) => !played.has(g));
+        where = `${where}, then the last ${left.length} on one worker with engine ${note}`;
+        running = 1;
+        upgrader.send(task(left));
+      },
+    );
+  }
+
+  /** The tally of `games` so far, played on `where` (workers and engine). */
+  #show(players: string, games: MatchGame[], count: number, where: string): void {
+    const tallies = matchTally(players, games);
+    const pm = (e: { mean: number; plus_minus: number }, scale: number) => `${(scale * e.mean).toFixed(1)} ± ${(scale * e.plus_minus).toFixed(1)}`;
+    const table = h(
+      'table',
+      { class: 'match-table' },
+      h('thead', {}, h('tr', {}, ...['player', 'games', 'wins', 'draws', 'losses', 'points % (95% CI)', 'mean score (95% CI)'].map((t) => h('th', {}, t)))),
+      h('tbody', {}, ...tallies.map((t) => h('tr', {}, h('td', {}, t.player), ...[t.games, t.wins, t.draws, t.losses].map((n) => h('td', {}, String(n))), h('td', {}, pm(t.points, 100)), h('td', {}, pm(t.score, 1))))),
+    );
+    const bar = (t: Tally) => {
+      const part = (n: number, cls: string, label: string) => n > 0 && h('span', { class: `bar ${cls}`, style: `width: ${(100 * n) / t.games}%`, title: `${n} ${label}` }, String(n));
+      return h('div', { class: 'chart-row' }, h('span', { class: 'chart-label' }, t.player), h('div', { class: 'chart-bar' }, part(t.wins, 'win', 'wins'), part(t.draws, 'draw', 'draws'), part(t.losses, 'loss', 'losses')));
+    };
+    byId('ma-results').replaceChildren(
+      h('p', { class: 'muted', id: 'ma-where' }, `${games.length} of ${count} games on ${where}; seats alternate between games.`),
+      table,
+      h('div', { class: 'match-chart', 'aria-label': 'Wins, draws and losses per player' }, ...tallies.map(bar)),
+      h('p', { class: 'muted chart-key' }, h('span', { class: 'key win' }), ' wins ', h('span', { class: 'key draw' }), ' draws ', h('span', { class: 'key loss' }), ' losses'),
+    );
+  }
+
+  /** Stops every worker; `message`, if any, is shown under the results. */
+  #finish(message: string): void {
+    for (const p of this.#pool) p.stop();
+    this.#pool = [];
+    this.#upgrade.stop();
+    this.#setRunning(false);
+    byId('ma-progress').hidden = true;
+    if (message) byId('ma-results').append(h('p', { class: 'warn' }, message));
+  }
+
+  #setRunning(on: boolean): void {
+    byId<HTMLButtonElement>('ma-run').disabled = on;
+    byId<HTMLButtonElement>('ma-stop').disabled = !on;
+  }
+}
