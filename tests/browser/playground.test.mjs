@@ -181,7 +181,7 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
   await page.locator('#po-engine').selectOption('auto');
   await page.locator('#po-run').click();
   await page.locator('#po-stuck').waitFor({ timeout: 60_000 });
-  assert.match(await page.locator('#po-stuck').textContent(), /^[\d,]+ playouts stopped where r had no legal move/);
+  assert.match(await page.locator('#po-stuck').textContent(), /^[\d,]+ playouts stopped where role r had no legal move/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -237,13 +237,7 @@ export class PlayoutsPane {
         stat('workers', String(this.#parts.length), 'po-workers-out'),
       ),
       t.cut > 0 ? h('p', { class: 'warn' }, `${t.cut.toLocaleString('en')} playouts were stopped at the move limit before the game ended.`) : '',
-      t.stuck > 0
-        ? h(
-            'p',
-            { class: 'warn', id: 'po-stuck' },
-            `${t.stuck.toLocaleString('en')} playouts stopped where ${t.stuckRole} had no legal move in a state that is not terminal: the game is not playable there.`,
-          )
-        : '',
+      t.stuckNote ? h('p', { class: 'warn', id: 'po-stuck' }, `${t.stuckNote}.`) : '',
       ...hist,
     );
   }
