@@ -6,7 +6,6 @@
 
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -36,19 +35,6 @@ function placementGame({ roles: [a, b], rel, empty, move, side, start }) {
   return lines.join('\n') + '\n';
 }
 
-/** A chess-like position (no chess moves) for machines without the corpus. */
-function chessLike() {
-  const back = ['r', 'n', 'b', 'q', 'k', 'b', 'n', 'r'];
-  const start = {};
-  back.forEach((p, i) => {
-    start[`${i + 1} 1`] = `w${p}`;
-    start[`${i + 1} 2`] = 'wp';
-    start[`${i + 1} 7`] = 'bp';
-    start[`${i + 1} 8`] = `b${p}`;
-  });
-  return placementGame({ roles: ['white', 'black'], rel: 'cell', empty: 'b', move: 'put', side: 8, start }).replace(/\(cell (\d) /g, (_, x) => `(cell ${'abcdefgh'[x - 1]} `);
-}
-
 const cellText = (page, x, y) => cell(page, x, y).evaluate((el) => el.textContent);
 
 /** Loads `rules` into a fresh page and waits for its board. */
@@ -60,8 +46,8 @@ async function withGame(rules, cells) {
 }
 
 test('a chess game shows Unicode pieces on a chequered board', async () => {
-  const corpus = existsSync(CORPUS_CHESS);
-  const rules = corpus ? await readFile(CORPUS_CHESS, 'utf8') : chessLike();
+  // The corpus's chess (../shared beside the repository): the test fails without it.
+  const rules = await readFile(CORPUS_CHESS, 'utf8');
   const { context, page, errors } = await withGame(rules, 64);
   const board = page.locator('#board');
   assert.equal(await board.getAttribute('data-scheme'), 'chess');
@@ -78,13 +64,11 @@ test('a chess game shows Unicode pieces on a chequered board', async () => {
   assert.equal(await cell(page, 'e', 4).getAttribute('aria-label'), 'cell e 4: empty');
   await page.locator('#board-flip').click();
   await shot(page, 'board-chess');
-  if (corpus) {
-    // A pawn moves from e2 to e4 with two clicks.
-    await cell(page, 'e', 2).click();
-    await cell(page, 'e', 4).click();
-    await page.waitForFunction(() => document.querySelector('#board [data-x="e"][data-y="4"]')?.textContent === '♙\uFE0E');
-    assert.equal(await cellText(page, 'e', 2), '');
-  }
+  // A pawn moves from e2 to e4 with two clicks.
+  await cell(page, 'e', 2).click();
+  await cell(page, 'e', 4).click();
+  await page.waitForFunction(() => document.querySelector('#board [data-x="e"][data-y="4"]')?.textContent === '♙\uFE0E');
+  assert.equal(await cellText(page, 'e', 2), '');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,3 +1,5 @@
+//! Tests of the analyses: exhaustive and sampled, on small games whose answers are known.
+
 use super::*;
 use crate::path::play;
 use crate::reasoner::Reasoner;

@@ -1,3 +1,5 @@
+//! Tests of the explanations: rule instances for what holds, first failing conditions for what does not, followed backwards through the game.
+
 use super::*;
 use crate::parse::parse;
 

@@ -1,3 +1,5 @@
+//! Tests of the grounder: ground programs (the tic-tac-toe snapshot), limits and demand, and traces equal to the reasoner's.
+
 use super::*;
 use crate::machine::StateMachine;
 use crate::parse::{parse, Syntax};

@@ -1,3 +1,5 @@
+//! Tests of both parsers: diagnostics at the right place, recovery, and parse → print → parse on every corpus game.
+
 use super::*;
 use crate::ast::{Literal, Term};
 use crate::diagnostic::LineIndex;

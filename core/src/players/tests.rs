@@ -1,3 +1,5 @@
+//! Tests of the computer players and matches: legal moves, budgets, seats and the tally.
+
 use super::arena::{play_game, seats, tally};
 use super::uct::Uct;
 use super::*;

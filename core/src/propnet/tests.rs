@@ -1,3 +1,5 @@
+//! Tests of the network: its traces equal the reasoner's under every optimisation and strategy, lanes included.
+
 use super::*;
 use crate::ground::{ground, Options as GroundOptions};
 use crate::machine::playout::{step_playout, Outcome};

@@ -1,3 +1,5 @@
+//! Tests of the reasoner: evaluation, limits, demand and tabling, and plans independent of the order bodies are written in.
+
 use super::*;
 use crate::parse::parse;
 use crate::program::specialise::specialise;

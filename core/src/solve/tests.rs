@@ -1,3 +1,5 @@
+//! Tests of the solver and perft: guaranteed values, budgets, and lines of play counted on every engine.
+
 use super::*;
 use crate::engine::{build, Choice};
 use crate::path::{parse_path, play};
