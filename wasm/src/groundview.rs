@@ -32,7 +32,7 @@ impl JsGroundGame {
         syntax: &str,
         progress: Option<js_sys::Function>,
     ) -> std::result::Result<JsGroundProgram, JsError> {
-        let syntax = crate::session::syntax_named(syntax).map_err(crate::js_err)?;
+        let syntax = gdl_core::play::text::syntax_named(syntax).map_err(crate::js_err)?;
         // A failing callback must not stop the grounding.
         let mut report = |phase: &str| {
             if let Some(f) = &progress {

@@ -19,11 +19,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// What `groundview.rs` takes from the game's API.
-mod session {
-    pub use gdl_core::play::text::syntax_named;
-}
-
 #[wasm_bindgen]
 extern "C" {
     /// Milliseconds with sub-millisecond precision (pages, workers and node all have it).
