@@ -246,12 +246,14 @@ mod tests {
 /// The relation graph as plain data, for display: nodes with their stratum and whether they
 /// depend on the state, edges with their sign.
 #[derive(Clone, Debug, serde::Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct RuleGraph {
     pub nodes: Vec<GraphNode>,
     pub edges: Vec<GraphEdge>,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct GraphNode {
     /// `name/arity`.
     pub id: String,
@@ -260,12 +262,14 @@ pub struct GraphNode {
     /// 0 for relations with no negation below them; +1 across each `not`.
     pub stratum: usize,
     /// `static` (no `true`/`does` below), `state` (depends on `true`) or `move` (on `does`).
+    #[cfg_attr(feature = "tsify", tsify(type = "\"static\" | \"state\" | \"move\""))]
     pub kind: &'static str,
     pub recursive: bool,
     pub defined: bool,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct GraphEdge {
     /// The relation whose rules use `to`.
     pub from: String,

@@ -24,6 +24,7 @@ pub type Result<T> = std::result::Result<T, String>;
 /// One stage of the pipeline as the page lists it.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "GroundStage"))]
 pub struct Stage {
     /// `normalised`, `fixed`, `specialised`, `decomposed`, `domains`, `ground`, `network`.
     pub name: &'static str,
@@ -37,18 +38,21 @@ pub struct Stage {
 /// The engine `auto` picks for a game, known before the full grounding (which may be long).
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct EngineChoice {
     /// `propnet` or `reasoner`, the note saying why, and the time it took to decide and build it.
     pub engine: &'static str,
     pub engine_note: String,
     pub engine_ms: f64,
     /// The compiled network's figures, when the game grounds within `auto`'s limits.
+    #[cfg_attr(feature = "tsify", tsify(type = "NetworkStats | null"))]
     pub network: Option<propnet::Stats>,
 }
 
 /// Everything about the grounded game except the program itself.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "GroundSummary"))]
 pub struct Summary {
     pub rules: usize,
     pub atoms: usize,

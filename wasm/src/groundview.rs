@@ -20,7 +20,8 @@ impl JsGroundGame {
         Ok(JsGroundGame { inner })
     }
 
-    /// `{engine, engineNote, engineMs, network}`.
+    /// The engine `auto` picks, why, and the network's figures.
+    #[wasm_bindgen(unchecked_return_type = "EngineChoice")]
     pub fn choice(&self) -> std::result::Result<JsValue, JsError> {
         crate::to_js(&self.inner.choice)
     }
@@ -53,8 +54,8 @@ pub struct JsGroundProgram {
 
 #[wasm_bindgen(js_class = GroundProgram)]
 impl JsGroundProgram {
-    /// `{rules, atoms, relations, stages: [{name, explanation, summary, ms}], engine, engineNote, engineMs,
-    /// network, warnings}`.
+    /// Counts, relations, the pipeline's stages, the engine `auto` picks, warnings.
+    #[wasm_bindgen(unchecked_return_type = "GroundSummary")]
     pub fn summary(&self) -> std::result::Result<JsValue, JsError> {
         crate::to_js(self.inner.summary())
     }

@@ -137,17 +137,17 @@ impl Session {
         self.inner.replay(&moves).map_err(js_err)
     }
 
-    /// Why `atom` (e.g. `(legal x (mark 1 1))`) holds or not, along the moves played:
-    /// `{atom, step, holds, summary, derivations: [{rule, line, instance, premises, failed,
-    /// note}]}`; each premise `{literal, holds, atom, step, atom_holds}` can be explained in
-    /// turn. `step` defaults to the current position (its last move for `next`).
+    /// Why `atom` (e.g. `(legal x (mark 1 1))`) holds or not, along the moves played; each
+    /// premise can be explained in turn. `step` defaults to the current position (its last
+    /// move for `next`).
+    #[wasm_bindgen(unchecked_return_type = "Explanation")]
     pub fn explain(&mut self, atom: &str, step: Option<u32>) -> Result<JsValue, JsError> {
         to_js(&self.inner.explain(atom, step.map(|s| s as usize)).map_err(js_err)?)
     }
 
     /// The goal value each legal move guarantees in the current position, searching at most
-    /// `budget` positions: `{roles: [{role, moves: [{move, value}], value, summary}], nodes,
-    /// complete, stopped}`.
+    /// `budget` positions.
+    #[wasm_bindgen(unchecked_return_type = "Solution")]
     pub fn solve(&mut self, budget: f64) -> Result<JsValue, JsError> {
         to_js(&self.inner.solve(budget as u64).map_err(js_err)?)
     }
@@ -226,9 +226,8 @@ pub fn format_text(text: &str, to: &str) -> Result<String, JsError> {
     play::text::format(text, to).map_err(js_err)
 }
 
-/// The relation dependency graph: `{nodes: [{id, name, arity, stratum, kind, recursive,
-/// defined}], edges: [{from, to, negative}]}`.
-#[wasm_bindgen(js_name = ruleGraph)]
+/// The relation dependency graph: relations with their stratum and kind, uses with their sign.
+#[wasm_bindgen(js_name = ruleGraph, unchecked_return_type = "RuleGraph")]
 pub fn rule_graph(text: &str) -> Result<JsValue, JsError> {
     to_js(&play::text::rule_graph(text).map_err(js_err)?)
 }

@@ -8,7 +8,7 @@
 import type { BoardView } from './play/board';
 import { byId } from './dom';
 import { createEditor, type Editor } from './editor/editor';
-import { Session, api, errorMessage, formatText, type Capabilities, type LoadResult, type View } from './engine/engine';
+import { Session, errorMessage, formatText, type Capabilities, type LoadResult, type View } from './engine/engine';
 import { wireToolbar } from './editor/toolbar';
 import { AnalysisPane } from './analysis/analysis';
 import { GroundPane } from './ground/ground';
@@ -87,7 +87,7 @@ export class App {
       },
       explain: (atom, step) => {
         try {
-          return api.explain(this.#session, atom, step);
+          return this.#session.explain(atom, step);
         } catch (e) {
           return errorMessage(e);
         }

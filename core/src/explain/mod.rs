@@ -32,6 +32,7 @@ use serde::Serialize;
 
 /// Why an atom holds or does not, at one step.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Explanation {
     pub atom: String,
     /// The position: the state after this many joint moves.
@@ -48,6 +49,7 @@ pub struct Explanation {
 /// One rule instance: all of its body holds, or (for an atom that does not hold) the
 /// literals that held on the best attempt followed by the one that failed.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Derivation {
     /// The rule as written in prefix form (one alternative of an `or`).
     pub rule: String,
@@ -64,6 +66,7 @@ pub struct Derivation {
 
 /// A body literal of a derivation, instantiated.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Premise {
     pub literal: String,
     pub holds: bool,

@@ -33,6 +33,7 @@ use std::ops::Range;
 /// How the network is evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
 pub enum Strategy {
     /// Evaluate every gate of the segments a query needs.
     Sweep,
@@ -55,6 +56,7 @@ impl Default for Options {
 
 /// Figures about a network.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "NetworkStats"))]
 pub struct Stats {
     pub fluents: usize,
     pub moves: usize,

@@ -48,6 +48,7 @@ pub fn goal_text(v: &GoalValue) -> String {
 
 /// The value one move of a role guarantees.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct MoveValue {
     #[serde(rename = "move")]
     pub text: String,
@@ -57,6 +58,7 @@ pub struct MoveValue {
 
 /// A role's moves with their values, best first.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct RoleValues {
     pub role: String,
     pub moves: Vec<MoveValue>,
@@ -68,6 +70,7 @@ pub struct RoleValues {
 
 /// What a solve found: the moves' values of each role that has a choice.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Solution {
     pub roles: Vec<RoleValues>,
     /// States expanded (transposition table hits are not counted).

@@ -3,7 +3,7 @@
 // engine `auto` picked (the propositional network when the game grounds), and the moves replayed;
 // Cancel terminates the worker (each task is one synchronous call).
 
-import { Session, api } from '../engine/engine';
+import { Session } from '../engine/engine';
 import { openSession, serve, startOnce } from '../engine/worker-kit';
 import type { AnalysisReport, Solution } from '../engine/engine';
 import { checkLesson, type Verdict } from '../lessons/check';
@@ -27,6 +27,6 @@ serve<AnalysisRequest>(({ module, rules, engine, moves, task }) => {
   if (task.kind === 'lesson') return post({ type: 'checked', verdicts: checkLesson(new Session(), task.requirements, rules) });
   const { session } = openSession(rules, engine, moves);
   const t0 = performance.now();
-  if (task.kind === 'solve') post({ type: 'solved', solution: api.solve(session, task.budget), ms: performance.now() - t0 });
+  if (task.kind === 'solve') post({ type: 'solved', solution: session.solve(task.budget), ms: performance.now() - t0 });
   else post({ type: 'analyzed', report: session.analyze(task.maxStates, task.playouts, task.maxSteps, task.seed), ms: performance.now() - t0 });
 }, (message): AnalysisReply => ({ type: 'error', message }));

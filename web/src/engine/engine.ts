@@ -4,51 +4,28 @@
 import init, { Session, capabilities, formatText, initSync, matchTally, mergePlayouts, ruleGraph } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { Session, capabilities, formatText, matchTally, mergePlayouts };
+export { Session, capabilities, formatText, matchTally, mergePlayouts, ruleGraph };
 
-export type { Capabilities, EditorDiagnostic, LoadResult, MatchGame, Outcome, Report as AnalysisReport, Stats, Summary, Tally, Thought, View } from '../../pkg/gdl_wasm.js';
+export type {
+  Capabilities,
+  EditorDiagnostic,
+  Explanation,
+  LoadResult,
+  MatchGame,
+  Outcome,
+  Premise,
+  Report as AnalysisReport,
+  RuleGraph,
+  Solution,
+  Stats,
+  Summary,
+  Tally,
+  Thought,
+  View,
+} from '../../pkg/gdl_wasm.js';
 
 /** A goal value as the engine prints it (the generated `Position` names this type). */
 export type GoalValue = number | string;
-
-export interface RuleGraph {
-  nodes: { id: string; name: string; arity: number; stratum: number; kind: 'static' | 'state' | 'move'; recursive: boolean; defined: boolean }[];
-  edges: { from: string; to: string; negative: boolean }[];
-}
-
-/** Why an atom holds or not (gdl-core `explain`). */
-export interface Explanation {
-  atom: string;
-  step: number;
-  in_move: boolean;
-  holds: boolean;
-  summary: string;
-  derivations: { rule: string; line: number; instance: string; premises: Premise[]; failed: number | null; note: string | null }[];
-}
-
-export interface Premise {
-  literal: string;
-  holds: boolean;
-  atom: string | null;
-  step: number;
-  atom_holds: boolean;
-}
-
-/** What each move guarantees (gdl-core `solve`). */
-export interface Solution {
-  roles: { role: string; moves: { move: string; value: number | null }[]; value: number | null; summary: string }[];
-  nodes: number;
-  complete: boolean;
-  stopped: string | null;
-}
-
-/** Typed views of the wasm functions whose results have no generated type (wasm-bindgen
- * returns `any` for them); the others are typed in the package. */
-export const api = {
-  explain: (s: Session, atom: string, step?: number) => s.explain(atom, step) as Explanation,
-  solve: (s: Session, budget: number) => s.solve(budget) as Solution,
-  ruleGraph: (text: string) => ruleGraph(text) as RuleGraph,
-};
 
 /** Fetches, compiles and starts the engine; the module can be sent to a worker. */
 export async function startEngine(): Promise<WebAssembly.Module> {

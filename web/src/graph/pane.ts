@@ -3,7 +3,7 @@
 // asked for from the Grounded rules pane.
 
 import { byId } from '../dom';
-import { api, errorMessage } from '../engine/engine';
+import { errorMessage, ruleGraph } from '../engine/engine';
 import { toast } from '../notices';
 
 export class GraphPane {
@@ -44,7 +44,7 @@ export class GraphPane {
     const msg = byId('graph-message');
     let graph;
     try {
-      graph = api.ruleGraph(text);
+      graph = ruleGraph(text);
     } catch (e) {
       msg.textContent = errorMessage(e);
       msg.hidden = false;

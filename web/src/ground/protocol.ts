@@ -1,42 +1,9 @@
 // Messages between the page and the grounding worker, and the ground program as the page
 // holds it (flat arrays from gdl-wasm's GroundProgram plus the indexes the page derives).
 
-export interface GroundStage {
-  /** normalised, fixed, specialised, decomposed, domains, ground, network */
-  name: string;
-  summary: string;
-  ms: number;
-}
+import type { EngineChoice, GroundSummary } from '../../pkg/gdl_wasm.js';
 
-export interface NetworkStats {
-  fluents: number;
-  moves: number;
-  gates: number;
-  inputs: number;
-  cyclic_blocks: number;
-  permanent: number;
-  persistent: number;
-  ephemeral: number;
-  strategy: string;
-  build_ms: number;
-}
-
-/** The engine `auto` picks (propnet or reasoner), why, and how long deciding took; known
- * before the full grounding. */
-export interface EngineChoice {
-  engine: string;
-  engineNote: string;
-  engineMs: number;
-  network: NetworkStats | null;
-}
-
-export interface GroundSummary extends EngineChoice {
-  rules: number;
-  atoms: number;
-  relations: [string, number][];
-  stages: GroundStage[];
-  warnings: string[];
-}
+export type { EngineChoice, GroundStage, GroundSummary, NetworkStats } from '../../pkg/gdl_wasm.js';
 
 export interface GroundProgramData {
   summary: GroundSummary;
