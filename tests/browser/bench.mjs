@@ -59,7 +59,7 @@ async function transfer(browser, url) {
   await page.waitForSelector('body[data-ready="true"]');
   const atLoad = (await Promise.all(seen)).reduce((s, r) => s + r.bytes, 0);
   await page.locator('#tab-graph').click();
-  await page.locator('#graph canvas').first().waitFor();
+  await page.locator('#graph g.node').first().waitFor();
   await page.locator('#tab-ground').click();
   await page.locator('#ground-list .vrow').first().waitFor();
   await page.locator('#tab-playouts').click();
