@@ -14,6 +14,8 @@ export function renderProblems(res: LoadResult, editor: Editor): void {
   } else {
     status.textContent = `✗ ${res.errors} error${res.errors === 1 ? '' : 's'}${res.warnings ? `, ${res.warnings} warning${res.warnings === 1 ? '' : 's'}` : ''}`;
   }
+  // The status shows one line: all of it on hover.
+  status.title = status.textContent ?? '';
   const list = byId('problems');
   list.replaceChildren(
     ...res.diagnostics.map((d) =>

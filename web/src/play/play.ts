@@ -7,6 +7,7 @@ import { boardFacts, detectGrid, layout, mapMoves, type BoardView, type Grid, ty
 import { byId, h } from '../dom';
 import type { Explanation, GoalValue, Solution, View } from '../engine/engine';
 import { explanationView } from './explain';
+import { fitBoard } from './fit';
 import { boardStyle } from './pieces';
 import { DisplayEditor, glyphView } from './pieces-view';
 
@@ -73,6 +74,7 @@ export class PlayPane {
   #previewing = false;
 
   constructor(private actions: PlayActions) {
+    fitBoard(byId('pane-play'), byId('board'), ['play-message', 'outcome', 'seats', 'thinking', 'board-tools', 'board-display'].map((id) => byId(id)));
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
     byId('restart').addEventListener('click', () => actions.goTo(0));
