@@ -65,10 +65,17 @@ for (const s of SCREENS) {
     // The header keeps its height whatever the status says.
     const header = () => page.locator('header.top').evaluate((el) => el.getBoundingClientRect().height);
     const valid = await header();
+    const board = narrow(s) ? null : await page.locator('#board').boundingBox();
     await showRules(page, s);
     await setRules(page, '(role x) (init (cell 1 1 b)\n(<= (legal x (mark ?c ?r)) (true (cell ?c ?r b))');
     await page.locator('#status.bad').waitFor();
     assert.equal(await header(), valid, 'the header changed height when the rules turned invalid');
+    if (board) {
+      // The last board stays where it was, faded and out of reach, while the rules are fixed.
+      const kept = await page.locator('#board').boundingBox();
+      assert.ok(Math.abs(kept.y - board.y) <= 4 && kept.height === board.height, `the board moved from ${JSON.stringify(board)} to ${JSON.stringify(kept)}`);
+      assert.equal(await page.locator('#play-area').evaluate((el) => el.inert && el.classList.contains('stale')), true);
+    }
     assert.equal(await overflow(), 0, 'the page scrolls sideways with an error');
     await shot(page, `screen-${s.name}-error`);
 
