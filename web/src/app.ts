@@ -136,10 +136,15 @@ export class App {
         this.#tabs.select('graph');
       },
     });
-    new PlayoutsPane(module, caps, () => {
-      const game = this.#current();
-      return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
-    });
+    new PlayoutsPane(
+      module,
+      caps,
+      () => {
+        const game = this.#current();
+        return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
+      },
+      () => (typeof this.#pick === 'object' && this.#pick !== null ? { engine: this.#pick.engine, note: this.#pick.engineNote } : null),
+    );
     new AnalysisPane(module, typed, () => workerEngine(this.#pick), (moves) => this.#openPath(moves));
     this.#editor = createEditor(byId('editor'), start.rules, () => this.#onEdit());
     metrics.text = () => this.#editor.text();
