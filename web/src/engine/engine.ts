@@ -8,6 +8,8 @@ export { Session, capabilities, formatText, matchTally, mergePlayouts, ruleGraph
 
 export type {
   Capabilities,
+  Chain,
+  Domain,
   EditorDiagnostic,
   Explanation,
   LoadResult,
