@@ -244,15 +244,32 @@ test('checkers lite: discs on the dark squares, white at the bottom', async () =
 });
 
 test('an othello whose empty cells are `green` is drawn on green, not on a chessboard', async () => {
-  const rules = renamed(await readFile(new URL('othello.kif', GAMES), 'utf8'), { b: 'green' });
-  const { context, page, errors } = await withGame(rules, 36);
+  // 8x8: a board of that size used to be drawn as a brown chessboard.
+  const start = { '4 4': 'white', '5 5': 'white', '4 5': 'black', '5 4': 'black' };
+  const { context, page, errors } = await withGame(placementGame({ roles: ['black', 'white'], rel: 'cell', empty: 'green', move: 'place', side: 8, start }), 64);
   const board = page.locator('#board');
   assert.doesNotMatch(await board.getAttribute('class'), /\bchequered\b/);
   assert.match(await board.getAttribute('class'), /\bclothed\b/);
-  const backgrounds = await page.locator('#board .cell:not(.playable)').evaluateAll((els) => [...new Set(els.map((e) => getComputedStyle(e).backgroundColor))]);
+  const backgrounds = await page.locator('#board .cell').evaluateAll((els) => [...new Set(els.map((e) => getComputedStyle(e).backgroundColor))]);
   assert.deepEqual(backgrounds, ['rgb(24, 128, 56)']);
   assert.equal(await page.locator('#board .disc').count(), 4);
+  await cell(page, 1, 1).click();
+  assert.equal(await page.locator('#board .disc').count(), 5);
   await shot(page, 'board-othello-green');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('roles as cell values are drawn by their initials, fitting their squares (Kriegspiel tic-tac-toe)', async () => {
+  const rules = await readFile(new URL('../../../shared/corpus-gdl2/kriegTTT_5x5.kif', import.meta.url), 'utf8');
+  const { context, page, errors } = await withGame(rules, 25);
+  await page.locator('#random').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .mark').length === 2);
+  assert.deepEqual((await page.locator('#board .mark').allTextContents()).sort(), ['O', 'X']);
+  assert.deepEqual((await page.locator('#board .mark').evaluateAll((els) => els.map((e) => e.title))).sort(), ['oplayer', 'xplayer']);
+  const spilled = await page.locator('#board .cell').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1).length);
+  assert.equal(spilled, 0);
+  await shot(page, 'board-krieg-ttt');
   assert.deepEqual(errors, []);
   await context.close();
 });
