@@ -44,11 +44,15 @@ function shuffledForms(text, seed = 7) {
   return forms.join('\n') + '\n';
 }
 
-/** The middle of an element on the page. */
-const centre = async (locator) => {
-  const b = await locator.boundingBox();
-  return { x: b.x + b.width / 2, y: b.y + b.height / 2, width: b.width, height: b.height };
-};
+/** The middle of an element on the page (asked again if the board was just drawn anew). */
+async function centre(locator) {
+  for (let i = 0; ; i++) {
+    await locator.waitFor();
+    const b = await locator.boundingBox();
+    if (b) return { x: b.x + b.width / 2, y: b.y + b.height / 2, width: b.width, height: b.height };
+    if (i === 5) throw new Error(`${locator} has no box`);
+  }
+}
 
 /** A game where two roles take turns putting their mark on an empty cell of a side×side board. */
 function placementGame({ roles: [a, b], rel, empty, move, side, start }) {

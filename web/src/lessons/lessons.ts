@@ -3,6 +3,7 @@
 // the progress in the browser.
 
 import { byId, h } from '../dom';
+import { showView } from '../layout';
 import type { Verdict } from './check';
 import { lessons, type Lesson } from './data';
 import { loadProgress, saveProgress, type Progress } from '../storage/storage';
@@ -46,6 +47,7 @@ export class LessonPane {
   #start(lesson: Lesson): void {
     this.host.open(lesson.starter);
     this.#show(lesson);
+    showView('rules');
   }
 
   #show(lesson: Lesson | null): void {

@@ -7,6 +7,7 @@ import { autoOrientation, boardFacts, detectGrid, groupFluents, layout, mapMoves
 import { byId, h } from '../dom';
 import type { Domain, Explanation, GoalValue, Solution, View } from '../engine/engine';
 import { explanationView } from './explain';
+import { fitBoard } from './fit';
 import { detectLines, type Lines } from './lines';
 import { linesView } from './lines-view';
 import { abbreviate, boardStyle } from './pieces';
@@ -82,6 +83,7 @@ export class PlayPane {
   #previewing = false;
 
   constructor(private actions: PlayActions) {
+    fitBoard(byId('pane-play'), byId('board'), ['outcome', 'seats', 'thinking', 'board-tools', 'board-display'].map((id) => byId(id)));
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
     byId('restart').addEventListener('click', () => actions.goTo(0));
@@ -168,10 +170,14 @@ export class PlayPane {
     const m = byId('play-message');
     m.textContent = text;
     m.hidden = false;
-    // What was shown belongs to rules that no longer load.
+    // What was shown belongs to rules that no longer load: it stays in its place, faded and
+    // out of reach, so the page does not jump while the rules are being fixed.
     this.#view = null;
-    byId('outcome').hidden = true;
-    byId('play-area').hidden = true;
+    for (const id of ['outcome', 'seats', 'play-area']) {
+      const el = byId(id);
+      el.inert = true;
+      el.classList.add('stale');
+    }
     byId('why').replaceChildren();
     byId('solution').replaceChildren();
   }
@@ -187,7 +193,11 @@ export class PlayPane {
     }
     this.#view = view;
     byId('play-message').hidden = true;
-    byId('play-area').hidden = false;
+    for (const id of ['outcome', 'seats', 'play-area']) {
+      const el = byId(id);
+      el.inert = false;
+      el.classList.remove('stale');
+    }
     this.#grid = detectGrid(view.state, this.#domain, this.#chains);
     this.#lines = detectLines(view.state, this.#domain, view.terminal ? [] : view.legal, this.#chains);
     this.#moves = this.#grid && !view.terminal ? mapMoves(this.#grid, view.legal) : null;
@@ -243,6 +253,10 @@ export class PlayPane {
       byId('board-pieces').setAttribute('aria-expanded', 'false');
       board.classList.remove('chequered', 'clothed');
       board.dataset.scheme = this.#lines ? 'lines' : 'list';
+      if (this.#lines) {
+        board.style.setProperty('--cols', String(this.#lines.xs.length));
+        board.style.setProperty('--rows', String(this.#lines.ys.length));
+      }
       const style = g && boardStyle(boardFacts(g, this.#start.length ? this.#start : view.state, this.#domain, view.roles));
       const play = (m: BoardMove) => {
         if (this.#chosen[m.role] === null) this.choose(m.role, m.move);
@@ -267,6 +281,9 @@ export class PlayPane {
     const dests = new Set(this.#selected ? (this.#moves?.sources.get(this.#selected) ?? []).filter((m) => this.#chosen[m.role] === null).map((m) => m.to) : []);
     board.style.setProperty('--cols', String(cols.length));
     board.style.setProperty('--rows', String(rows.length));
+    // The row names' column: as wide as the longest name drawn (a mono character is about 0.5rem at 0.8rem).
+    const longest = Math.max(...rows.map((r) => [...abbreviate(r, LABEL_CHARS)].length));
+    board.style.setProperty('--label', `max(1.6rem, ${longest * 0.5 + 0.3}rem)`);
     const cells: HTMLElement[] = [h('span', { class: 'corner' })];
     const label = (text: string) => h('span', { class: 'label', title: text }, abbreviate(text, LABEL_CHARS));
     for (const c of cols) cells.push(label(c));
