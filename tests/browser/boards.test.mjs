@@ -307,6 +307,9 @@ test('dots and boxes is drawn as lines between dots; a click draws one', async (
   await page.waitForFunction(() => document.querySelector('#board')?.dataset.scheme === 'lines' && document.querySelectorAll('#board .dot').length === 36, null, { timeout: 30_000 });
   await drawLines(page, 6);
   assert.equal(await page.locator('#board .segment.drawn').count(), 6);
+  // No box is closed yet (box_count 0): the lines are not taken for boxes.
+  assert.match(await page.locator('#fluents').textContent(), /\(box_count xplayer 0\)/);
+  assert.equal(await page.locator('#board .box').count(), 0);
   await shot(page, 'board-dots-and-boxes-corpus');
   assert.deepEqual(errors, []);
   await context.close();

@@ -198,8 +198,11 @@ export class PlayPane {
       el.inert = false;
       el.classList.remove('stale');
     }
-    this.#grid = detectGrid(view.state, this.#domain, this.#chains);
     this.#lines = detectLines(view.state, this.#domain, view.terminal ? [] : view.legal, this.#chains);
+    // With lines between dots, the grid is that of the boxes (never the lines themselves).
+    const lineRelation = this.#lines && `(${this.#lines.relation} `;
+    const notLine = (f: string) => lineRelation === null || !f.startsWith(lineRelation);
+    this.#grid = detectGrid(view.state.filter(notLine), this.#domain.filter(notLine), this.#chains);
     this.#moves = this.#grid && !view.terminal ? mapMoves(this.#grid, view.legal) : null;
     this.#renderOutcome(view);
     this.#renderBoard(view);
