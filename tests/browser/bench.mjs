@@ -86,8 +86,8 @@ async function clickLatency(browser, url, busy = false) {
   const { context, page } = await openPage(browser, url);
   if (busy) {
     await page.locator('#tab-match').click();
-    await page.locator('#ma-a').selectOption('mcts:4');
-    await page.locator('#ma-b').selectOption('mcts:4');
+    await page.locator('#ma-a').selectOption('uct:100000');
+    await page.locator('#ma-b').selectOption('uct:100000');
     await page.locator('#ma-games').fill('100');
     await page.locator('#ma-run').click();
     await page.locator('#tab-play').click();

@@ -141,6 +141,9 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
   const rate = Number((await page.locator('#po-rate').textContent()).replace(/,/g, ''));
   assert.ok(rate > 0, `rate ${rate}`);
   assert.match(await page.locator('#po-avg').textContent(), /^\d+\.\d moves$/);
+  // Start-up is its own figure; a run this short says its rate is not the engine's speed.
+  assert.match(await page.locator('#po-startup').textContent(), /^\d+\.\d\d s$/);
+  assert.match(await page.locator('#po-short').textContent(), /too short a run for a steady rate/);
   for (const role of ['x', 'o']) {
     const counts = await page.locator(`.histogram[data-role="${role}"] .bar-count`).allTextContents();
     const total = counts.reduce((s, c) => s + Number(c.split(' ')[0].replace(/,/g, '')), 0);

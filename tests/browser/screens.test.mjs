@@ -113,3 +113,37 @@ test('on a phone, Rules and Game switch the page between the editor and the game
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a lesson sits beside the editor: after a check its text folds away and its verdict and every result are in view', async () => {
+  for (const s of [SCREENS[0], SCREENS[2]]) {
+    const { context, page, errors } = await openPage(env.browser, env.url, { viewport: { width: s.width, height: s.height } });
+    for (let i = 0; i < s.larger; i++) await page.locator('#larger').click();
+    const ids = await page.locator('#lessons option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+    await page.locator('#lessons').selectOption(ids[1]);
+    await page.locator('#lesson-check').click();
+    await page.locator('#lesson-results[data-state="checked"]').waitFor({ timeout: 30_000 });
+    const panel = await page.locator('#lesson').boundingBox();
+    const head = await page.locator('.lesson-head').boundingBox();
+    // In view: inside the panel, and (but for the head's own lines) not under its sticky head.
+    const within = async (loc, what, top = head.y + head.height) => {
+      const b = await loc.boundingBox();
+      assert.ok(b.y >= top - 0.5 && b.y + b.height <= panel.y + panel.height + 0.5, `${what} is cut off by the lesson panel on the ${s.name}: ${JSON.stringify({ b, head, panel })}`);
+    };
+    await within(page.locator('#lesson-status'), 'the verdict', panel.y);
+    for (const li of await page.locator('#lesson-results li').all()) await within(li, `the result "${await li.textContent()}"`);
+    assert.match(await page.locator('#lesson-status').textContent(), /Not yet/);
+    // The editor keeps lines of text below the panel: at least 12 on the laptop (it had 8).
+    const lines = await page.locator('.cm-line').evaluateAll((ls) => ls.filter((l) => { const r = l.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }).length);
+    assert.ok(lines >= (s.name === 'projector' ? 4 : 12), `${lines} editor lines in view on the ${s.name}`);
+    await shot(page, `screen-${s.name}-lesson`);
+    // The check folded the text away; Show text brings it back.
+    assert.equal(await page.locator('#lesson-text').isVisible(), false);
+    assert.equal(await page.locator('#lesson-fold').textContent(), 'Show text');
+    await page.locator('#lesson-fold').click();
+    assert.equal(await page.locator('#lesson-text').isVisible(), true);
+    assert.equal(await page.locator('#lesson-results').isVisible(), true);
+    assert.equal(await page.locator('#lesson-fold').textContent(), 'Hide text');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
