@@ -82,9 +82,11 @@ impl Session {
         to_js(&self.inner.view().map_err(js_err)?)
     }
 
-    /// Every fluent the game may have (its `base` facts), for drawing boards.
-    pub fn domain(&mut self) -> Result<Vec<String>, JsError> {
-        self.inner.domain().map_err(js_err)
+    /// What boards are drawn from: `{fluents, chains}`, every fluent the game may have (its
+    /// `base` facts) and the game's own orders of values.
+    #[wasm_bindgen(unchecked_return_type = "Domain")]
+    pub fn domain(&mut self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.domain().map_err(js_err)?)
     }
 
     /// Plays the game with another engine (`auto`, `propnet`, `reasoner`, `ground`; see

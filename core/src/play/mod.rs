@@ -1,9 +1,10 @@
 //! The game's API, written once for the CLI and the page: the history of a game played by
 //! the moves' text (`game`), what a position shows (`position`), playout statistics
-//! (`stats`), the catalogue of engines (`engines`), the rules as text (`text`) and a session
-//! that holds one loaded game with all of these (`session`, which the wasm API converts to
-//! JavaScript). Players are parsed by `players::Spec::parse_list`.
+//! (`stats`), the game's own orders of values that boards are drawn in (`chains`), the
+//! catalogue of engines (`engines`), the rules as text (`text`) and a session that holds one
+//! loaded game with all of these (`session`, which the wasm API converts to JavaScript). Players are parsed by `players::Spec::parse_list`.
 
+pub mod chains;
 pub mod engines;
 pub mod game;
 pub mod position;
@@ -14,8 +15,9 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
+pub use chains::Chain;
 pub use engines::{build_named, EngineInfo, ENGINES};
 pub use game::Game;
 pub use position::Position;
-pub use session::{Load, Session, Thought, Upgraded, View};
+pub use session::{Domain, Load, Session, Thought, Upgraded, View};
 pub use stats::{goal_label, Stats, Summary};

@@ -3,6 +3,7 @@
 //! of a match, explanations, solutions, the game's requirements. The wasm API is this,
 //! converted to JavaScript.
 
+use super::chains::{chains, Chain};
 use super::engines::build_named;
 use super::game::Game;
 use super::position::Position;
@@ -17,6 +18,7 @@ use crate::machine::StateMachine;
 use crate::parse::detect_syntax;
 use crate::players::arena::{play_game, Game as MatchGame};
 use crate::players::Spec;
+use crate::program::normalise;
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
 use crate::solve::{solve, Limit, Solution};
@@ -96,7 +98,7 @@ struct Loaded {
     /// What it was loaded from, for `domain`, other engines and explanations.
     description: Description,
     text: String,
-    domain: Option<Vec<String>>,
+    domain: Option<Domain>,
 }
 
 /// A session: at most one loaded game and its history.
@@ -112,16 +114,26 @@ impl Default for Session {
     }
 }
 
-/// The `base` facts of a valid description, as text. The playing reasoner computes only
-/// what play needs, so a second one evaluates every static relation.
-fn base_facts(desc: &Description, limits: Limits) -> Vec<String> {
-    let Ok(mut m) = Reasoner::new(desc, limits) else { return Vec::new() };
+/// What a board is drawn from: every fluent the game may have (its `base` facts, sorted;
+/// empty if it has none) and the game's own orders of values (`chains`).
+#[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
+pub struct Domain {
+    pub fluents: Vec<String>,
+    pub chains: Vec<Chain>,
+}
+
+/// The domain of a valid description. The playing reasoner computes only what play needs,
+/// so a second one, on the rules as written, evaluates every static relation.
+fn domain_of(desc: &Description, limits: Limits) -> Domain {
+    let Ok(rules) = normalise(desc) else { return Domain::default() };
+    let Ok(mut m) = Reasoner::from_rules(rules, limits) else { return Domain::default() };
     if m.evaluate_all().is_err() {
-        return Vec::new();
+        return Domain::default();
     }
-    let mut facts: Vec<String> = m.facts("base", 1).iter().map(|t| m.store().text(t[0]).to_string()).collect();
-    facts.sort_unstable();
-    facts
+    let mut fluents: Vec<String> = m.facts("base", 1).iter().map(|t| m.store().text(t[0]).to_string()).collect();
+    fluents.sort_unstable();
+    Domain { fluents, chains: chains(desc, &m) }
 }
 
 impl Session {
@@ -171,12 +183,12 @@ impl Session {
         })
     }
 
-    /// Every fluent the game may have: its `base` facts, sorted (empty if it has none).
-    /// The page draws a board's empty rows from them. Computed once per load.
-    pub fn domain(&mut self) -> Result<Vec<String>> {
+    /// What boards are drawn from: every fluent the game may have and the game's own orders
+    /// of values (see `Domain`). Computed once per load.
+    pub fn domain(&mut self) -> Result<Domain> {
         let limits = self.limits;
         let l = self.loaded()?;
-        Ok(l.domain.get_or_insert_with(|| base_facts(&l.description, limits)).clone())
+        Ok(l.domain.get_or_insert_with(|| domain_of(&l.description, limits)).clone())
     }
 
     /// Plays the loaded game with engine `name` (see `ENGINES`), from its initial state;

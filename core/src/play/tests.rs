@@ -230,13 +230,68 @@ fn rule_graph_has_signed_edges_and_kinds() {
 #[test]
 fn domain_lists_base_facts() {
     let mut s = loaded();
-    let d = s.domain().unwrap();
+    let d = s.domain().unwrap().fluents;
     assert_eq!(d.len(), 27 + 2);
     assert!(d.contains(&"(cell 3 2 o)".to_string()) && d.contains(&"(control o)".to_string()));
     // Playing is unaffected.
     assert_eq!(s.view().unwrap().position.state.len(), 10);
     s.load("(role p) (init (s 1)) (<= (legal p a) (true (s 1))) (<= (next (s 1)) (does p a)) (<= terminal (true (s 2))) (goal p 100)");
-    assert_eq!(s.domain().unwrap(), Vec::<String>::new());
+    assert_eq!(s.domain().unwrap().fluents, Vec::<String>::new());
+}
+
+/// The corpus's chess with its files renamed so that their alphabetical order is not the
+/// game's (a b c … → zulu kilo bravo …) and its lines in another order: the domain gives
+/// the files in the game's own order (`next_file`).
+#[test]
+fn domain_orders_renamed_files_by_the_games_own_relation() {
+    let path = crate::shared::corpus_games()
+        .into_iter()
+        .find(|p| p.ends_with("ggp-base/chess.kif"))
+        .expect("ggp-base/chess.kif in the corpus");
+    let text = std::fs::read_to_string(path).unwrap();
+    let names = ["zulu", "kilo", "bravo", "yankee", "alpha", "mike", "echo", "delta"];
+    let renamed = text.replace("(next_file", "(qfx");
+    let mut lines: Vec<String> = renamed.lines().map(|l| rename_files(l, &names)).collect();
+    // Reverse the facts and rules (each top-level line of this file is one or part of one:
+    // reverse only the one-line facts, which keeps multi-line rules whole).
+    let facts: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with('(') && lines[i].ends_with(')') && !lines[i].starts_with("(<="))
+        .collect();
+    let reversed: Vec<String> = facts.iter().rev().map(|&i| lines[i].clone()).collect();
+    for (&i, l) in facts.iter().zip(reversed) {
+        lines[i] = l;
+    }
+    let mut s = Session::default();
+    assert!(s.load(&lines.join("\n")).ok);
+    let chains = s.domain().unwrap().chains;
+    let files = chains.iter().find(|c| c.relation == "qfx").expect("the renamed next_file is a chain");
+    assert_eq!(files.values, names);
+    let ranks = chains.iter().find(|c| c.relation == "next_rank").expect("next_rank is a chain");
+    assert_eq!(ranks.values, ["1", "2", "3", "4", "5", "6", "7", "8"]);
+}
+
+/// `line` with the symbols a … h replaced by `names` (whole symbols only: `wb` stays).
+fn rename_files(line: &str, names: &[&str]) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let renamed = match word.as_str() {
+            w if w.len() == 1 && ("a"..="h").contains(&w) => names[(w.as_bytes()[0] - b'a') as usize],
+            w => w,
+        };
+        out.push_str(renamed);
+        word.clear();
+    };
+    for ch in line.chars() {
+        if ch.is_whitespace() || ch == '(' || ch == ')' {
+            flush(&mut word, &mut out);
+            out.push(ch);
+        } else {
+            word.push(ch);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 #[test]

@@ -8,6 +8,8 @@ export { Session, capabilities, formatText, largerLimits, matchTally, mergePlayo
 
 export type {
   Capabilities,
+  Chain,
+  Domain,
   EditorDiagnostic,
   Explanation,
   LoadResult,

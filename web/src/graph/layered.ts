@@ -4,6 +4,7 @@
 // the network view draw through it; their colours live in style.css under the classes they give.
 
 import dagre from '@dagrejs/dagre';
+import { svg } from '../dom';
 
 export interface LayeredNode {
   id: string;
@@ -30,18 +31,10 @@ export interface LayeredOptions {
   minReadableZoom: number;
 }
 
-const SVG = 'http://www.w3.org/2000/svg';
 const MIN_ZOOM = 0.1;
 const MAX_ZOOM = 4;
 /** Width of a character of the monospace font, in font sizes. */
 const CHAR_WIDTH = 0.62;
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, ...children: (Node | string)[]): SVGElementTagNameMap[K] {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  el.append(...children);
-  return el;
-}
 
 /** A path through `points`, with its corners rounded (quadratic curves through the middles). */
 function smoothPath(points: { x: number; y: number }[]): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boardFacts, cellKey, detectGrid, layout, mapMoves } from './board';
-import { COLOURS, MAX_MAPPED, boardStyle, chessPiece, colourHint, chessSymbol, cleanDisplayMap, inferEmpty, type DisplayMap } from './pieces';
+import { autoOrientation, boardFacts, cellKey, detectGrid, layout, mapMoves, orderAxis } from './board';
+import { COLOURS, MAX_MAPPED, abbreviate, boardStyle, chessPiece, colourHint, chessSymbol, cleanDisplayMap, inferEmpty, type DisplayMap } from './pieces';
 import { parseTerm } from './terms';
 
 describe('terms', () => {
@@ -52,6 +52,68 @@ describe('grids', () => {
     const turned = layout(g, { swap: true, flip: true });
     expect(turned.rows).toEqual(['3', '2', '1']);
     expect(turned.key('3', '1')).toBe(cellKey('3', '1'));
+  });
+});
+
+describe('axis order', () => {
+  const files = ['zulu', 'kilo', 'bravo', 'yankee', 'alpha', 'mike', 'echo', 'delta'];
+
+  it('follows the game\'s own chain over the values, whatever they are called, and fills its gaps', () => {
+    expect(orderAxis(['alpha', 'zulu', 'yankee'], [files])).toEqual(['zulu', 'kilo', 'bravo', 'yankee', 'alpha']);
+    expect(orderAxis(new Set(files).values(), [['1', '2'], files])).toEqual(files);
+    // Numbers follow a chain too: a game counting down.
+    expect(orderAxis(['1', '3', '2'], [['3', '2', '1', '0']])).toEqual(['3', '2', '1']);
+  });
+
+  it('takes the shortest chain holding every value, and none that misses one', () => {
+    const steps = Array.from({ length: 60 }, (_, i) => String(i));
+    const rows = ['8', '7', '6', '5', '4', '3', '2', '1'];
+    expect(orderAxis(['2', '5', '1'], [steps, rows])).toEqual(['5', '4', '3', '2', '1']);
+    expect(orderAxis(['2', '5', '9'], [rows])).toEqual(['2', '3', '4', '5', '6', '7', '8', '9']);
+    // A long chain is followed but its gaps are not filled beyond a board's side.
+    expect(orderAxis(['50', '0'], [[...steps].reverse()])).toEqual(['50', '0']);
+  });
+
+  it('falls back to numbers, then to text with numbers in it compared as numbers', () => {
+    expect(orderAxis(['3', '1', '40'])).toEqual(['1', '3', '40']);
+    expect(orderAxis(['c', 'a', 'b'])).toEqual(['a', 'b', 'c']);
+    expect(orderAxis(['a10', 'a2', 'a1'])).toEqual(['a1', 'a2', 'a10']);
+  });
+
+  it('lays out an obfuscated chess board, facts in any order, so that a move of one file moves one column', () => {
+    const back = ['r', 'n', 'b', 'q', 'k', 'b', 'n', 'r'];
+    const ranks = ['uno', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho'];
+    const start: string[] = [];
+    files.forEach((f, i) =>
+      ranks.forEach((r, j) => start.push(`(sq ${f} ${r} ${j === 0 ? `w${back[i]}` : j === 1 ? 'wp' : j === 6 ? 'bp' : j === 7 ? `b${back[i]}` : 'e'})`)),
+    );
+    const shuffled = start.map((f, i) => [f, (i * 37) % 64] as const).sort((a, b) => a[1] - b[1]).map(([f]) => f);
+    const g = detectGrid(shuffled, [], [ranks, files])!;
+    expect(g.xs).toEqual(files);
+    expect(g.ys).toEqual(ranks);
+    // Without the chains the files would be sorted alphabetically: g1 → f3 would jump columns.
+    expect(detectGrid(shuffled)!.xs).toEqual([...files].sort());
+    const style = boardStyle(boardFacts(g, shuffled, [], ['white', 'black']));
+    expect(style.scheme).toBe('chess');
+    // White at the bottom: the first rank is the last row drawn.
+    const o = autoOrientation(g, shuffled, style);
+    expect(o).toEqual({ swap: false, flip: true });
+    const { rows, cols } = layout(g, o);
+    expect(rows.at(-1)).toBe('uno');
+    const moves = mapMoves(g, [['(move echo uno mike tres)'], ['noop']]);
+    const [{ to }] = moves.sources.get(cellKey('echo', 'uno'))!;
+    const [tx, ty] = to.split('\u0000');
+    expect(cols.indexOf(tx) - cols.indexOf('echo')).toBe(-1);
+    expect(rows.indexOf(ty) - rows.indexOf('uno')).toBe(-2);
+  });
+
+  it('puts white at the bottom when the ranks are the first argument', () => {
+    const start: string[] = [];
+    for (let r = 1; r <= 8; r++) for (let f = 1; f <= 8; f++) start.push(`(cell ${r} ${f} ${r === 8 ? (f === 5 ? 'wk' : 'wr') : r === 1 ? (f === 5 ? 'bk' : 'bq') : 'b'})`);
+    const g = detectGrid(start)!;
+    const o = autoOrientation(g, start, boardStyle(boardFacts(g, start, [], ['white', 'black'])));
+    expect(o).toEqual({ swap: true, flip: false });
+    expect(layout(g, o).rows.at(-1)).toBe('8');
   });
 });
 
@@ -171,6 +233,54 @@ describe('pieces', () => {
     const othello = styleOf(board('cell', 8, (x, y) => (x === 4 && y === 4 ? 'red' : x === 5 && y === 5 ? 'black' : 'green')), ['black', 'red']);
     expect(othello.empty).toBe('green');
     expect(othello.glyph('red').colour).toBe(COLOURS.red);
+  });
+});
+
+describe('draughts, cloths and names', () => {
+  it('draw draughts as discs on the squares the men stand on, kings crowned', () => {
+    // Checkers lite: only occupied squares listed, men on (column + row) even.
+    const start: string[] = [];
+    for (let x = 1; x <= 6; x++) for (let y = 1; y <= 6; y++) if ((x + y) % 2 === 0 && (y <= 2 || y >= 5)) start.push(`(cell ${x} ${y} ${y <= 2 ? 'white' : 'black'})`);
+    const g = detectGrid(start)!;
+    const s = boardStyle(boardFacts(g, start, [], ['white', 'black']));
+    expect(s.scheme).toBe('draughts');
+    expect(s.chequered).toBe(true);
+    // (1, 1): indices 0 + 0: the men's squares are the dark ones.
+    expect(s.darkParity).toBe(0);
+    expect(s.glyph('white')).toEqual({ shape: 'stone', colour: COLOURS.white });
+    expect(s.glyph('black')).toEqual({ shape: 'stone', colour: COLOURS.black });
+    expect(autoOrientation(g, start, s)).toEqual({ swap: false, flip: true });
+    // The corpus's checkers: wp, bp, and kings wk, bk that appear later.
+    const corpus = board('cell', 8, (x, y) => ((x + y) % 2 === 1 ? (y <= 3 ? 'wp' : y >= 6 ? 'bp' : 'b') : 'b'));
+    const c = styleOf(corpus, ['white', 'black'], { domain: ['(cell 1 8 wk)', '(cell 2 1 bk)'] });
+    expect(c.scheme).toBe('draughts');
+    expect(c.darkParity).toBe(1);
+    expect(c.glyph('wp')).toEqual({ shape: 'stone', colour: COLOURS.white });
+    expect(c.glyph('bk')).toEqual({ shape: 'stone', colour: COLOURS.black, text: '♚\uFE0E' });
+    // Othello's four stones stand on both colours: not draughts.
+    const othello = styleOf(board('cell', 8, (x, y) => (x === 4 && y === 4 ? 'w' : x === 4 && y === 5 ? 'k' : x === 5 && y === 5 ? 'w' : x === 5 && y === 4 ? 'k' : 'b')), ['k', 'w']);
+    expect(othello.scheme).toBe('stones');
+  });
+
+  it('colour the board with an empty value that names a colour, never a brown chessboard', () => {
+    const s = styleOf(board('cell', 8, (x, y) => (x === 4 && y === 4 ? 'white' : x === 5 && y === 4 ? 'black' : x === 4 && y === 5 ? 'black' : x === 5 && y === 5 ? 'white' : 'green')), ['black', 'white']);
+    expect(s.empty).toBe('green');
+    expect(s.cloth).toBe(COLOURS.green);
+    expect(s.chequered).toBe(false);
+    expect(s.glyph('white')).toEqual({ shape: 'stone', colour: COLOURS.white });
+    expect(styleOf(board('cell', 8, () => 'b'), ['x', 'o']).cloth).toBeNull();
+  });
+
+  it('draw roles by initials that tell them apart, and abbreviate long names', () => {
+    const krieg = styleOf(board('cell', 4, (x) => (x === 1 ? 'xplayer' : x === 2 ? 'oplayer' : 'b')), ['xplayer', 'oplayer']);
+    expect(krieg.glyph('xplayer')).toEqual({ shape: 'text', text: 'X', colour: '#0b57d0' });
+    expect(krieg.glyph('oplayer').text).toBe('O');
+    const same = styleOf(board('cell', 3, (x) => (x === 1 ? 'bob' : x === 2 ? 'bill' : 'e')), ['bob', 'bill']);
+    expect(same.glyph('bill').text).toBe('bill');
+    expect(abbreviate('pawn', 5)).toBe('pawn');
+    expect(abbreviate('white_rook_moved', 5)).toBe('WRM');
+    expect(abbreviate('blackKnight', 4)).toBe('BK');
+    expect(abbreviate('supercalifragilistic', 5)).toBe('supe…');
   });
 });
 

@@ -1,13 +1,14 @@
 // Automatic boards: finds a grid among a state's fluents — a relation with three arguments
-// whose first two look like coordinates, e.g. (cell ?x ?y ?piece) — and maps legal moves
-// to the cells a click should play them from.
+// whose first two look like coordinates, e.g. (cell ?x ?y ?piece) — orders its rows and
+// columns by the game's own chains (`(next_file a b)`, whatever it is called; the engine
+// finds them), numbers or text, and maps legal moves to the cells a click plays them from.
 
-import type { BoardFacts, DisplayMap } from './pieces';
+import { COLOURS, chessPiece, type BoardFacts, type BoardStyle, type DisplayMap } from './pieces';
 import { parseTerm, termArgs, termName, termText, type Term } from './terms';
 
 export interface Grid {
   relation: string;
-  /** Values of the first argument, in order (numbers numerically). */
+  /** Values of the first argument, in order (see `orderAxis`). */
   xs: string[];
   /** Values of the second argument. */
   ys: string[];
@@ -27,9 +28,25 @@ export function cellKey(x: string, y: string): string {
 
 const isInt = (s: string) => /^-?\d+$/.test(s);
 
-/** Numbers in numeric order with the gaps filled (a board has every row), others sorted. */
-function axis(values: Set<string>): string[] {
-  const v = [...values];
+const collator = new Intl.Collator('en', { numeric: true });
+
+/**
+ * The values of an axis in order: the game's own order when one of its chains holds them
+ * all (the shortest such chain; the values between theirs too, so that a board has every
+ * row), else numbers in numeric order with the gaps filled, else text (numbers in it
+ * compared as numbers: `a2` before `a10`).
+ */
+export function orderAxis(values: Iterable<string>, chains: string[][] = []): string[] {
+  const v = [...new Set(values)];
+  let best: string[] | null = null;
+  for (const chain of chains) {
+    if (chain.length >= v.length && (best === null || chain.length < best.length) && v.every((x) => chain.includes(x))) best = chain;
+  }
+  if (best !== null && v.length > 0) {
+    const at = v.map((x) => best.indexOf(x));
+    const [lo, hi] = [Math.min(...at), Math.max(...at)];
+    return hi - lo < MAX_SIDE ? best.slice(lo, hi + 1) : [...v].sort((a, b) => best.indexOf(a) - best.indexOf(b));
+  }
   if (v.length > 0 && v.every(isInt)) {
     const n = v.map(Number);
     const lo = Math.min(...n);
@@ -37,7 +54,7 @@ function axis(values: Set<string>): string[] {
     if (hi - lo < MAX_SIDE) return Array.from({ length: hi - lo + 1 }, (_, i) => String(lo + i));
     return n.sort((a, b) => a - b).map(String);
   }
-  return v.sort();
+  return v.sort(collator.compare);
 }
 
 interface Candidate {
@@ -73,9 +90,9 @@ export function cellValues(relation: string, fluents: string[]): { pieces: Map<s
 /**
  * The grid of a state, if it has one. `domain` lists more fluents of the same game (its
  * `base` facts, for instance) so that empty rows of games that list only occupied cells
- * still appear.
+ * still appear; `chains` are the game's own orders of values (`orderAxis`).
  */
-export function detectGrid(fluents: string[], domain: string[] = []): Grid | null {
+export function detectGrid(fluents: string[], domain: string[] = [], chains: string[][] = []): Grid | null {
   const candidates = new Map<string, Candidate>();
   const note = (t: Term | null, inState: boolean) => {
     if (t === null) return;
@@ -101,7 +118,7 @@ export function detectGrid(fluents: string[], domain: string[] = []): Grid | nul
   }
   if (best === null) return null;
   const [relation, cand] = best;
-  return { relation, xs: axis(cand.xs), ys: axis(cand.ys), ...cellValues(relation, fluents) };
+  return { relation, xs: orderAxis(cand.xs, chains), ys: orderAxis(cand.ys, chains), ...cellValues(relation, fluents) };
 }
 
 /**
@@ -110,9 +127,43 @@ export function detectGrid(fluents: string[], domain: string[] = []): Grid | nul
  * appear later do not change how the others are drawn.
  */
 export function boardFacts(grid: Grid, start: string[], domain: string[], roles: string[]): BoardFacts {
-  const first = [...cellValues(grid.relation, start).pieces.values()];
+  const first = [...cellValues(grid.relation, start).pieces];
   const declared = [...cellValues(grid.relation, domain).pieces.values()];
-  return { start: first, values: [...first, ...declared].flat(), cols: grid.xs.length, rows: grid.ys.length, roles };
+  const parity = (k: string) => {
+    const [x, y] = k.split('\u0000');
+    return (grid.xs.indexOf(x) + grid.ys.indexOf(y) + 2) % 2;
+  };
+  return {
+    start: first.map(([, v]) => v),
+    startParity: first.map(([k]) => parity(k)),
+    values: [...first.map(([, v]) => v), ...declared].flat(),
+    cols: grid.xs.length,
+    rows: grid.ys.length,
+    roles,
+  };
+}
+
+/**
+ * How a chess or draughts board is turned by default: white (the light pieces) at the
+ * bottom, its ranks as rows. Other boards are drawn as the game lists them.
+ */
+export function autoOrientation(grid: Grid, start: string[], style: BoardStyle): Orientation {
+  const plain = { swap: false, flip: false };
+  if (style.scheme !== 'chess' && style.scheme !== 'draughts') return plain;
+  const light = (v: string) => (style.scheme === 'chess' ? chessPiece(v)?.white === true : style.auto(v).colour === COLOURS.white);
+  const at: [number, number][] = [];
+  for (const [k, values] of cellValues(grid.relation, start).pieces) {
+    const [x, y] = k.split('\u0000');
+    if (values.some(light)) at.push([grid.xs.indexOf(x), grid.ys.indexOf(y)]);
+  }
+  if (at.length === 0) return plain;
+  const spread = (i: 0 | 1) => new Set(at.map((p) => p[i])).size;
+  // White's men stand on few ranks and many files: the axis with fewer values is the ranks.
+  const swap = spread(0) < spread(1);
+  const ranks = swap ? grid.xs.length : grid.ys.length;
+  const mean = at.reduce((sum, p) => sum + p[swap ? 0 : 1], 0) / at.length;
+  // Unflipped, the first rank is drawn at the top.
+  return { swap, flip: mean < (ranks - 1) / 2 };
 }
 
 /** One legal move of one role, as a click on the board plays it. */
@@ -183,4 +234,18 @@ export function layout(grid: Grid, o: Orientation): { rows: string[]; cols: stri
   const cols = o.swap ? grid.ys : grid.xs;
   if (o.flip) rows.reverse();
   return { rows, cols, key: (r, c) => (o.swap ? cellKey(r, c) : cellKey(c, r)) };
+}
+
+/**
+ * A state that is no grid, as a list: its fluents grouped by relation, the arguments of each
+ * (`(heap a 3)`, `(heap b 4)` → heap: `a 3`, `b 4`), relations in order of first appearance.
+ */
+export function groupFluents(fluents: string[]): [string, string[]][] {
+  const groups = new Map<string, string[]>();
+  for (const text of fluents) {
+    const t = parseTerm(text);
+    const [name, args] = t === null ? [text, ''] : [termName(t), termArgs(t).map(termText).join(' ')];
+    groups.set(name, [...(groups.get(name) ?? []), args]);
+  }
+  return [...groups];
 }

@@ -3,23 +3,35 @@
 // view (autosave and share links).
 
 import { h } from '../dom';
-import { MAX_MAPPED, MAX_SYMBOL, type BoardStyle, type DisplayMap, type Glyph } from './pieces';
+import { MAX_MAPPED, MAX_SYMBOL, abbreviate, type BoardStyle, type DisplayMap, type Glyph } from './pieces';
 
-/** The element of a value drawn as `g`; `null` for a blank. */
+/** Characters of a name drawn in a square (the full name on hover). */
+const SQUARE_CHARS = 5;
+
+/** Whether text on a background of colour `#rrggbb` should be light. */
+function isDark(colour: string): boolean {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b < 128;
+}
+
+/** The element of a value drawn as `g`; `null` for a blank. Names longer than a square holds are abbreviated, sized to fit and named in full on hover. */
 export function glyphView(g: Glyph, value: string): HTMLElement | null {
-  const text = g.text ?? value;
+  const text = abbreviate(g.text ?? value, SQUARE_CHARS);
   switch (g.shape) {
     case 'blank':
       return null;
     case 'stone': {
-      const el = h('span', { class: 'disc', title: value });
-      el.style.background = g.colour ?? '#202124';
+      const colour = g.colour ?? '#202124';
+      const el = h('span', { class: 'disc', title: value }, g.text ? h('span', { class: 'crown' }, text) : '');
+      el.style.background = colour;
+      el.style.color = isDark(colour) ? '#ffffff' : '#202124';
       return el;
     }
     case 'tile':
       return h('span', { class: 'tile', title: value }, text);
     case 'text': {
       const el = h('span', { class: [...text].length <= 2 ? 'mark' : 'token', title: value }, text);
+      el.style.setProperty('--len', String([...text].length));
       if (g.colour) el.style.color = g.colour;
       return el;
     }

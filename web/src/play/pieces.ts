@@ -1,13 +1,14 @@
 // How the values of a board's cells are drawn: which value means "empty" (inferred from the
-// initial state, whatever it is called), Unicode chess pieces when the names say so
-// (wk, white_king, (black rook) …), coloured stones for two-value games (othello, go, x/o),
-// and the person's own mapping (value → symbol or colour), which wins over all of these.
-// Pure: the page draws what `boardStyle` returns.
+// initial state, whatever it is called; a colour name colours the board's cloth), Unicode
+// chess pieces when the names say so (wk, white_king, (black rook) …), discs with kings for
+// draughts (men on squares of one colour), coloured stones for two-value games (othello, go,
+// x/o), role initials, and the person's own mapping (value → symbol or colour), which wins
+// over all of these. Pure: the page draws what `boardStyle` returns.
 
 /** How one value is drawn: nothing, a symbol (optionally coloured), a stone, a numbered tile. */
 export interface Glyph {
   shape: 'blank' | 'text' | 'stone' | 'tile';
-  /** The symbol of `text` and `tile`. */
+  /** The symbol of `text` and `tile`; on a `stone`, a mark on it (a draughts king's crown). */
   text?: string;
   /** `#rrggbb`: the stone's colour, or the symbol's. */
   colour?: string;
@@ -114,10 +115,14 @@ function isChess(values: string[]): boolean {
 export interface BoardStyle {
   /** The inferred empty value (never drawn), if any. */
   empty: string | null;
-  /** Light and dark squares (8×8 and 10×10 boards, chess). */
+  /** Light and dark squares (8×8 and 10×10 boards, chess, draughts). */
   chequered: boolean;
-  /** Chess pieces, stones, or per-value marks. */
-  scheme: 'chess' | 'stones' | 'marks';
+  /** Which squares are dark: those whose (column + row) % 2, by index, is this. */
+  darkParity: number;
+  /** The board's colour when the empty value names one (an othello whose empty cells are `green`). */
+  cloth: string | null;
+  /** Chess pieces, draughts (discs on one colour of squares, kings crowned), stones, or per-value marks. */
+  scheme: 'chess' | 'draughts' | 'stones' | 'marks';
   /** How a value is drawn: the person's mapping first, then the automatic one. */
   glyph(value: string): Glyph;
   /** How a value is drawn without the person's mapping. */
@@ -127,12 +132,20 @@ export interface BoardStyle {
 export interface BoardFacts {
   /** Values of each cell in the initial state (one list per cell that has values). */
   start: string[][];
+  /** The colour of each cell of `start` on a chequered board: (column + row) % 2, by index. */
+  startParity: number[];
   /** The values the game declares for cells (initial state, then base facts), in that order. */
   values: string[];
   cols: number;
   rows: number;
   roles: string[];
 }
+
+/** Men of a draughts game: at least this many pieces at the start, all on squares of one colour. */
+const DRAUGHTS_MEN = 4;
+
+/** A draughts king by its name: a chess king's name (`wk`, `(king black)`), or one with crown or dame in it. */
+const isKing = (v: string) => chessPiece(v)?.kind === 0 || /king|crown|dame/i.test(v);
 
 /** The automatic and the person's display of a board. */
 export function boardStyle(facts: BoardFacts, user: DisplayMap = {}): BoardStyle {
@@ -141,30 +154,60 @@ export function boardStyle(facts: BoardFacts, user: DisplayMap = {}): BoardStyle
   const isEmpty = (v: string) => (empty === null ? BLANKS.has(v) : v === empty);
   const pieces = [...new Set(facts.values)].filter((v) => !isEmpty(v));
   const chess = isChess(pieces);
-  const stones = !chess && pieces.length === 2 && Math.min(facts.cols, facts.rows) >= STONE_SIDE;
+  const occupied = facts.startParity.filter((_, i) => facts.start[i].some((v) => !isEmpty(v)));
+  const draughts = !chess && occupied.length >= DRAUGHTS_MEN && occupied.every((p) => p === occupied[0]) && Math.min(facts.cols, facts.rows) >= STONE_SIDE;
+  const stones = !chess && !draughts && pieces.length === 2 && Math.min(facts.cols, facts.rows) >= STONE_SIDE;
   const side = facts.cols === facts.rows ? facts.cols : 0;
-  const chequered = chess || side === 8 || side === 10;
-  const stoneColours = stones ? twoColours(pieces, facts.roles) : new Map<string, string>();
+  const cloth = empty !== null && Object.hasOwn(COLOURS, empty) ? COLOURS[empty] : null;
+  const chequered = cloth === null && (chess || draughts || side === 8 || side === 10);
+  // Draughts: the men's colours (as named, else black and white), a king takes its man's.
+  const men = draughts ? [...new Set(facts.start.flat())].filter((v) => !isEmpty(v)) : [];
+  const stoneColours = stones ? twoColours(pieces, facts.roles) : draughts ? twoColours(men.slice(0, 2), facts.roles) : new Map<string, string>();
+  // Roles as marks: their initials when those tell them apart (xplayer → X), else their names.
+  const initials = facts.roles.map((r) => [...r][0]?.toUpperCase() ?? '');
+  const roleMark = (i: number) => (new Set(initials).size === initials.length ? initials[i] : facts.roles[i]);
 
   const auto = (v: string): Glyph => {
     if (isEmpty(v)) return { shape: 'blank' };
     const p = chessPiece(v);
     if (chess && p) return { shape: 'text', text: chessSymbol(p), colour: '#202124' };
+    if (draughts) {
+      const colour = colourHint(v) ?? stoneColours.get(v) ?? COLOURS.gray;
+      return isKing(v) ? { shape: 'stone', colour, text: chessSymbol({ white: false, kind: 0 }) } : { shape: 'stone', colour };
+    }
     const stone = stoneColours.get(v) ?? (Object.hasOwn(COLOURS, v) ? COLOURS[v] : undefined);
     if (stone) return { shape: 'stone', colour: stone };
     const role = facts.roles.indexOf(v);
     const short = v.length <= 2 ? v.toUpperCase() : v;
-    if (role >= 0) return { shape: 'text', text: short, colour: ROLE_COLOURS[role % ROLE_COLOURS.length] };
+    if (role >= 0) return { shape: 'text', text: roleMark(role), colour: ROLE_COLOURS[role % ROLE_COLOURS.length] };
     if (/^\d+$/.test(v)) return { shape: 'tile', text: v };
     return { shape: 'text', text: short };
   };
   return {
     empty,
     chequered,
-    scheme: chess ? 'chess' : stones ? 'stones' : 'marks',
+    darkParity: draughts ? occupied[0] : 0,
+    cloth,
+    scheme: chess ? 'chess' : draughts ? 'draughts' : stones ? 'stones' : 'marks',
     glyph: (v) => (Object.hasOwn(user, v) ? user[v] : auto(v)),
     auto,
   };
+}
+
+/**
+ * A label that fits a square: itself up to `max` characters, else the initials of its
+ * words (`white_rook_moved` → `WRM`) or its beginning and an ellipsis. The page shows the
+ * full name on hover.
+ */
+export function abbreviate(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const words = text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[\s_\-()]+/)
+    .filter(Boolean);
+  if (words.length >= 2 && words.length <= max) return words.map((w) => [...w][0].toUpperCase()).join('');
+  return chars.slice(0, max - 1).join('') + '…';
 }
 
 /**

@@ -3,12 +3,14 @@
 // the move list, and the outcome of a terminal state. Teaching aids: a click on a fluent (or a
 // question typed in the Why box) explains it; "Best moves" solves the position in a worker.
 
-import { boardFacts, detectGrid, layout, mapMoves, type BoardView, type Grid, type MoveMap } from './board';
+import { autoOrientation, boardFacts, detectGrid, groupFluents, layout, mapMoves, type BoardMove, type BoardView, type Grid, type MoveMap } from './board';
 import { byId, h } from '../dom';
-import type { Explanation, GoalValue, Solution, View } from '../engine/engine';
+import type { Domain, Explanation, GoalValue, Solution, View } from '../engine/engine';
 import { explanationView } from './explain';
 import { fitBoard } from './fit';
-import { boardStyle } from './pieces';
+import { detectLines, type Lines } from './lines';
+import { linesView } from './lines-view';
+import { abbreviate, boardStyle } from './pieces';
 import { DisplayEditor, glyphView } from './pieces-view';
 
 export interface PlayActions {
@@ -32,6 +34,9 @@ export interface PlayActions {
 }
 
 const NOOP = /^(noop|nop|pass|wait)$/;
+
+/** Characters of a row or column name drawn (the full name on hover). */
+const LABEL_CHARS = 4;
 
 /** Move buttons drawn per role at most (a filter finds the others). */
 const MAX_MOVE_BUTTONS = 200;
@@ -59,10 +64,14 @@ export function verdict(roles: string[], goals: GoalValue[][]): string {
 export class PlayPane {
   #view: View | null = null;
   #domain: string[] = [];
+  /** The game's own orders of values (rows and columns are drawn in them). */
+  #chains: string[][] = [];
   /** The initial state (the empty value is inferred from it). */
   #start: string[] = [];
   #displayEditor: DisplayEditor;
   #grid: Grid | null = null;
+  /** Lines between dots (dots and boxes), drawn instead of the grid (whose cells are then the boxes). */
+  #lines: Lines | null = null;
   #moves: MoveMap | null = null;
   /** Per role, the move chosen so far for the next joint move. */
   #chosen: (string | null)[] = [];
@@ -157,9 +166,10 @@ export class PlayPane {
     if (this.#view) this.render(this.#view);
   }
 
-  /** A new game was loaded: `domain` lists every fluent it may have (for empty rows), `start` is its initial state. */
-  setDomain(domain: string[], start: string[] = []): void {
-    this.#domain = domain;
+  /** A new game was loaded: `domain` lists every fluent it may have (for empty rows) and its orders of values, `start` is its initial state. */
+  setDomain(domain: Domain, start: string[] = []): void {
+    this.#domain = domain.fluents;
+    this.#chains = domain.chains.map((c) => c.values);
     this.#start = start;
   }
 
@@ -196,7 +206,11 @@ export class PlayPane {
       el.inert = false;
       el.classList.remove('stale');
     }
-    this.#grid = detectGrid(view.state, this.#domain);
+    this.#lines = detectLines(view.state, this.#domain, view.terminal ? [] : view.legal, this.#chains);
+    // With lines between dots, the grid is that of the boxes (never the lines themselves).
+    const lineRelation = this.#lines && `(${this.#lines.relation} `;
+    const notLine = (f: string) => lineRelation === null || !f.startsWith(lineRelation);
+    this.#grid = detectGrid(view.state.filter(notLine), this.#domain.filter(notLine), this.#chains);
     this.#moves = this.#grid && !view.terminal ? mapMoves(this.#grid, view.legal) : null;
     this.#renderOutcome(view);
     this.#renderBoard(view);
@@ -246,47 +260,77 @@ export class PlayPane {
 
   #renderBoard(view: View): void {
     const board = byId('board');
-    byId('board-tools').hidden = this.#grid === null;
     const g = this.#grid;
-    if (!g) {
-      board.replaceChildren();
-      board.hidden = true;
+    byId('board-tools').hidden = g === null || this.#lines !== null;
+    board.hidden = false;
+    board.classList.toggle('free', g === null || this.#lines !== null);
+    if (g === null || this.#lines !== null) {
       byId('board-display').hidden = true;
       byId('board-pieces').setAttribute('aria-expanded', 'false');
+      board.classList.remove('chequered', 'clothed');
+      board.dataset.scheme = this.#lines ? 'lines' : 'list';
+      if (this.#lines) {
+        board.style.setProperty('--cols', String(this.#lines.xs.length));
+        board.style.setProperty('--rows', String(this.#lines.ys.length));
+      }
+      const style = g && boardStyle(boardFacts(g, this.#start.length ? this.#start : view.state, this.#domain, view.roles));
+      const play = (m: BoardMove) => {
+        if (this.#chosen[m.role] === null) this.choose(m.role, m.move);
+      };
+      board.replaceChildren(this.#lines ? linesView(this.#lines, g, style, play) : this.#stateList(view));
       return;
     }
-    board.hidden = false;
-    const facts = boardFacts(g, this.#start.length ? this.#start : view.state, this.#domain, view.roles);
+    const start = this.#start.length ? this.#start : view.state;
+    const facts = boardFacts(g, start, this.#domain, view.roles);
     const style = boardStyle(facts, this.#orientation.display);
     if (!byId('board-display').hidden) {
       const values = new Set([...facts.values, ...[...g.pieces.values()].flat()]);
       this.#displayEditor.show([...values], style, this.#orientation.display ?? {});
     }
     board.classList.toggle('chequered', style.chequered);
+    board.classList.toggle('clothed', style.cloth !== null);
+    board.style.setProperty('--cloth', style.cloth ?? 'transparent');
     board.dataset.scheme = style.scheme;
-    const { rows, cols, key } = layout(g, this.#orientation);
+    // The person's swap and flip turn the board from its default (white at the bottom).
+    const auto = autoOrientation(g, start, style);
+    const { rows, cols, key } = layout(g, { swap: auto.swap !== this.#orientation.swap, flip: auto.flip !== this.#orientation.flip });
     const dests = new Set(this.#selected ? (this.#moves?.sources.get(this.#selected) ?? []).filter((m) => this.#chosen[m.role] === null).map((m) => m.to) : []);
     board.style.setProperty('--cols', String(cols.length));
     board.style.setProperty('--rows', String(rows.length));
+    // The row names' column: as wide as the longest name drawn (a mono character is about 0.5rem at 0.8rem).
+    const longest = Math.max(...rows.map((r) => [...abbreviate(r, LABEL_CHARS)].length));
+    board.style.setProperty('--label', `max(1.6rem, ${longest * 0.5 + 0.3}rem)`);
     const cells: HTMLElement[] = [h('span', { class: 'corner' })];
-    for (const c of cols) cells.push(h('span', { class: 'label' }, c));
+    const label = (text: string) => h('span', { class: 'label', title: text }, abbreviate(text, LABEL_CHARS));
+    for (const c of cols) cells.push(label(c));
     for (const r of rows) {
-      cells.push(h('span', { class: 'label' }, r));
+      cells.push(label(r));
       for (const c of cols) {
         const k = key(r, c);
         const pieces = (g.pieces.get(k) ?? []).filter((p) => style.glyph(p).shape !== 'blank');
         const playable = this.#playableAt(k);
         const [x, y] = k.split('\u0000');
-        // a1 is dark, as on a chessboard, whichever way the board is turned.
-        const dark = (g.xs.indexOf(x) + g.ys.indexOf(y)) % 2 === 0;
+        // a1 is dark, as on a chessboard (or the squares draughts men stand on), whichever way the board is turned.
+        const dark = (g.xs.indexOf(x) + g.ys.indexOf(y)) % 2 === style.darkParity;
         const cls = ['cell', dark ? 'dark' : '', playable ? 'playable' : '', this.#selected === k ? 'selected' : '', dests.has(k) ? 'dest' : ''].filter(Boolean).join(' ');
-        const label = `${g.relation} ${x} ${y}: ${pieces.length ? pieces.join(', ') : 'empty'}`;
+        const name = `${g.relation} ${x} ${y}: ${pieces.length ? pieces.join(', ') : 'empty'}`;
         cells.push(
-          h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': label, disabled: !playable && !dests.has(k), onclick: () => this.#clickCell(k) }, ...pieces.map((p) => glyphView(style.glyph(p), p))),
+          h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': name, disabled: !playable && !dests.has(k), onclick: () => this.#clickCell(k) }, ...pieces.map((p) => glyphView(style.glyph(p), p))),
         );
       }
     }
     board.replaceChildren(...cells);
+  }
+
+  /** A state that is no grid: its fluents by relation, one row each. */
+  #stateList(view: View): HTMLElement {
+    const groups = groupFluents(view.state);
+    if (groups.length === 0) return h('p', { class: 'muted' }, 'The state is empty.');
+    return h(
+      'table',
+      { class: 'state-list' },
+      h('tbody', {}, ...groups.map(([name, args]) => h('tr', { 'data-relation': name }, h('th', {}, name), h('td', {}, ...args.map((a) => h('code', {}, a || '✓')))))),
+    );
   }
 
   /** Can a click on cell `k` play or start a move of a role that has not chosen yet? */
