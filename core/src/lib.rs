@@ -10,6 +10,7 @@ pub mod deps;
 pub mod diagnostic;
 pub mod engine;
 pub mod explain;
+pub mod gdl2;
 pub mod ground;
 pub mod grounded;
 pub mod machine;
