@@ -349,6 +349,23 @@ mod tests {
         assert_eq!(errors[0].code, "unsafe-variable");
     }
 
+    /// Replay checks percepts: a changed one, a missing `sees` field, are named.
+    #[test]
+    fn replay_checks_percepts() {
+        let text = crate::shared::gdl2_game("montyhall");
+        let mut r = crate::load(&text, Default::default()).unwrap().reasoner;
+        let trace = crate::trace::record_playout(&mut r, &mut crate::rng::Rng::new(1), 50).unwrap();
+        assert_eq!(crate::trace::replay(&mut r, &trace).unwrap(), Ok(()));
+        let mut changed = trace.clone();
+        changed.steps[0].sees.as_mut().unwrap()["candidate"] = vec!["(open_door 9)".into()];
+        let m = crate::trace::replay(&mut r, &changed).unwrap().unwrap_err();
+        assert_eq!((m.step, m.field.as_str()), (0, "sees[candidate]"), "{m}");
+        let mut missing = trace;
+        missing.steps[1].sees = None;
+        let m = crate::trace::replay(&mut r, &missing).unwrap().unwrap_err();
+        assert_eq!((m.step, m.field.as_str()), (1, "sees"), "{m}");
+    }
+
     /// The games of `../shared/corpus-gdl2` the oracle cannot play or this tool refuses, with the
     /// error that says why (their Prolog reading depends on the order of calls: relations used
     /// with two arities, head variables bound only by the caller).

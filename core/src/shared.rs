@@ -35,3 +35,9 @@ pub fn corpus_gdl2_games() -> Vec<PathBuf> {
     assert!(games.len() > 20, "only {} GDL-II games in {}", games.len(), dir.display());
     games
 }
+
+/// The text of GDL-II game `name` (without `.kif`) of `../shared/corpus-gdl2/`.
+pub fn gdl2_game(name: &str) -> String {
+    let path = corpus_gdl2_games().into_iter().find(|p| p.file_stem().is_some_and(|s| s == name));
+    std::fs::read_to_string(path.unwrap_or_else(|| panic!("no GDL-II game {name} in ../shared/corpus-gdl2"))).unwrap()
+}
