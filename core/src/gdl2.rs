@@ -25,6 +25,12 @@ pub const SEES: &str = "sees";
 /// The role that plays nature's moves: each of its legal moves is drawn with equal chance.
 pub const RANDOM: &str = "random";
 
+/// Whether role `name` is nature (`random`): no player sits there, it draws each move
+/// uniformly among its legal moves (`crate::players::arena::nature`).
+pub fn is_nature(name: &str) -> bool {
+    name == RANDOM
+}
+
 /// Whether a rule defines a percept, `(sees role percept)`.
 pub fn is_sees(rule: &Rule) -> bool {
     rule.head.name() == Some(SEES) && rule.head.args().len() == 2
