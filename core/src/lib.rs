@@ -13,6 +13,7 @@ pub mod explain;
 pub mod gdl2;
 pub mod ground;
 pub mod grounded;
+pub mod infoset;
 pub mod machine;
 pub mod parse;
 pub mod path;
