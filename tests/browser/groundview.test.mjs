@@ -107,7 +107,7 @@ test('tic-tac-toe: the ground program shows the position, a chosen move lights i
   assert.match(await page.locator('#gv-atom-value').textContent(), /^holds/);
   assert.match(await page.locator('#gv-defined').textContent(), /\(does x \(mark 2 2\)\)/);
   await page.locator('#gv-to-network').click();
-  await page.locator('#gv-network canvas').first().waitFor();
+  await page.locator('#gv-network g.node').first().waitFor();
   assert.ok(Number(await page.locator('#gv-network').getAttribute('data-nodes')) >= 3);
   assert.match(await page.locator('#gv-network-stats').textContent(), /Compiled network: \d+ gates/);
   await shot(page, 'groundview-network');
@@ -220,7 +220,7 @@ test('breakthrough: engine, a move lit up in its 2 119 ground rules, the network
   await page.locator('#gv-text').fill(`(legal white ${text})`);
   await page.locator('#ground-list button.atom', { hasText: `(legal white ${text})` }).first().click();
   await page.locator('#gv-to-network').click();
-  await page.locator('#gv-network canvas').first().waitFor();
+  await page.locator('#gv-network g.node').first().waitFor();
   const before = Number(await page.locator('#gv-network').getAttribute('data-nodes'));
   assert.ok(before >= 3);
   await shot(page, 'groundview-breakthrough-network');

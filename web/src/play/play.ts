@@ -7,6 +7,7 @@ import { boardFacts, detectGrid, layout, mapMoves, type BoardView, type Grid, ty
 import { byId, h } from '../dom';
 import type { Explanation, GoalValue, Solution, View } from '../engine/engine';
 import { explanationView } from './explain';
+import { fitBoard } from './fit';
 import { boardStyle } from './pieces';
 import { DisplayEditor, glyphView } from './pieces-view';
 
@@ -73,6 +74,7 @@ export class PlayPane {
   #previewing = false;
 
   constructor(private actions: PlayActions) {
+    fitBoard(byId('pane-play'), byId('board'), ['outcome', 'seats', 'thinking', 'board-tools', 'board-display'].map((id) => byId(id)));
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
     byId('restart').addEventListener('click', () => actions.goTo(0));
@@ -158,10 +160,14 @@ export class PlayPane {
     const m = byId('play-message');
     m.textContent = text;
     m.hidden = false;
-    // What was shown belongs to rules that no longer load.
+    // What was shown belongs to rules that no longer load: it stays in its place, faded and
+    // out of reach, so the page does not jump while the rules are being fixed.
     this.#view = null;
-    byId('outcome').hidden = true;
-    byId('play-area').hidden = true;
+    for (const id of ['outcome', 'seats', 'play-area']) {
+      const el = byId(id);
+      el.inert = true;
+      el.classList.add('stale');
+    }
     byId('why').replaceChildren();
     byId('solution').replaceChildren();
   }
@@ -177,7 +183,11 @@ export class PlayPane {
     }
     this.#view = view;
     byId('play-message').hidden = true;
-    byId('play-area').hidden = false;
+    for (const id of ['outcome', 'seats', 'play-area']) {
+      const el = byId(id);
+      el.inert = false;
+      el.classList.remove('stale');
+    }
     this.#grid = detectGrid(view.state, this.#domain);
     this.#moves = this.#grid && !view.terminal ? mapMoves(this.#grid, view.legal) : null;
     this.#renderOutcome(view);
