@@ -358,8 +358,7 @@ mod tests {
     /// Replay checks percepts: a changed one, a missing `sees` field, are named.
     #[test]
     fn replay_checks_percepts() {
-        let text = crate::shared::gdl2_game("montyhall");
-        let mut r = crate::load(&text, Default::default()).unwrap().reasoner;
+        let mut r = crate::shared::gdl2_reasoner("montyhall");
         let trace = crate::trace::record_playout(&mut r, &mut crate::rng::Rng::new(1), 50).unwrap();
         assert_eq!(crate::trace::replay(&mut r, &trace).unwrap(), Ok(()));
         let mut changed = trace.clone();

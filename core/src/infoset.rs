@@ -170,15 +170,11 @@ mod tests {
     use super::*;
     use crate::path::{parse_path, play};
 
-    fn monty() -> crate::reasoner::Reasoner {
-        crate::load(&crate::shared::gdl2_game("montyhall"), Default::default()).unwrap().reasoner
-    }
-
     /// After choosing door 1 and seeing door 3 opened, the candidate cannot tell whether the
     /// car is behind door 1 or 2: two states, and the true one is among them.
     #[test]
     fn monty_hall_candidate_knows_two_doors() {
-        let mut m = monty();
+        let mut m = crate::shared::gdl2_reasoner("montyhall");
         let (states, joints) =
             play(&mut m, &parse_path("(choose 1), (hide_car 2); noop, (open_door 3)").unwrap()).unwrap();
         let h = history(&mut m, 0, &states, &joints).unwrap();
@@ -200,7 +196,7 @@ mod tests {
     /// estimate of the whole.
     #[test]
     fn beyond_the_limit_a_seeded_sample_with_an_estimate() {
-        let mut m = crate::load(&crate::shared::gdl2_game("kriegTTT_5x5"), Default::default()).unwrap().reasoner;
+        let mut m = crate::shared::gdl2_reasoner("kriegTTT_5x5");
         let mut rng = Rng::new(4);
         let (mut states, mut joints) = (vec![m.initial_state()], Vec::new());
         for _ in 0..4 {

@@ -41,3 +41,8 @@ pub fn gdl2_game(name: &str) -> String {
     let path = corpus_gdl2_games().into_iter().find(|p| p.file_stem().is_some_and(|s| s == name));
     std::fs::read_to_string(path.unwrap_or_else(|| panic!("no GDL-II game {name} in ../shared/corpus-gdl2"))).unwrap()
 }
+
+/// GDL-II game `name` of `../shared/corpus-gdl2/` loaded in the reasoner.
+pub fn gdl2_reasoner(name: &str) -> crate::reasoner::Reasoner {
+    crate::load(&gdl2_game(name), Default::default()).unwrap_or_else(|d| panic!("{name}: {d:?}")).reasoner
+}

@@ -198,8 +198,7 @@ fn decoupled_uct_finds_the_dominant_move_of_a_simultaneous_game() {
 /// at the other roles, and the tally counts only their games.
 #[test]
 fn nature_plays_random_in_matches() {
-    let text = crate::shared::gdl2_game("montyhall");
-    let mut m = crate::load(&text, Default::default()).unwrap().reasoner;
+    let mut m = crate::shared::gdl2_reasoner("montyhall");
     let specs = [Spec::Random, Spec::Flat(Budget::Playouts(50))];
     let games: Vec<_> = (0..6).map(|g| play_game(&mut m, &specs, 5, g, 50, &no_clock).unwrap()).collect();
     assert!(games.iter().all(|g| g.seats[1].is_none() && g.goals.is_some()));
