@@ -208,3 +208,12 @@ fn nature_plays_random_in_matches() {
     // One seated role: points are the goal value / 100, never a comparison with nature.
     assert!(t.iter().all(|t| t.wins + t.draws + t.losses == 0));
 }
+
+/// The perfect player says plainly that it does not play GDL-II.
+#[test]
+fn perfect_refuses_gdl2() {
+    let mut m = crate::shared::gdl2_reasoner("montyhall");
+    let s = m.initial_state();
+    let e = Spec::Perfect.player(1).choose(&mut m, &s, 0, &no_clock).err().unwrap();
+    assert!(e.message.contains("does not play GDL-II games"), "{}", e.message);
+}
