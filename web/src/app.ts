@@ -135,6 +135,11 @@ export class App {
         this.#graph.highlight(relation);
         this.#tabs.select('graph');
       },
+      retry: (scale) => {
+        if (!this.#loaded?.ok) return;
+        this.#startGrounding(this.#loadedText, this.#loaded.syntax);
+        this.#ground.loaded(scale);
+      },
     });
     new PlayoutsPane(
       module,

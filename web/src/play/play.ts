@@ -110,7 +110,15 @@ export class PlayPane {
     const x = this.actions.explain(atom, step);
     const reveal = (line: number) => this.actions.reveal(line);
     const explain = (a: string, s: number) => this.actions.explain(a, s);
-    byId('why').replaceChildren(typeof x === 'string' ? h('p', { class: 'warn', role: 'alert' }, x) : explanationView(x, { explain, reveal }));
+    // A condition with variables is asked about one instance at a time: the box gets it to fill in.
+    const ask = (pattern: string) => {
+      const input = byId<HTMLInputElement>('why-query');
+      input.value = pattern;
+      input.focus();
+      const v = pattern.indexOf('?');
+      if (v >= 0) input.setSelectionRange(v, v + (/^\?[\w-]*/.exec(pattern.slice(v))?.[0].length ?? 1));
+    };
+    byId('why').replaceChildren(typeof x === 'string' ? h('p', { class: 'warn', role: 'alert' }, x) : explanationView(x, { explain, reveal, ask }));
     // The same atom in the ground program, live in this position (values from the engine).
     if (typeof x !== 'string' && !x.in_move && x.step === this.#view?.step) {
       byId('why').append(h('button', { type: 'button', class: 'small', id: 'why-ground', onclick: () => this.actions.showGround(x.atom) }, 'Its ground rules, live'));
@@ -202,6 +210,11 @@ export class PlayPane {
     byId('engine-note').textContent = view.engineNote;
     byId('step').textContent = `after ${view.step} move${view.step === 1 ? '' : 's'}`;
     byId<HTMLButtonElement>('solve').disabled = view.terminal;
+    // The Why? box suggests a question about this game: a legal move of a role with a
+    // choice here, or terminal.
+    const choosing = view.legal.findIndex((moves) => moves.length > 1);
+    const r = choosing >= 0 ? choosing : view.legal.findIndex((moves) => moves.length > 0);
+    byId<HTMLInputElement>('why-query').placeholder = r >= 0 && !view.terminal ? `(legal ${view.roles[r]} ${view.legal[r][0]})` : 'terminal';
     byId('fluents').replaceChildren(
       ...view.state.map((f) => h('li', {}, h('button', { type: 'button', class: 'link', title: `Why is ${f} in the state?`, onclick: () => this.why(`(true ${f})`, view.step) }, f))),
     );
