@@ -65,6 +65,20 @@ pub struct InfoArgs {
     pub file: PathBuf,
     #[arg(long)]
     pub json: bool,
+    /// GDL-II: what this role knows after `--path`: its moves, its percepts, and its
+    /// information set (the states it cannot tell from the true one).
+    #[arg(long = "as", value_name = "ROLE")]
+    pub as_role: Option<String>,
+    /// The moves played, as `(mark 1 1), noop; noop, (mark 2 2)` (with `--as`).
+    #[arg(long, default_value = "", requires = "as_role")]
+    pub path: String,
+    /// Most states of the information set computed exactly; beyond, a seeded sample of this
+    /// many with an estimate of the size (with `--as`).
+    #[arg(long, default_value_t = 1000, requires = "as_role")]
+    pub limit: usize,
+    /// Seed of the sample (with `--as`).
+    #[arg(long, default_value_t = 1, requires = "as_role")]
+    pub seed: u64,
     #[command(flatten)]
     pub engine: EngineArgs,
 }

@@ -322,6 +322,36 @@ fn match_tallies_players_with_confidence_intervals() {
     assert!(text.contains("uct:200 vs random") && text.contains("points (95% CI)"), "{text}");
 }
 
+/// GDL-II: the role `random` is nature, no player sits there (`null` seat), and with one
+/// seated role the table is the mean score.
+#[test]
+fn match_lets_nature_play_random() {
+    let monty = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus-gdl2/montyhall.kif");
+    assert!(monty.exists(), "this test needs ../shared/corpus-gdl2 beside the repository: {}", monty.display());
+    let args = ["match", monty.to_str().unwrap(), "--players", "random", "--games", "4", "--seed", "2"];
+    let v: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat())).unwrap();
+    assert_eq!(v["games"][0]["seats"], serde_json::json!([0, null]));
+    assert_eq!(v["players"][0]["games"], 4);
+    let text = stdout(&args);
+    assert!(text.contains("role random: nature") && text.contains("mean score (95% CI)"), "{text}");
+}
+
+/// GDL-II: `gdl info --as ROLE --path MOVES` gives the role's moves, percepts and its
+/// information set (exact here: the car is behind door 1 or 2).
+#[test]
+fn info_as_a_role_gives_its_information_set() {
+    let monty = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus-gdl2/montyhall.kif");
+    assert!(monty.exists(), "this test needs ../shared/corpus-gdl2 beside the repository: {}", monty.display());
+    let path = "(choose 1), (hide_car 2); noop, (open_door 3)";
+    let args = ["info", monty.to_str().unwrap(), "--as", "candidate", "--path", path];
+    let v: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat())).unwrap();
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["states"].as_array().unwrap().len(), 2);
+    assert_eq!(v["percepts"][1], serde_json::json!(["(does candidate noop)", "(open_door 3)"]));
+    let text = stdout(&args);
+    assert!(text.contains("information set: 2 state(s), exact"), "{text}");
+}
+
 #[test]
 fn match_explains_bad_players_and_games_too_big_for_perfect() {
     let ttt = repo(TTT);

@@ -157,10 +157,10 @@ impl Description {
     }
 }
 
-/// The GDL keywords with a fixed meaning.
+/// The GDL keywords with a fixed meaning (`sees`: GDL-II's percepts, `crate::gdl2`).
 pub const RESERVED: &[&str] = &[
     "role", "init", "true", "does", "next", "legal", "goal", "terminal", "base", "input", "distinct", "or", "and",
-    "not",
+    "not", "sees",
 ];
 
 impl fmt::Display for Term {

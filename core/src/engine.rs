@@ -435,6 +435,22 @@ impl StateMachine for Engine {
         }
     }
 
+    fn percepts(&mut self, state: &State, joint: &[Move]) -> Result<Option<Vec<Vec<String>>>> {
+        match (self, state) {
+            (Engine::Reasoner(m), State::Reasoner(s)) => {
+                let joint: Option<Vec<TermId>> =
+                    joint.iter().map(|j| if let Move::Reasoner(x) = j { Some(*x) } else { None }).collect();
+                m.percepts(s, &joint.ok_or_else(other)?)
+            }
+            (Engine::Propnet(m), State::Propnet(s)) => {
+                let joint: Option<Vec<u32>> =
+                    joint.iter().map(|j| if let Move::Propnet(x) = j { Some(*x) } else { None }).collect();
+                m.percepts(s, &joint.ok_or_else(other)?)
+            }
+            _ => Err(other()),
+        }
+    }
+
     fn state_text(&self, state: &State) -> Vec<String> {
         match (self, state) {
             (Engine::Reasoner(m), State::Reasoner(s)) => m.state_text(s),

@@ -1,4 +1,5 @@
-//! Traces (../shared/TRACE-FORMAT.md): random playouts recorded step by step, checked
+//! Traces (../shared/TRACE-FORMAT.md): random playouts recorded step by step (with each role's
+//! percepts in GDL-II games), checked
 //! against an engine by replay (a trace written by another reasoner), and what to say when
 //! one stopped where a role had no legal move.
 
@@ -23,6 +24,9 @@ pub struct Step {
     pub legal: Option<IndexMap<String, Vec<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub joint: Option<IndexMap<String, String>>,
+    /// GDL-II: what each role perceives when `joint` is played here (games that define `sees`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sees: Option<IndexMap<String, Vec<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goals: Option<IndexMap<String, Vec<GoalValue>>>,
 }
@@ -42,7 +46,7 @@ pub fn record_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usiz
         if m.is_terminal(&state)? {
             let goals = m.goals(&state)?;
             let goals = roles.iter().cloned().zip(goals).collect();
-            steps.push(Step { state: text, terminal: true, legal: None, joint: None, goals: Some(goals) });
+            steps.push(Step { state: text, terminal: true, legal: None, joint: None, sees: None, goals: Some(goals) });
             break;
         }
         let mut legal = IndexMap::new();
@@ -53,12 +57,20 @@ pub fn record_playout<M: StateMachine>(m: &mut M, rng: &mut Rng, max_steps: usiz
             moves.push(ms);
         }
         if steps.len() == max_steps || moves.iter().any(Vec::is_empty) {
-            steps.push(Step { state: text, terminal: false, legal: Some(legal), joint: None, goals: None });
+            steps.push(Step { state: text, terminal: false, legal: Some(legal), joint: None, sees: None, goals: None });
             break;
         }
         let joint: Vec<M::Move> = moves.iter().map(|ms| ms[rng.below(ms.len())]).collect();
         let joint_text = roles.iter().cloned().zip(joint.iter().map(|&x| m.move_text(x))).collect();
-        steps.push(Step { state: text, terminal: false, legal: Some(legal), joint: Some(joint_text), goals: None });
+        let sees = m.percepts(&state, &joint)?.map(|p| roles.iter().cloned().zip(p).collect());
+        steps.push(Step {
+            state: text,
+            terminal: false,
+            legal: Some(legal),
+            joint: Some(joint_text),
+            sees,
+            goals: None,
+        });
         state = m.next_state(&state, &joint)?;
     }
     Ok(Playout { roles, steps })
@@ -147,6 +159,25 @@ pub fn replay<M: StateMachine>(m: &mut M, trace: &Playout) -> Result<std::result
                 return mismatch(i, "joint", "a step that is not the last has no joint move".into());
             }
             return Ok(Ok(()));
+        }
+        let seen: Option<IndexMap<String, Vec<String>>> =
+            m.percepts(&state, &joint)?.map(|p| m.roles().iter().cloned().zip(p).collect());
+        match (&seen, &step.sees) {
+            (None, None) => {}
+            (Some(_), None) => {
+                return mismatch(i, "sees", "the game defines sees, but the trace has no percepts".into())
+            }
+            (None, Some(_)) => {
+                return mismatch(i, "sees", "the trace has percepts, but the game defines no sees".into())
+            }
+            (Some(ours), Some(theirs)) => {
+                for (role, percepts) in ours {
+                    let found = theirs.get(role).map_or(&[][..], |v| v);
+                    if found != percepts.as_slice() {
+                        return mismatch(i, &format!("sees[{role}]"), diff(percepts, found));
+                    }
+                }
+            }
         }
         state = m.next_state(&state, &joint)?;
     }

@@ -9,14 +9,18 @@
 use crate::ast::{Description, Literal, Rule, Term};
 use crate::deps::{rel_key, DepGraph, RelKey};
 use crate::diagnostic::{Diagnostic, Span};
+use crate::gdl2;
 use rustc_hash::FxHashSet;
 use std::collections::BTreeMap;
 
 /// Every error and warning about `desc`, sorted by span start.
 pub fn validate(desc: &Description) -> Vec<Diagnostic> {
-    let rules: Vec<&Rule> = desc.rules().collect();
+    let all: Vec<&Rule> = desc.rules().collect();
     let graph = DepGraph::build(desc);
     let mut out = Vec::new();
+    gdl2::check(&all, &role_names(&all), &mut out);
+    // Ignored declarations (reported above) are not checked further.
+    let rules: Vec<&Rule> = all.into_iter().filter(|r| gdl2::ignored_declaration(r).is_none()).collect();
     check_arities(&rules, &mut out);
     check_keyword_arities(&rules, &mut out);
     check_keyword_places(&rules, &mut out);
@@ -212,10 +216,13 @@ fn check_keyword_arities(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
         }
     }
     let mut not_as_data: Vec<&Term> = Vec::new();
+    let percepts = gdl2::percept_terms(rules);
     for rule in rules {
         rule_functions(rule, &mut |f| {
             let name = f.name().unwrap_or_default();
-            if name == "not" && f.args().len() == 1 {
+            if percepts.contains(&(f as *const Term)) {
+                // Plain names inside a percept (`gdl2` warns once).
+            } else if name == "not" && f.args().len() == 1 {
                 not_as_data.push(f);
             } else if keyword(name).is_some() || CONNECTIVES.contains(&name) {
                 out.push(Diagnostic::error(
@@ -251,7 +258,11 @@ fn check_keyword_places(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
     for rule in rules {
         check_head_keyword(rule, out);
         for (atom, _) in body_atoms(rule) {
-            if let Some((code, message)) = body_keyword(atom.name().unwrap_or_default()) {
+            let name = atom.name().unwrap_or_default();
+            if name == "next" && gdl2::is_sees(rule) {
+                continue; // accepted in a percept's conditions, with a warning (`gdl2`)
+            }
+            if let Some((code, message)) = body_keyword(name) {
                 out.push(Diagnostic::error(code, atom.span(), message));
             }
         }
@@ -308,6 +319,16 @@ fn check_head_keyword(rule: &Rule, out: &mut Vec<Diagnostic>) {
 }
 
 // ---- roles and role arguments ----
+
+/// The roles the game declares (constants only).
+fn role_names<'a>(rules: &[&'a Rule]) -> FxHashSet<&'a str> {
+    (rules.iter().filter(|r| r.head.name() == Some("role")))
+        .filter_map(|r| match r.head.args() {
+            [Term::Const(name, _)] => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
 
 /// Role names are distinct constants; `legal`, `does`, `goal` and `input` name a role (or a
 /// variable) first.
@@ -408,7 +429,16 @@ fn bound_by_all(lits: &[Literal]) -> Vars<'_> {
 /// the body (inside an alternative of `or`: of that alternative, or outside the `or`).
 /// Each unsafe variable is reported once per rule, at its first unsafe occurrence.
 fn check_safety(rule: &Rule, out: &mut Vec<Diagnostic>) {
-    let bound = bound_by_all(&rule.body);
+    let mut bound = bound_by_all(&rule.body);
+    if let Some(v) = gdl2::every_role_variable(&rule.head, &|v| bound.contains(v)) {
+        out.push(every_role_warning(v, rule.head.args()[0].span()));
+        bound.insert(v);
+    }
+    let local = gdl2::existential_variables(rule);
+    for (v, span) in &local {
+        out.push(existential_warning(v, *span));
+        bound.insert(v);
+    }
     let mut seen: FxHashSet<String> = FxHashSet::default();
     let mut positive = Vars::default();
     for (atom, negated) in body_atoms(rule) {
@@ -429,6 +459,29 @@ fn check_safety(rule: &Rule, out: &mut Vec<Diagnostic>) {
         }
     });
     check_conditions(&rule.body, &bound, &mut unsafe_var);
+}
+
+fn every_role_warning(v: &str, span: Span) -> Diagnostic {
+    Diagnostic::warning(
+        "sees-every-role",
+        span,
+        format!(
+            "no condition gives ?{v} its values, so this percept is read as seen by every role (as the GDL-II \
+             reference tools do); strict GDL refuses it: add (role ?{v}) to say so"
+        ),
+    )
+}
+
+fn existential_warning(v: &str, span: Span) -> Diagnostic {
+    Diagnostic::warning(
+        "not-some-value",
+        span,
+        format!(
+            "?{v} occurs only in this 'not', so it is read as \"for no value of ?{v}\": the condition holds when \
+             no such fact exists. Strict GDL refuses a variable that no positive condition binds; to check one \
+             value, add a condition that gives ?{v} its values"
+        ),
+    )
 }
 
 #[derive(Clone, Copy)]
@@ -865,7 +918,7 @@ mod tests {
                 game.kif:2:11: error[unsafe-variable]: variable ?y in the head never occurs in a positive condition of the body, so the rule would not say which values ?y takes
                 game.kif:2:15: warning[undefined-relation]: r/1 is never defined, so it is always false
                 game.kif:2:27: warning[undefined-relation]: s/2 is never defined, so it is always false
-                game.kif:2:33: error[unsafe-variable]: variable ?z in this 'not' never occurs in a positive condition of the body; 'not' can only check values that are known, so add a condition that gives ?z its values
+                game.kif:2:33: warning[not-some-value]: ?z occurs only in this 'not', so it is read as "for no value of ?z": the condition holds when no such fact exists. Strict GDL refuses a variable that no positive condition binds; to check one value, add a condition that gives ?z its values
                 game.kif:2:51: error[unsafe-variable]: variable ?w in this 'distinct' never occurs in a positive condition of the body; 'distinct' can only compare values that are known, so add a condition that gives ?w its values
                 game.kif:4:8: error[unsafe-variable]: variable ?x in the head never occurs in a positive condition of the body, so the rule would not say which values ?x takes (?x occurs in only some alternatives of an 'or': it must occur in every one, or outside the 'or')"#]],
         );
@@ -958,7 +1011,6 @@ mod tests {
         ("ggp-base/test_case_3f", "deliberately invalid (GGP-Base's blacklist): unsafe head variable"),
         ("ggp-base/blokbox_duo", "unsafe: (reorient 1 ?dx ?dy ?dx ?dy) with ?dx ?dy bound by no condition"),
         ("ggp-base/gt_attrition_breaks_propnet", "unsafe: (goal ?p 0) with ?p bound by no condition"),
-        ("ggp-base/slaughter", "unsafe: ?x ?y only inside (not (true (cell ?x ?y ?king)))"),
         ("ggp-base/ticTacToeClassic", "unsafe: distinctCell and goal heads with unbound variables"),
     ];
 

@@ -15,6 +15,10 @@ For every corpus game (or the games named on the command line):
  3. `oracle playout GAME --count 5 --seed 1 --max-steps 300 > T2`,
     then `gdl replay GAME T2`                  (oracle trace, we judge).
 
+--gdl2 runs the GDL-II games of ../shared/corpus-gdl2 (percepts included: the
+oracle checks each step's `sees`) and writes their table as the last section of
+STATUS.md, leaving the rest of it as it is (a corpus run keeps that section).
+
 --library runs the games of games/ (all but the deliberately broken bug-*
 games) instead of the corpus: they are ours, so any result but pass fails the
 run (a rejection or an oracle problem included).
@@ -636,6 +640,17 @@ def all_games(corpus):
     return games
 
 
+GDL2_DIR = 'corpus-gdl2'
+GDL2_SECTION = '## GDL-II games (../shared/corpus-gdl2)'
+
+
+def gdl2_games(corpus):
+    """The GDL-II games beside the corpus, as corpus-gdl2/NAME."""
+    d = os.path.join(os.path.dirname(corpus), GDL2_DIR)
+    return {'%s/%s' % (GDL2_DIR, f[:-4]): os.path.join(d, f) for f in sorted(os.listdir(d))
+            if f.endswith('.kif')}
+
+
 def library_games():
     """games/*.kif except the deliberately broken bug-* games, as games/NAME."""
     d = os.path.join(REPO, 'games')
@@ -646,6 +661,8 @@ def library_games():
 def select(args, corpus):
     if args.library:
         return library_games()
+    if args.gdl2:
+        return gdl2_games(corpus)
     games = all_games(corpus)
     if args.sample:
         missing = [g for g in SAMPLE if g not in games]
@@ -854,8 +871,17 @@ def write_status(path, results, command, opts, started, elapsed):
             r['game'], r['result'], fmt_s(r['ours_s']), fmt_s(r['oracle_s']),
             md_cell(short(r['detail']))))
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    old = open(path, encoding='utf-8').read() if os.path.exists(path) else ''
+    text = '\n'.join(L) + '\n'
+    if opts.gdl2:
+        # The GDL-II table replaces the last section of the file, the rest stays.
+        head = old.split(GDL2_SECTION)[0].rstrip('\n')
+        body = text.replace('# GDL conformance status', GDL2_SECTION, 1).replace('\n## ', '\n### ')
+        text = (head + '\n\n' if head else '') + body
+    elif GDL2_SECTION in old:
+        text += '\n' + GDL2_SECTION + old.split(GDL2_SECTION, 1)[1]
     with open(path, 'w', encoding='utf-8') as f:
-        f.write('\n'.join(L) + '\n')
+        f.write(text)
     return totals, against, oracle
 
 
@@ -871,6 +897,8 @@ def main():
                     help='run the fixed sample of %d games' % len(SAMPLE))
     ap.add_argument('--library', action='store_true',
                     help='run the games of games/ except bug-* (any result but pass fails)')
+    ap.add_argument('--gdl2', action='store_true',
+                    help='run the GDL-II games of ../shared/corpus-gdl2 (their section of STATUS.md)')
     ap.add_argument('--jobs', type=int, default=2, help='games in parallel (default 2)')
     ap.add_argument('--timeout', type=float, default=60.0,
                     help='time limit per command in seconds (default 60)')
@@ -895,8 +923,8 @@ def main():
                          'network and the reasoner on the first N games that ground '
                          '(writes tests/conformance/PROPNET.md)')
     args = ap.parse_args()
-    if sum(map(bool, (args.sample, args.games, args.library))) > 1:
-        ap.error('--sample, --library and a list of games are exclusive')
+    if sum(map(bool, (args.sample, args.games, args.library, args.gdl2))) > 1:
+        ap.error('--sample, --library, --gdl2 and a list of games are exclusive')
     if args.ground_only and args.no_ground:
         ap.error('--ground-only and --no-ground are exclusive')
     if args.jobs < 1:
@@ -923,7 +951,7 @@ def main():
                       command, datetime.datetime.now())
         return 0
     outdir = os.path.join(HERE, 'out')
-    tag = ('sample' if args.sample else 'library' if args.library
+    tag = ('sample' if args.sample else 'library' if args.library else 'gdl2' if args.gdl2
            else 'corpus' if not args.games else 'subset')
     started = datetime.datetime.now()
     t0 = time.monotonic()
@@ -962,7 +990,7 @@ def main():
     if args.ground_only:
         out = os.path.join(tempfile.gettempdir(), 'gdl-ground-only-STATUS.md') if not args.out else out
     totals, against, oracle = write_status(out, results, command, args, started, elapsed)
-    if not args.no_ground:
+    if not args.no_ground and not args.gdl2:
         write_ground(os.path.join(HERE if args.ground_only and not args.out else os.path.dirname(out),
                                   'GROUND.md' if out.endswith('STATUS.md')
                                   else os.path.basename(out).replace('.md', '-ground.md')),

@@ -1,14 +1,21 @@
 //! `gdl info`: the initial position (`play::Position`): roles, fluents, and each role's legal
-//! moves (or the goals, when the initial state is terminal), keyed by role name.
+//! moves (or the goals, when the initial state is terminal), keyed by role name. With `--as
+//! ROLE --path MOVES` (GDL-II): that role's history and information set (`core::infoset`).
 
 use crate::args::InfoArgs;
-use crate::load::{self, invalid, Outcome};
+use crate::load::{self, invalid, usage, Outcome};
+use gdl_core::engine::Engine;
+use gdl_core::infoset::{history, information_set};
 use gdl_core::machine::StateMachine;
+use gdl_core::path::{parse_path, play};
 use gdl_core::play::Position;
 use serde_json::{json, Map, Value};
 
 pub fn run(args: &InfoArgs) -> Outcome {
     let mut m = load::engine(&args.file, &args.engine, args.json)?;
+    if let Some(role) = &args.as_role {
+        return knows(&mut m, role, args);
+    }
     let initial = m.initial_state();
     let p = Position::of(&mut m, &initial).map_err(invalid)?;
     let (legal, goals) = by_role(&p);
@@ -48,4 +55,45 @@ fn text(p: &Position, legal: &Value, goals: &Value) -> String {
         out += &format!("legal for {role} ({}): {}\n", moves.len(), moves.join(" "));
     }
     out
+}
+
+/// What `role` knows after `args.path`: its moves, its percepts, its information set.
+fn knows(m: &mut Engine, role: &str, args: &InfoArgs) -> Outcome {
+    let Some(r) = m.roles().iter().position(|x| x == role) else {
+        return Err(usage(format!("--as: {role} is not a role of this game (roles: {})", m.roles().join(", "))));
+    };
+    let path = parse_path(&args.path).map_err(|e| usage(format!("--path: {e}")))?;
+    let (states, joints) = play(m, &path).map_err(invalid)?;
+    let h = history(m, r, &states, &joints).map_err(invalid)?;
+    let set = information_set(m, &h, args.limit, args.seed).map_err(invalid)?;
+    let moves: Vec<String> = h.moves.iter().map(|&x| m.move_text(x)).collect();
+    let texts: Vec<Vec<String>> = set.states.iter().map(|s| m.state_text(s)).collect();
+    if args.json {
+        let out = json!({"role": role, "moves": moves, "percepts": h.percepts, "exact": set.estimate.is_none(),
+                         "estimate": set.estimate, "states": texts});
+        println!("{out}");
+        return Ok(());
+    }
+    let mut out = format!("{role} after {} joint moves\n", moves.len());
+    for (k, (mv, seen)) in moves.iter().zip(&h.percepts).enumerate() {
+        out += &format!(
+            "  {}. played {mv}; perceived: {}\n",
+            k + 1,
+            if seen.is_empty() { "nothing".into() } else { seen.join(" ") }
+        );
+    }
+    out += &match set.estimate {
+        None => format!("information set: {} state(s), exact\n", texts.len()),
+        Some(e) => format!(
+            "information set: about {e:.0} states (an estimate); below, a SAMPLE of {} (seed {}, --limit {})\n",
+            texts.len(),
+            args.seed,
+            args.limit
+        ),
+    };
+    for (i, s) in texts.iter().enumerate() {
+        out += &format!("state {}: {}\n", i + 1, s.join(" "));
+    }
+    print!("{out}");
+    Ok(())
 }

@@ -95,8 +95,8 @@ fn play(
     Ok(games.into_iter().map(|(_, g)| g).collect())
 }
 
-/// What was played, then the tally as a table: mean score for one role; wins, draws, losses
-/// and points for more.
+/// What was played, then the tally as a table: mean score for one seated role; wins, draws,
+/// losses and points for more (nature, the role `random`, has no seat).
 fn text(file: &Path, setup: &Setup, engine: &str, seconds: f64, roles: &[String], tallies: &[Tally]) -> String {
     let names: Vec<String> = setup.specs.iter().map(|s| s.to_string()).collect();
     let mut out = format!(
@@ -106,7 +106,10 @@ fn text(file: &Path, setup: &Setup, engine: &str, seconds: f64, roles: &[String]
         names.join(" vs "),
         setup.threads
     );
-    if roles.len() == 1 {
+    if roles.iter().any(|r| gdl_core::gdl2::is_nature(r)) {
+        out += "role random: nature (no seat; its moves drawn uniformly among its legal ones)\n";
+    }
+    if roles.iter().filter(|r| !gdl_core::gdl2::is_nature(r)).count() == 1 {
         out += &format!("{:<16} {:>5}  mean score (95% CI)\n", "player", "games");
         for t in tallies {
             out += &format!("{:<16} {:>5}  {:.1} ± {:.1}\n", t.player, t.games, t.score.mean, t.score.plus_minus);

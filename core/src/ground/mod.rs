@@ -119,6 +119,8 @@ pub struct Ground {
     pub stats: Stats,
     /// The pipeline as it ran, stage by stage.
     pub stages: Vec<Stage>,
+    /// Whether the game defines `sees` (GDL-II), even if no ground `sees` rule is left.
+    defines_sees: bool,
 }
 
 impl Ground {
@@ -203,6 +205,11 @@ impl Ground {
     }
 
     /// Number of ground rules.
+    /// Whether the game defines `sees` (GDL-II).
+    pub fn defines_sees(&self) -> bool {
+        self.defines_sees
+    }
+
     pub fn rule_count(&self) -> usize {
         self.rules.len()
     }
@@ -215,7 +222,9 @@ impl Ground {
     /// The ground program loaded into the reasoner (engine `ground`). A ground program is
     /// already as specific as it gets: no specialisation, no demand transformation.
     pub fn reasoner(&self, limits: Limits) -> Result<Reasoner, Diagnostic> {
-        Ok(Reasoner::from_rules(normalise(&self.description())?, limits)?.named("ground"))
+        Ok(Reasoner::from_rules(normalise(&self.description())?, limits)?
+            .named("ground")
+            .defining_sees(self.defines_sees))
     }
 
     /// The ground program as a syntax tree (to load it into an engine).
@@ -335,7 +344,8 @@ pub fn ground(
     stats.rules = rules.len();
     lap(&mut stats, PHASES[3]);
     stages.push(Stage::new(stages::GROUND, stats.phase_ms[PHASES[2]] + stats.phase_ms[PHASES[3]]));
-    Ok(Ground { store, rules, stats, renamed, stages })
+    let defines_sees = desc.rules().any(crate::gdl2::is_sees);
+    Ok(Ground { store, rules, stats, renamed, stages, defines_sees })
 }
 
 /// The ground program (or the instances before pruning: `what`) passed `max`; names the

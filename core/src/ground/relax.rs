@@ -26,8 +26,17 @@ use rustc_hash::{FxHashMap, FxHashSet};
 type Key = (String, usize);
 
 /// Keyword relations whose facts the ground program keeps when they are static.
-pub const KEPT_FACTS: [(&str, usize); 8] =
-    [("role", 1), ("init", 1), ("base", 1), ("input", 2), ("legal", 2), ("next", 1), ("terminal", 0), ("goal", 2)];
+pub const KEPT_FACTS: [(&str, usize); 9] = [
+    ("role", 1),
+    ("init", 1),
+    ("base", 1),
+    ("input", 2),
+    ("legal", 2),
+    ("next", 1),
+    ("terminal", 0),
+    ("goal", 2),
+    ("sees", 2),
+];
 
 /// The capture relation of one dynamic rule.
 pub struct Capture {

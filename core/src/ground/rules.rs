@@ -199,7 +199,7 @@ impl Rules {
     /// comparing terms by their names. Body atoms are replaced by their rank in that order
     /// while sorting (in place: no copy of the literals), and put back when copying.
     pub fn in_order(mut self, store: &TermStore) -> Rules {
-        const ORDER: [&str; 8] = ["role", "init", "base", "input", "legal", "next", "terminal", "goal"];
+        const ORDER: [&str; 9] = ["role", "init", "base", "input", "legal", "next", "terminal", "goal", "sees"];
         let rank = |t: TermId| {
             let name = store.symbol_name(store.sym(t));
             ORDER.iter().position(|&k| k == name).unwrap_or(ORDER.len())

@@ -58,6 +58,11 @@ pub trait StateMachine {
     fn goals(&mut self, state: &Self::State) -> Result<Vec<Vec<GoalValue>>>;
     /// The state reached when each role plays its move of `joint` (in role order).
     fn next_state(&mut self, state: &Self::State, joint: &[Self::Move]) -> Result<Self::State>;
+    /// GDL-II: what each role perceives when `joint` is played in `state`, the percepts `p`
+    /// such that `(sees role p)` holds, per role in order as canonical texts sorted without
+    /// duplicates; `None` when the game does not define `sees`. Computed only when asked:
+    /// playouts never pay for it.
+    fn percepts(&mut self, state: &Self::State, joint: &[Self::Move]) -> Result<Option<Vec<Vec<String>>>>;
     /// The fluents of a state as canonical text, sorted.
     fn state_text(&self, state: &Self::State) -> Vec<String>;
     fn move_text(&self, m: Self::Move) -> String;

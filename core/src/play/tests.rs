@@ -360,7 +360,7 @@ fn a_computer_answers_in_the_current_position() {
 fn match_games_are_tallied() {
     let mut s = loaded();
     let games: Vec<MatchGame> = (0..4).map(|g| s.match_game("perfect,random", 9, g, 100, &clock).unwrap()).collect();
-    assert_eq!(games[1].seats, [1, 0]);
+    assert_eq!(games[1].seats, [Some(1), Some(0)]);
     let t = tally(&Spec::parse_list("perfect,random").unwrap(), &games);
     assert_eq!((t[0].games, t[0].losses), (4, 0));
     // The position played is untouched.

@@ -2,7 +2,9 @@
 //! tally of a match per player (wins, draws, losses, mean score, 95% confidence intervals).
 //! Seats rotate between games: in game `g`, role `r` is played by player `(r + g) mod k`
 //! of the `k` listed, so two players swap seats every game, a one-player game gives each
-//! player its turn, and with more roles than players the list cycles.
+//! player its turn, and with more roles than players the list cycles. The role `random`
+//! (GDL-II's nature) has no seat: it draws its moves uniformly (`nature`), and the seats
+//! rotate over the other roles.
 
 use super::{Player, Spec};
 use crate::machine::{Result, StateMachine};
@@ -11,9 +13,23 @@ use crate::solve::goal_number;
 use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 
-/// The player (index into the list) at each role in game `game`.
-pub fn seats(players: usize, roles: usize, game: usize) -> Vec<usize> {
-    (0..roles).map(|r| (r + game) % players).collect()
+/// The player (index into the list) at each role in game `game`; `None` for nature.
+pub fn seats(players: usize, roles: &[String], game: usize) -> Vec<Option<usize>> {
+    let mut seated = 0;
+    (roles.iter())
+        .map(|role| {
+            (!crate::gdl2::is_nature(role)).then(|| {
+                seated += 1;
+                (seated - 1 + game) % players
+            })
+        })
+        .collect()
+}
+
+/// GDL-II's nature at role `random`: each move drawn uniformly among the legal ones, with
+/// the generator seeded by `seed` (a match uses `player_seed` of the role).
+pub fn nature<M: StateMachine>(seed: u64) -> Box<dyn Player<M>> {
+    Box::new(super::random::Random::new(seed))
 }
 
 /// The seed of the player at `role` in game `game` of a match seeded with `seed`.
@@ -25,8 +41,8 @@ pub fn player_seed(seed: u64, game: usize, role: usize) -> u64 {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "MatchGame"))]
 pub struct Game {
-    /// The player index at each role.
-    pub seats: Vec<usize>,
+    /// The player index at each role (`None`: the role `random`, played by nature).
+    pub seats: Vec<Option<usize>>,
     /// Each role's goal value; `None` when the game did not end within the move limit.
     pub goals: Option<Vec<i64>>,
     /// Joint moves played.
@@ -47,9 +63,13 @@ where
     M::State: Hash,
 {
     let roles = m.roles().len();
-    let seats = seats(specs.len(), roles, game);
-    let mut players: Vec<Box<dyn Player<M>>> =
-        seats.iter().enumerate().map(|(r, &p)| specs[p].player(player_seed(seed, game, r))).collect();
+    let seats = seats(specs.len(), m.roles(), game);
+    let mut players: Vec<Box<dyn Player<M>>> = (seats.iter().enumerate())
+        .map(|(r, &p)| {
+            let seed = player_seed(seed, game, r);
+            p.map_or_else(|| nature(seed), |p| specs[p].player(seed))
+        })
+        .collect();
     let mut state = m.initial_state();
     for length in 0..=max_steps {
         if m.is_terminal(&state)? {
@@ -125,7 +145,7 @@ pub fn tally(specs: &[Spec], games: &[Game]) -> Vec<Tally> {
                 score: Estimate::of(&[]),
             };
             for g in games {
-                for (r, _) in g.seats.iter().enumerate().filter(|&(_, &q)| q == p) {
+                for (r, _) in g.seats.iter().enumerate().filter(|&(_, &q)| q == Some(p)) {
                     t.games += 1;
                     let Some(goals) = &g.goals else {
                         t.unfinished += 1;
@@ -133,7 +153,9 @@ pub fn tally(specs: &[Spec], games: &[Game]) -> Vec<Tally> {
                         score.push(50.0);
                         continue;
                     };
-                    let best_other = goals.iter().enumerate().filter(|&(o, _)| o != r).map(|(_, &v)| v).max();
+                    // Against the other players: nature neither wins nor loses.
+                    let others = goals.iter().enumerate().filter(|&(o, _)| o != r && g.seats[o].is_some());
+                    let best_other = others.map(|(_, &v)| v).max();
                     let mine = goals[r];
                     score.push(mine as f64);
                     let point = match best_other {

@@ -11,6 +11,7 @@
 
 pub mod arena;
 pub mod flat;
+pub mod honest;
 pub mod perfect;
 pub mod random;
 pub mod spec;

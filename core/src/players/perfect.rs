@@ -1,6 +1,7 @@
 //! The perfect player: the solver's best move (what the role can guarantee against best
-//! play), ties drawn at random. Only for games the solver finishes within its node budget;
-//! otherwise an error that says so.
+//! play), ties drawn at random. Only for games the solver finishes within its node budget,
+//! and not for GDL-II games (it would read what the roles do not see); otherwise an error
+//! that says so.
 
 use super::{legal, Decision, Player};
 use crate::machine::{Result, RuntimeError, StateMachine};
@@ -30,6 +31,16 @@ where
         let moves = legal(m, state, role)?;
         if moves.len() == 1 {
             return Ok(Decision { chosen: moves[0], playouts: 0, expects: None });
+        }
+        let mut joint = Vec::new();
+        for r in 0..m.roles().len() {
+            joint.push(legal(m, state, r)?[0]);
+        }
+        if m.percepts(state, &joint)?.is_some() {
+            return Err(RuntimeError::new(
+                "the perfect player does not play GDL-II games: it would read the whole state, which the roles of \
+                 this game do not see (it defines 'sees'); choose MCTS or random instead",
+            ));
         }
         let solution = solve(m, state, Limit::nodes(self.nodes))?;
         let name = &m.roles()[role];

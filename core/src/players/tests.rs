@@ -107,14 +107,20 @@ fn same_seed_same_game() {
     let a = play_game(&mut m, &specs, 3, 1, 200, &no_clock).unwrap();
     let b = play_game(&mut m, &specs, 3, 1, 200, &no_clock).unwrap();
     assert_eq!(a, b);
-    assert_eq!(a.seats, [1, 0]);
+    assert_eq!(a.seats, [Some(1), Some(0)]);
 }
 
 #[test]
 fn seats_alternate_and_cycle() {
-    assert_eq!((0..3).map(|g| seats(2, 2, g)).collect::<Vec<_>>(), [vec![0, 1], vec![1, 0], vec![0, 1]]);
-    assert_eq!(seats(2, 1, 1), [1]);
-    assert_eq!(seats(2, 3, 0), [0, 1, 0]);
+    let roles = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    let two = roles(&["x", "o"]);
+    let seated = |s: Vec<Option<usize>>| s.into_iter().map(Option::unwrap).collect::<Vec<_>>();
+    assert_eq!((0..3).map(|g| seated(seats(2, &two, g))).collect::<Vec<_>>(), [vec![0, 1], vec![1, 0], vec![0, 1]]);
+    assert_eq!(seated(seats(2, &roles(&["x"]), 1)), [1]);
+    assert_eq!(seated(seats(2, &roles(&["a", "b", "c"]), 0)), [0, 1, 0]);
+    // GDL-II: nature has no seat; the players rotate over the other roles.
+    let monty = roles(&["candidate", "random"]);
+    assert_eq!((0..2).map(|g| seats(2, &monty, g)).collect::<Vec<_>>(), [vec![Some(0), None], vec![Some(1), None]]);
 }
 
 #[test]
@@ -186,4 +192,28 @@ fn decoupled_uct_finds_the_dominant_move_of_a_simultaneous_game() {
         assert_eq!(m.move_text(d.chosen), "good", "seed {seed}");
         assert!(d.expects.unwrap() > 90.0);
     }
+}
+
+/// GDL-II: in a match the role `random` is nature (no seat, uniform moves); the players sit
+/// at the other roles, and the tally counts only their games.
+#[test]
+fn nature_plays_random_in_matches() {
+    let mut m = crate::shared::gdl2_reasoner("montyhall");
+    let specs = [Spec::Random, Spec::Flat(Budget::Playouts(50))];
+    let games: Vec<_> = (0..6).map(|g| play_game(&mut m, &specs, 5, g, 50, &no_clock).unwrap()).collect();
+    assert!(games.iter().all(|g| g.seats[1].is_none() && g.goals.is_some()));
+    assert_eq!(games.iter().map(|g| g.seats[0]).collect::<Vec<_>>(), [0, 1, 0, 1, 0, 1].map(Some));
+    let t = tally(&specs, &games);
+    assert_eq!((t[0].games, t[1].games), (3, 3));
+    // One seated role: points are the goal value / 100, never a comparison with nature.
+    assert!(t.iter().all(|t| t.wins + t.draws + t.losses == 0));
+}
+
+/// The perfect player says plainly that it does not play GDL-II.
+#[test]
+fn perfect_refuses_gdl2() {
+    let mut m = crate::shared::gdl2_reasoner("montyhall");
+    let s = m.initial_state();
+    let e = Spec::Perfect.player(1).choose(&mut m, &s, 0, &no_clock).err().unwrap();
+    assert!(e.message.contains("does not play GDL-II games"), "{}", e.message);
 }

@@ -1,10 +1,12 @@
 //! Flattening: every rule of a description becomes rules whose bodies are conjunctions of
 //! plain literals. `or` is split into separate rules (also nested), `and` flattened, `not`
-//! pushed onto atoms; `(not (and ...))` gets an auxiliary relation (`aux~1`, ...).
+//! pushed onto atoms; `(not (and ...))` gets an auxiliary relation (`aux~1`, ...), and so does a
+//! `(not atom)` with variables of its own. The GDL-II readings of `crate::gdl2` apply here.
 
 use super::rules::{NLit, NRule};
-use crate::ast::{Description, Literal, Term};
+use crate::ast::{Description, Literal, Rule, Term};
 use crate::diagnostic::{Diagnostic, Span};
+use crate::gdl2;
 
 /// Most rules one source rule may split into (an `or` of `or`s multiplies).
 pub const MAX_SPLIT: usize = 4096;
@@ -12,13 +14,25 @@ pub const MAX_SPLIT: usize = 4096;
 /// Every rule of the description with a flat body, relations as written.
 pub fn flatten(desc: &Description) -> Result<Vec<NRule>, Diagnostic> {
     let mut n = Normaliser { out: Vec::new(), aux: 0 };
-    for rule in desc.rules() {
-        let alternatives = n.conjunction(&rule.body, &rule.head, rule.span)?;
-        for body in alternatives {
+    for rule in desc.rules().filter(|r| gdl2::ignored_declaration(r).is_none()) {
+        let body = n.existential_negations(rule)?;
+        let alternatives = n.conjunction(&body, &rule.head, rule.span)?;
+        for mut body in alternatives {
+            let bound = |v: &str| body.iter().any(|l| matches!(l, NLit::Pos(t) if mentions(t, v)));
+            if let Some(v) = gdl2::every_role_variable(&rule.head, &bound) {
+                let role = Term::Func("role".into(), vec![Term::Var(v.to_string(), rule.head.span())], rule.span);
+                body.insert(0, NLit::Pos(role));
+            }
             n.out.push(NRule { head: rule.head.clone(), body, span: rule.span });
         }
     }
     Ok(n.out)
+}
+
+fn mentions(t: &Term, v: &str) -> bool {
+    let mut found = false;
+    t.for_each_var(&mut |x, _| found |= x == v);
+    found
 }
 
 struct Normaliser {
@@ -82,6 +96,23 @@ impl Normaliser {
                 vec![vec![NLit::Neg(atom)]]
             }
         })
+    }
+
+    /// The body with each `(not atom)` whose atom has variables found nowhere else in the rule
+    /// (`gdl2::existential_variables`) negating an auxiliary relation that projects them away.
+    fn existential_negations(&mut self, rule: &Rule) -> Result<Vec<Literal>, Diagnostic> {
+        let local = gdl2::existential_variables(rule);
+        let mut body = rule.body.clone();
+        for (i, lit) in rule.body.iter().enumerate() {
+            let Literal::Not(inner, s) = lit else { continue };
+            let Literal::Atom(atom) = inner.as_ref() else { continue };
+            if local.iter().any(|(v, _)| mentions(atom, v)) {
+                let context = Context { head: &rule.head, others: &rule.body, skip: i };
+                let aux = self.auxiliary(std::slice::from_ref(inner.as_ref()), &context, rule.span)?;
+                body[i] = Literal::Not(Box::new(Literal::Atom(aux)), *s);
+            }
+        }
+        Ok(body)
     }
 
     fn auxiliary(&mut self, ls: &[Literal], ctx: &Context, span: Span) -> Result<Term, Diagnostic> {

@@ -93,6 +93,22 @@ mod tests {
         .assert_eq(&out);
     }
 
+    /// The readings of `crate::gdl2`: a `sees` for every role, a `not` over values of its own,
+    /// ignored declarations.
+    #[test]
+    fn gdl2_readings_are_normal_rules() {
+        let out = show(
+            "(<= (sees ?r (seen ?m)) (does p ?m))\n\
+             (<= (q ?x) (p ?x) (not (r ?x ?y)))\n\
+             (input p (m ?x) (r ?x))\n(base (f ?x))",
+        );
+        expect_test::expect![[r#"
+            (sees ?r (seen ?m)) :- (role ?r) (does p ?m)
+            (aux~1 ?x) :- (r ?x ?y)
+            (q ?x) :- (p ?x) (not (aux~1 ?x))"#]]
+        .assert_eq(&out);
+    }
+
     #[test]
     fn exploding_or_is_refused() {
         let lit = "(or (a) (b) (c) (d))".repeat(8);

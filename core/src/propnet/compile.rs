@@ -69,6 +69,8 @@ pub struct Built {
     pub terminal: Lit,
     pub legal: Vec<Lit>,
     pub goals: Vec<Vec<Lit>>,
+    /// Per role, the literal of each percept (GDL-II), in the order of `read::Program::sees`.
+    pub sees: Vec<Vec<Lit>>,
     pub updates: Vec<Update>,
     pub labels: Vec<Label>,
     /// Compile rounds (more than one when permanent fluents were folded).
@@ -251,6 +253,7 @@ fn round(p: &Program, opt: Opt, fixed: &[Option<bool>]) -> Result<(Built, Vec<(L
     let terminal = output(&b, p.terminal);
     let legal = p.legal.iter().map(|&a| output(&b, a)).collect();
     let goals = p.goals.iter().map(|g| g.iter().map(|&(_, a)| b.atom[a as usize]).collect()).collect();
+    let sees = p.sees.iter().flatten().map(|s| s.iter().map(|&(_, a)| b.atom[a as usize]).collect()).collect();
     let mut updates = Vec::with_capacity(p.fluents.len());
     let mut frames = Vec::with_capacity(p.fluents.len());
     let mut labels = Vec::with_capacity(p.fluents.len());
@@ -267,7 +270,8 @@ fn round(p: &Program, opt: Opt, fixed: &[Option<bool>]) -> Result<(Built, Vec<(L
         updates.push(update);
         labels.push(label);
     }
-    let built = Built { leaves, gates: b.gates, cycles: b.cycles, terminal, legal, goals, updates, labels, rounds: 1 };
+    let built =
+        Built { leaves, gates: b.gates, cycles: b.cycles, terminal, legal, goals, sees, updates, labels, rounds: 1 };
     Ok((built, frames))
 }
 

@@ -9,7 +9,9 @@
 //! Segments, in this order (each only reads earlier segments or itself):
 //! `LEGAL` (what `terminal` and `legal` read), `NEXT` (what the next state reads and does
 //! not depend on the moves), `GOAL` (the rest that goals read), `MOVE` (what depends on the
-//! moves). Invariant: a gate's inputs come before it, except inside a cyclic block.
+//! moves), `SEES` (what only percepts read, GDL-II: swept when percepts are asked, never read
+//! by another gate nor propagated to, so that playouts do not pay for it). Invariant: a gate's
+//! inputs come before it, except inside a cyclic block.
 
 use super::compile::{Built, Lit, FALSE, TRUE};
 use std::ops::Range;
@@ -23,6 +25,7 @@ pub const LEGAL: usize = 0;
 pub const NEXT: usize = 1;
 pub const GOAL: usize = 2;
 pub const MOVE: usize = 3;
+pub const SEES: usize = 4;
 
 /// Consecutive gates of one segment: plain (each after its inputs) or one cyclic block.
 #[derive(Clone, Debug)]
@@ -44,11 +47,13 @@ pub struct Network {
     pub fanout_start: Vec<u32>,
     pub fanout: Vec<u32>,
     pub cycles: Vec<Range<u32>>,
-    pub segments: [Vec<Run>; 4],
+    pub segments: [Vec<Run>; 5],
     /// The literal of each output slot.
     pub outputs: Vec<Lit>,
     pub slots: Slots,
     pub goals: Vec<Vec<Lit>>,
+    /// Per role, the literal of each percept (`compile::Built::sees`).
+    pub sees: Vec<Vec<Lit>>,
 }
 
 /// Where each output starts in the output bitset (each range starts a word).
@@ -97,6 +102,7 @@ pub fn layout(b: Built, moves: u32) -> Network {
     let legal = cone(&b, std::iter::once(b.terminal).chain(b.legal.iter().copied()));
     let next = cone(&b, b.updates.iter().flat_map(|u| [u.keep, u.gain]));
     let goal = cone(&b, b.goals.iter().flatten().copied());
+    let sees = cone(&b, b.sees.iter().flatten().copied());
     // Which gates depend on the moves (a cyclic block as a whole).
     let mut moving = vec![false; b.gates.len()];
     for (g, gate) in b.gates.iter().enumerate() {
@@ -110,7 +116,7 @@ pub fn layout(b: Built, moves: u32) -> Network {
         (c.start..c.end).for_each(|g| moving[g as usize] = any);
     }
     let segment = |g: usize| match () {
-        _ if !(legal[g] || next[g] || goal[g]) => None,
+        _ if !(legal[g] || next[g] || goal[g]) => sees[g].then_some(SEES),
         _ if moving[g] => Some(MOVE),
         _ if legal[g] => Some(LEGAL),
         _ if next[g] => Some(NEXT),
@@ -141,6 +147,7 @@ pub fn layout(b: Built, moves: u32) -> Network {
         outputs: Vec::new(),
         slots,
         goals: b.goals.iter().map(|g| g.iter().map(|&l| map(l)).collect()).collect(),
+        sees: b.sees.iter().map(|s| s.iter().map(|&l| map(l)).collect()).collect(),
     };
     net.outputs = vec![FALSE; slots.terminal + 1];
     for (f, u) in b.updates.iter().enumerate() {
@@ -174,13 +181,15 @@ pub fn layout(b: Built, moves: u32) -> Network {
 fn readers(net: &Network) -> (Vec<u32>, Vec<u32>) {
     let gates = net.gates();
     let nodes = net.leaves as usize + gates;
+    // The percepts' own gates read others but are read by none (see `SEES`).
+    let read = net.segments[SEES].first().map_or(gates, |r| r.gates.start as usize);
     let inputs = |i: usize| {
         let at = net.start[i] as usize;
         &net.code[at + 1..at + 1 + (net.code[at] & COUNT) as usize]
     };
     let outputs = || net.outputs.iter().enumerate().filter(|&(_, &l)| l > TRUE);
     let mut start = vec![0u32; nodes + 1];
-    for i in 0..gates {
+    for i in 0..read {
         inputs(i).iter().for_each(|&l| start[(l >> 1) as usize + 1] += 1);
     }
     outputs().for_each(|(_, &l)| start[(l >> 1) as usize + 1] += 1);
@@ -197,7 +206,7 @@ fn readers(net: &Network) -> (Vec<u32>, Vec<u32>) {
             end[node] += 1;
         }
     };
-    for i in 0..gates {
+    for i in 0..read {
         inputs(i).iter().for_each(|&l| place((l >> 1) as usize, (i as u32) << 1 | (l & 1)));
     }
     outputs().for_each(|(slot, &l)| place((l >> 1) as usize, ((gates + slot) as u32) << 1 | (l & 1)));

@@ -20,7 +20,7 @@ use compile::Label;
 pub use compile::Opt;
 use eval::Values;
 use lanes::LANES;
-use layout::{Network, GOAL, LEGAL, MOVE, NEXT};
+use layout::{Network, GOAL, LEGAL, MOVE, NEXT, SEES};
 
 use crate::diagnostic::{Diagnostic, Span};
 use crate::ground::Ground;
@@ -95,6 +95,8 @@ pub struct Propnet {
     fluent_text: Vec<String>,
     move_text: Vec<String>,
     goal_values: Vec<Vec<GoalValue>>,
+    /// Per role, the text of each percept of `net.sees` (`None`: the game defines no `sees`).
+    percept_text: Option<Vec<Vec<String>>>,
     init: State,
     /// The state the values are for, and (sweeps) which segments are evaluated for it.
     current: Vec<u64>,
@@ -163,6 +165,8 @@ impl Propnet {
             fluent_text: p.fluents.iter().map(|&f| store.text(f).to_string()).collect(),
             move_text: p.moves.iter().map(|&(_, m)| store.text(m).to_string()).collect(),
             goal_values: p.goals.iter().map(|g| g.iter().map(|(v, _)| v.clone()).collect()).collect(),
+            percept_text: (p.sees.as_ref())
+                .map(|s| s.iter().map(|r| r.iter().map(|&(t, _)| store.text(t).to_string()).collect()).collect()),
             current: vec![0; init.len()],
             init: init.into(),
             swept: [false; 3],
@@ -430,6 +434,22 @@ impl StateMachine for Propnet {
         self.load(state);
         self.advance(joint);
         Ok(self.next.as_slice().into())
+    }
+
+    fn percepts(&mut self, state: &State, joint: &[u32]) -> Result<Option<Vec<Vec<String>>>> {
+        if self.percept_text.is_none() {
+            return Ok(None);
+        }
+        self.load(state);
+        self.need(GOAL);
+        self.advance(joint);
+        self.values.sweep(&self.net, &self.net.segments[SEES]);
+        let (v, texts) = (&self.values, self.percept_text.as_ref().expect("checked above"));
+        let seen = self.net.sees.iter().zip(texts);
+        let held = |(lits, texts): (&Vec<u32>, &Vec<String>)| {
+            lits.iter().zip(texts).filter(|(&l, _)| v.get(l)).map(|(_, t)| t.clone()).collect()
+        };
+        Ok(Some(seen.map(held).collect()))
     }
 
     fn state_text(&self, state: &State) -> Vec<String> {

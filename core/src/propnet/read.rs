@@ -44,6 +44,9 @@ pub struct Program<'g> {
     pub goals: Vec<Vec<(GoalValue, u32)>>,
     /// Per fluent, its `next` atom.
     pub next: Vec<Option<u32>>,
+    /// Per role, `(percept, sees atom)` sorted by the percept's text (GDL-II); `None` when
+    /// the game does not define `sees`.
+    pub sees: Option<Vec<Vec<(TermId, u32)>>>,
 }
 
 impl<'g> Program<'g> {
@@ -104,6 +107,7 @@ impl<'g> Program<'g> {
             legal: vec![None; moves.len()],
             goals: vec![Vec::new(); roles.len()],
             next: vec![None; fluents.len()],
+            sees: g.defines_sees().then(|| vec![Vec::new(); roles.len()]),
             roles,
             fluents,
             moves,
@@ -148,10 +152,17 @@ impl<'g> Program<'g> {
                     }
                 }
                 ("next", [f]) => p.next[bit[f] as usize] = Some(a),
+                ("sees", [who, percept]) => {
+                    let r = p.roles.iter().position(|x| x == who);
+                    if let (Some(r), Some(sees)) = (r, &mut p.sees) {
+                        sees[r].push((*percept, a));
+                    }
+                }
                 _ => {}
             }
         }
         p.goals.iter_mut().for_each(|g| g.sort_by(|x, y| x.0.cmp(&y.0)));
+        p.sees.iter_mut().flatten().for_each(|s| s.sort_by(|x, y| store.text(x.0).cmp(store.text(y.0))));
         p
     }
 }

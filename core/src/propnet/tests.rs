@@ -62,6 +62,38 @@ fn plays_like_the_reasoner(text: &str, seeds: u64) {
     }
 }
 
+/// GDL-II: percepts too (`sees` in every trace step with a joint move), in games with
+/// keywords inside percepts, `next` in `sees` bodies, `sees` as a condition, `random`.
+#[test]
+fn gdl2_games_perceive_like_the_reasoner() {
+    for name in ["montyhall", "kriegTTT_4x4", "blind_breakthrough_5x5", "transit", "mastermind"] {
+        let text = crate::shared::gdl2_game(name);
+        plays_like_the_reasoner(&text, 3);
+        let (mut r, _) = load(&text);
+        let traces: Vec<_> = (0..5).map(|seed| record_playout(&mut r, &mut Rng::new(seed), 200).unwrap()).collect();
+        let steps = || traces.iter().flat_map(|t| &t.steps);
+        assert!(steps().all(|s| s.joint.is_some() == s.sees.is_some()), "{name}");
+        assert!(steps().flat_map(|s| s.sees.iter().flatten()).any(|(_, p)| !p.is_empty()), "{name}");
+    }
+}
+
+/// A game that defines `sees` stays a GDL-II game when grounding leaves no `sees` rule: every
+/// engine gives each role an empty list of percepts; a GDL game gives none at all.
+#[test]
+fn percepts_that_never_hold_are_empty_lists() {
+    let text = "(role a) (init s) (legal a go) (<= (next t) (does a go)) (<= terminal (true t)) (goal a 0)\n\
+                (<= (sees a seen) (true s) (does a stay))";
+    let (mut r, g) = load(text);
+    let mut p = Propnet::new(&g, Options::default(), &|| 0.0).unwrap();
+    let mut ground = g.reasoner(Default::default()).unwrap();
+    let a = record_playout(&mut r, &mut Rng::new(1), 10).unwrap();
+    assert_eq!(a.steps[0].sees.as_ref().map(|s| s["a"].len()), Some(0));
+    assert_eq!(a, record_playout(&mut p, &mut Rng::new(1), 10).unwrap());
+    assert_eq!(a, record_playout(&mut ground, &mut Rng::new(1), 10).unwrap());
+    let (mut r, _) = load(LINKS);
+    assert!(record_playout(&mut r, &mut Rng::new(1), 10).unwrap().steps.iter().all(|s| s.sees.is_none()));
+}
+
 #[test]
 fn tictactoe_plays_like_the_reasoner() {
     plays_like_the_reasoner(&game("tictactoe.kif"), 20);

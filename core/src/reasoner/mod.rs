@@ -105,7 +105,7 @@ pub struct Reasoner {
     facts: Vec<RelStore>,
     comps: Vec<Component>,
     /// Components to evaluate, in order, for each query.
-    plans: [Vec<usize>; 4],
+    plans: [Vec<usize>; 5],
     done: Vec<bool>,
     current_state: Option<State>,
     current_moves: Option<Vec<TermId>>,
@@ -132,6 +132,9 @@ pub struct Reasoner {
     r_goal: RelId,
     r_terminal: RelId,
     r_next: RelId,
+    r_sees: RelId,
+    /// Whether the game defines `sees` (GDL-II): `percepts` answers only then.
+    defines_sees: bool,
     /// Reported by `engine_name`.
     name: &'static str,
     /// Size estimates that ordered the rule bodies (top-down rules are ordered lazily).
@@ -184,6 +187,7 @@ enum Query {
     Terminal = 1,
     Goal = 2,
     Next = 3,
+    Sees = 4,
 }
 
 fn sorted_state(mut fluents: Vec<TermId>) -> State {
@@ -309,9 +313,11 @@ impl Reasoner {
             ("next", 1),
             ("role", 1),
             ("init", 1),
+            ("sees", 2),
         ] {
             graph.id((name.to_string(), arity));
         }
+        let defines_sees = rules.iter().any(|r| r.head.name() == Some("sees") && r.head.args().len() == 2);
         if let Some((cycle, span)) = graph.negative_cycle() {
             let names: Vec<String> = cycle.iter().chain(cycle.first()).map(|&r| graph.name(r)).collect();
             return Err(LoadFailure::Invalid(Diagnostic::error(
@@ -373,7 +379,13 @@ impl Reasoner {
             let reach = graph.reachable([root]);
             (0..sccs.len()).filter(|&c| sccs[c].iter().any(|&r| reach[r])).collect()
         };
-        let plans = [plan_for("legal", 2), plan_for("terminal", 0), plan_for("goal", 2), plan_for("next", 1)];
+        let plans = [
+            plan_for("legal", 2),
+            plan_for("terminal", 0),
+            plan_for("goal", 2),
+            plan_for("next", 1),
+            plan_for("sees", 2),
+        ];
         let mut needed_static = vec![false; sccs.len()];
         for &c in plans.iter().flatten().chain(&plan_for("role", 1)).chain(&plan_for("init", 1)) {
             needed_static[c] = comps[c].phase == Phase::Static;
@@ -386,6 +398,8 @@ impl Reasoner {
             r_goal: rels.id("goal", 2),
             r_terminal: rels.id("terminal", 0),
             r_next: rels.id("next", 1),
+            r_sees: rels.id("sees", 2),
+            defines_sees,
             name: "reasoner",
             store,
             rels,
@@ -659,7 +673,7 @@ impl Reasoner {
 
     /// Evaluates what `query` needs in the current state (and move).
     fn query(&mut self, query: Query) -> Result<()> {
-        let target = [self.r_legal, self.r_terminal, self.r_goal, self.r_next][query as usize];
+        let target = [self.r_legal, self.r_terminal, self.r_goal, self.r_next, self.r_sees][query as usize];
         if self.tabled.as_ref().is_some_and(|t| t.answers(target)) && self.query_tabled(query, target) {
             return Ok(());
         }
@@ -742,6 +756,13 @@ impl Reasoner {
     /// The term store, to read the ids of states and moves.
     pub fn store(&self) -> &TermStore {
         &self.store
+    }
+
+    /// The same reasoner, answering `percepts` as a game that defines `sees` (a ground
+    /// program where no `sees` rule is left still is a GDL-II game).
+    pub fn defining_sees(mut self, yes: bool) -> Reasoner {
+        self.defines_sees |= yes;
+        self
     }
 
     /// The same reasoner reporting another engine name (e.g. `ground` when it runs a ground
@@ -875,6 +896,28 @@ impl StateMachine for Reasoner {
         self.query(Query::Next)?;
         let rel = &self.facts[self.r_next as usize];
         Ok(sorted_state((0..rel.len()).map(|i| rel.tuple(i)[0]).collect()))
+    }
+
+    fn percepts(&mut self, state: &State, joint: &[TermId]) -> Result<Option<Vec<Vec<String>>>> {
+        if !self.defines_sees {
+            return Ok(None);
+        }
+        self.set_state(state);
+        self.set_moves(joint);
+        self.query(Query::Sees)?;
+        let rel = &self.facts[self.r_sees as usize];
+        let mut seen = vec![Vec::new(); self.role_terms.len()];
+        for i in 0..rel.len() {
+            let t = rel.tuple(i);
+            if let Some(r) = self.role_terms.iter().position(|&x| x == t[0]) {
+                seen[r].push(self.store.text(t[1]).to_string());
+            }
+        }
+        for p in &mut seen {
+            p.sort_unstable();
+            p.dedup();
+        }
+        Ok(Some(seen))
     }
 
     fn state_text(&self, state: &State) -> Vec<String> {

@@ -160,7 +160,7 @@ enum Source {
 /// The top-down evaluator of a reasoner.
 pub struct Tabled {
     /// The queries answered in the current state (and move), by `Query` number.
-    pub answered: [bool; 4],
+    pub answered: [bool; 5],
     /// Relations answered top-down.
     top_down: Vec<bool>,
     /// Relations whose tables the joint move invalidates.
@@ -211,7 +211,7 @@ impl Tabled {
             }
         }
         Tabled {
-            answered: [false; 4],
+            answered: [false; 5],
             on_moves: phase.iter().map(|&p| p == Phase::Move).collect(),
             top_down,
             rules: by_rel,
@@ -238,9 +238,10 @@ impl Tabled {
     pub fn reset(&mut self, phase: Phase) {
         self.moves.clear();
         self.answered[Query::Next as usize] = false;
+        self.answered[Query::Sees as usize] = false;
         if phase == Phase::State {
             self.state.clear();
-            self.answered = [false; 4];
+            self.answered = [false; 5];
         }
     }
 
