@@ -12,6 +12,9 @@ use std::hash::Hash;
 pub enum Budget {
     Playouts(u64),
     Millis(f64),
+    /// Whichever comes first: so many playouts, or so many milliseconds (a player on a
+    /// match's clock).
+    Within(u64, f64),
 }
 
 /// When a search started and what stops it.
@@ -24,7 +27,7 @@ impl Budget {
     /// Starts counting now.
     pub fn stop(self, now: &dyn Fn() -> f64) -> Stop {
         let deadline = match self {
-            Budget::Millis(ms) => now() + ms,
+            Budget::Millis(ms) | Budget::Within(_, ms) => now() + ms,
             Budget::Playouts(_) => 0.0,
         };
         Stop { budget: self, deadline }
@@ -38,6 +41,18 @@ impl Stop {
             Budget::Playouts(n) => done >= n.max(1),
             // The clock is read every 8 playouts.
             Budget::Millis(_) => done > 0 && done.is_multiple_of(8) && now() >= self.deadline,
+            Budget::Within(n, _) => done >= n.max(1) || (done > 0 && done.is_multiple_of(8) && now() >= self.deadline),
+        }
+    }
+}
+
+impl Budget {
+    /// This budget, stopped after `millis` milliseconds at the latest.
+    pub fn within(self, millis: f64) -> Budget {
+        match self {
+            Budget::Millis(ms) => Budget::Millis(ms.min(millis)),
+            Budget::Playouts(n) => Budget::Within(n, millis),
+            Budget::Within(n, ms) => Budget::Within(n, ms.min(millis)),
         }
     }
 }
@@ -69,6 +84,16 @@ impl Spec {
             ("uct" | "mcts", b) => Ok(Spec::Uct(b.unwrap_or(Budget::Playouts(1000)))),
             ("random" | "perfect", Some(_)) => Err(format!("player '{text}': {kind} takes no budget; {USAGE}")),
             _ => Err(format!("unknown player '{text}': {USAGE}")),
+        }
+    }
+
+    /// The player thinking `millis` milliseconds at most (`random` and `perfect` have no
+    /// budget in time: `perfect` is for games the solver finishes quickly).
+    pub fn within(self, millis: f64) -> Spec {
+        match self {
+            Spec::Flat(b) => Spec::Flat(b.within(millis)),
+            Spec::Uct(b) => Spec::Uct(b.within(millis)),
+            Spec::Random | Spec::Perfect => self,
         }
     }
 
@@ -109,6 +134,7 @@ impl fmt::Display for Budget {
             Budget::Playouts(n) => write!(f, "{n}"),
             Budget::Millis(ms) if ms % 1000.0 == 0.0 => write!(f, "{}s", ms / 1000.0),
             Budget::Millis(ms) => write!(f, "{ms}ms"),
+            Budget::Within(n, ms) => write!(f, "{n} within {}", Budget::Millis(*ms)),
         }
     }
 }

@@ -178,3 +178,15 @@ fn decoupled_uct_finds_the_dominant_move_of_a_simultaneous_game() {
         assert!(d.expects.unwrap() > 90.0);
     }
 }
+
+#[test]
+fn a_budget_within_a_time_stops_at_the_first_of_the_two() {
+    let stop = |b: Budget, done: u64, at: f64| b.stop(&|| 0.0).reached(done, &|| at);
+    assert_eq!(Budget::Playouts(100).within(50.0), Budget::Within(100, 50.0));
+    assert_eq!(Budget::Millis(2000.0).within(50.0), Budget::Millis(50.0));
+    assert!(stop(Budget::Within(100, 50.0), 100, 0.0), "the playouts are done");
+    assert!(stop(Budget::Within(100, 50.0), 8, 60.0), "the time is up");
+    assert!(!stop(Budget::Within(100, 50.0), 8, 40.0));
+    assert_eq!(Spec::parse("uct:1000").unwrap().within(50.0).to_string(), "uct:1000 within 50ms");
+    assert_eq!(Spec::Perfect.within(50.0), Spec::Perfect);
+}

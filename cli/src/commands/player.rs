@@ -1,0 +1,279 @@
+//! `gdl player`: an HTTP server that plays GGP matches, one at a time, as GGP-Base and the
+//! Dresden GameController expect. The protocol itself (messages, a player's match) is
+//! `gdl_core::protocol`; this file is the HTTP glue: one thread per request reads a bounded
+//! body and answers INFO itself, and one match thread owns the engine (the reasoner is not
+//! `Send`), loads the START's rules and plays each PLAY within the clock less a margin
+//! measured as the match goes.
+
+use crate::args::PlayerArgs;
+use crate::load::{usage, Outcome};
+use gdl_core::diagnostic::LineIndex;
+use gdl_core::engine::{self, Choice, Engine};
+use gdl_core::players::Spec;
+use gdl_core::propnet::Options as PropnetOptions;
+use gdl_core::protocol::message::{Message, MAX_MESSAGE_BYTES};
+use gdl_core::protocol::player::Match;
+use gdl_core::reasoner::Limits;
+use std::net::IpAddr;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+use tiny_http::{Header, Method, Request, Response, Server};
+
+/// Longest a client may take to send a message's body.
+const BODY_SECONDS: f64 = 10.0;
+
+/// An answer: HTTP status and body.
+type Answer = (u16, String);
+
+/// A message for the match thread, when it arrived, and where its answer goes.
+struct Job {
+    message: Message,
+    arrived: Instant,
+    answer: Sender<Answer>,
+}
+
+/// What the match thread needs to load a game and play it.
+struct Setup {
+    spec: Spec,
+    seed: u64,
+    choice: Choice,
+    limits: Limits,
+    options: PropnetOptions,
+    margin: f64,
+}
+
+pub fn run(args: &PlayerArgs) -> Outcome {
+    let spec = Spec::parse(&args.player).map_err(|e| usage(format!("--player: {e}")))?;
+    let host: IpAddr = args.host.parse().map_err(|_| usage(format!("--host: '{}' is not an IP address", args.host)))?;
+    if !host.is_loopback() {
+        eprintln!("gdl player: warning: listening on {host}, so any machine that reaches this one can send it matches");
+    }
+    let server =
+        Server::http((host, args.port)).map_err(|e| usage(format!("cannot listen on {host}:{}: {e}", args.port)))?;
+    let address = server.server_addr().to_ip().map_or(format!("{host}:{}", args.port), |a| a.to_string());
+    eprintln!("gdl player: {spec} listening on http://{address}");
+    let setup = Setup {
+        spec,
+        seed: args.seed,
+        choice: args.engine.engine,
+        limits: args.engine.limits.limits(),
+        options: args.engine.propnet_options(),
+        margin: args.margin,
+    };
+    let margin = setup.margin;
+    let busy = Arc::new(Mutex::new(None::<String>));
+    let (jobs, inbox) = channel();
+    let playing = busy.clone();
+    thread::spawn(move || play_matches(&setup, &inbox, &playing));
+    for request in server.incoming_requests() {
+        let (jobs, busy) = (jobs.clone(), busy.clone());
+        thread::spawn(move || serve(request, &jobs, &busy, margin));
+    }
+    Ok(())
+}
+
+/// Answers one request: CORS preflight, INFO, or a message passed to the match thread.
+fn serve(mut request: Request, jobs: &Sender<Job>, busy: &Mutex<Option<String>>, margin: f64) {
+    let arrived = Instant::now();
+    let answer = match request.method() {
+        Method::Options => (204, String::new()),
+        Method::Post => match body(&mut request, arrived) {
+            Ok(text) => answer(&text, arrived, jobs, busy, margin),
+            Err(refused) => refused,
+        },
+        // A browser or a person looking: say whether a match is on.
+        Method::Get => (200, status(busy).into()),
+        m => (405, format!("error: {m} is not a GGP message: POST the message")),
+    };
+    if answer.0 >= 400 {
+        eprintln!("gdl player: answered {}: {}", answer.0, answer.1);
+    }
+    let cors = [
+        ("Access-Control-Allow-Origin", "*"),
+        ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
+        ("Access-Control-Allow-Headers", "Content-Type"),
+        ("Content-Type", "text/acl; charset=utf-8"),
+    ];
+    let mut response = Response::from_string(answer.1).with_status_code(answer.0);
+    for (name, value) in cors {
+        response.add_header(Header::from_bytes(name, value).expect("ASCII header"));
+    }
+    // The referee may have given up and closed the connection: nothing to do then.
+    let _ = request.respond(response);
+}
+
+/// The body as text, at most `MAX_MESSAGE_BYTES`, sent within `BODY_SECONDS`.
+fn body(request: &mut Request, arrived: Instant) -> Result<String, Answer> {
+    let too_big = || (413, format!("error: a message may have {} MB at most", MAX_MESSAGE_BYTES >> 20));
+    if request.body_length().is_some_and(|n| n > MAX_MESSAGE_BYTES) {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 16 << 10];
+    let reader = request.as_reader();
+    loop {
+        if arrived.elapsed().as_secs_f64() > BODY_SECONDS {
+            return Err((408, format!("error: the message took more than {BODY_SECONDS} s to arrive")));
+        }
+        match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) if bytes.len() + n > MAX_MESSAGE_BYTES => return Err(too_big()),
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) => return Err((400, format!("error: the message could not be read: {e}"))),
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| (400, "error: the message is not UTF-8 text".to_string()))
+}
+
+fn status(busy: &Mutex<Option<String>>) -> &'static str {
+    match *busy.lock().expect("no thread panics holding it") {
+        Some(_) => "busy",
+        None => "available",
+    }
+}
+
+/// The answer to a message: INFO here, the rest by the match thread. A START still loading
+/// when its clock (less the margin) runs out is answered `ready`: its PLAY waits for it.
+fn answer(text: &str, arrived: Instant, jobs: &Sender<Job>, busy: &Mutex<Option<String>>, margin: f64) -> Answer {
+    let message = match Message::parse(text) {
+        Ok(m) => m,
+        Err(e) => return (400, format!("error: {e}")),
+    };
+    let start_clock = match &message {
+        Message::Info => return (200, status(busy).into()),
+        Message::Start { .. } if status(busy) == "busy" => return (200, "busy".into()),
+        Message::Start { start_clock, .. } => Some(*start_clock),
+        _ => None,
+    };
+    let (tx, rx) = channel();
+    if jobs.send(Job { message, arrived, answer: tx }).is_err() {
+        return (500, "error: the player has stopped".into());
+    }
+    let Some(seconds) = start_clock else {
+        return rx.recv().unwrap_or((500, "error: the player has stopped".into()));
+    };
+    let wait = Duration::from_secs_f64(seconds - margin / 1000.0).saturating_sub(arrived.elapsed());
+    match rx.recv_timeout(wait) {
+        Ok(answer) => answer,
+        Err(RecvTimeoutError::Timeout) => (200, "ready".into()),
+        Err(RecvTimeoutError::Disconnected) => (500, "error: the player has stopped".into()),
+    }
+}
+
+/// The match being played, and the margin kept back from the play clock.
+struct Playing {
+    game: Match<Engine>,
+    play_clock: f64,
+    margin: f64,
+}
+
+/// The match thread: one message at a time, in the order they came.
+fn play_matches(setup: &Setup, inbox: &Receiver<Job>, busy: &Mutex<Option<String>>) {
+    let mut current: Option<Playing> = None;
+    let set_busy = |id: Option<String>| *busy.lock().expect("no thread panics holding it") = id;
+    for job in inbox {
+        let answer = match job.message {
+            Message::Info => (200, if current.is_some() { "busy" } else { "available" }.into()),
+            Message::Start { id, role, rules, play_clock, .. } => match &current {
+                Some(_) => (200, "busy".into()),
+                None => match load(setup, &id, &role, &rules, job.arrived) {
+                    Ok(game) => {
+                        set_busy(Some(id));
+                        current = Some(Playing { game, play_clock, margin: setup.margin });
+                        (200, "ready".into())
+                    }
+                    Err(e) => (400, format!("error: {e}")),
+                },
+            },
+            Message::Play { id, last } => match playing(&mut current, &id) {
+                Err(e) => e,
+                Ok(p) => match p.game.advance(&last) {
+                    Err(e) => (400, format!("error: {e}")),
+                    Ok(()) => play(p, job.arrived),
+                },
+            },
+            Message::Stop { id, last } => match playing(&mut current, &id) {
+                Err(e) => e,
+                Ok(p) => {
+                    if let Err(e) = p.game.advance(&last) {
+                        eprintln!("gdl player: match {id}: the last moves: {e}");
+                    }
+                    let goals = p.game.goals().map_or("not over".to_string(), |g| format!("{g:?}"));
+                    eprintln!("gdl player: match {id} over after {} moves: goals {goals}", p.game.step);
+                    current = None;
+                    set_busy(None);
+                    (200, "done".into())
+                }
+            },
+            Message::Abort { id } => match playing(&mut current, &id) {
+                Err(e) => e,
+                Ok(_) => {
+                    eprintln!("gdl player: match {id} aborted");
+                    current = None;
+                    set_busy(None);
+                    (200, "aborted".into())
+                }
+            },
+        };
+        let _ = job.answer.send(answer);
+    }
+}
+
+/// The match `id` if it is the one being played, else the error to answer.
+fn playing<'a>(current: &'a mut Option<Playing>, id: &str) -> Result<&'a mut Playing, Answer> {
+    match current {
+        Some(p) if p.game.id != id => {
+            Err((400, format!("error: no match '{id}' here: this player is playing '{}'", p.game.id)))
+        }
+        Some(p) => Ok(p),
+        None => Err((400, format!("error: no match '{id}' here: START it first"))),
+    }
+}
+
+/// The game of a START: its rules checked, the engine chosen, the role found.
+fn load(setup: &Setup, id: &str, role: &str, rules: &str, arrived: Instant) -> Result<Match<Engine>, String> {
+    let valid = gdl_core::validated(rules).map_err(|diags| {
+        let index = LineIndex::new(rules);
+        let first = diags.iter().find(|d| d.is_error()).or(diags.first()).map(|d| index.render("rules", d));
+        format!("the rules do not load: {}", first.unwrap_or_default())
+    })?;
+    let now = || arrived.elapsed().as_secs_f64() * 1000.0;
+    let chosen =
+        engine::build(setup.choice, &valid.description, setup.limits, setup.options, &now).map_err(|d| d.message)?;
+    let game = Match::new(id, role, chosen.engine, setup.spec, setup.seed)?;
+    eprintln!("gdl player: match {id} as {role}, engine {}, ready after {:.0} ms", chosen.note, now());
+    Ok(game)
+}
+
+/// A move within the play clock: thinking stops `margin` before it; a move that took longer
+/// than planned raises the margin for the next ones.
+fn play(p: &mut Playing, arrived: Instant) -> Answer {
+    let now = || arrived.elapsed().as_secs_f64() * 1000.0;
+    let clock = p.play_clock * 1000.0;
+    let think = clock - p.margin - now();
+    match p.game.choose(think, &now) {
+        Err(e) => (400, format!("error: {e}")),
+        Ok(choice) => {
+            let took = now();
+            let over = took - (clock - p.margin);
+            if over > 0.0 {
+                p.margin += 2.0 * over;
+            }
+            if let Some(why) = &choice.trouble {
+                eprintln!("gdl player: the player failed ({why}); a random legal move stands in");
+            }
+            eprintln!(
+                "gdl player: match {} step {}: {} after {} playouts, {:.0} ms of {:.0}",
+                p.game.id,
+                p.game.step + 1,
+                choice.text,
+                choice.playouts,
+                took,
+                clock
+            );
+            (200, choice.text)
+        }
+    }
+}
