@@ -167,6 +167,9 @@ pub struct PlayerArgs {
     /// when a move is measured to need more.
     #[arg(long, default_value_t = 500.0)]
     pub margin: f64,
+    /// Seconds a client may take to send a message; a slower one is answered 408.
+    #[arg(long, default_value_t = 10.0)]
+    pub read_timeout: f64,
     #[command(flatten)]
     pub engine: EngineArgs,
 }

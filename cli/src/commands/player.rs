@@ -21,9 +21,6 @@ use std::thread;
 use std::time::{Duration, Instant};
 use tiny_http::{Header, Method, Request, Response, Server};
 
-/// Longest a client may take to send a message's body.
-const BODY_SECONDS: f64 = 10.0;
-
 /// An answer: HTTP status and body.
 type Answer = (u16, String);
 
@@ -62,24 +59,24 @@ pub fn run(args: &PlayerArgs) -> Outcome {
         options: args.engine.propnet_options(),
         margin: args.margin,
     };
-    let margin = setup.margin;
+    let (margin, read_timeout) = (setup.margin, args.read_timeout);
     let busy = Arc::new(Mutex::new(None::<String>));
     let (jobs, inbox) = channel();
     let playing = busy.clone();
     thread::spawn(move || play_matches(&setup, &inbox, &playing));
     for request in server.incoming_requests() {
         let (jobs, busy) = (jobs.clone(), busy.clone());
-        thread::spawn(move || serve(request, &jobs, &busy, margin));
+        thread::spawn(move || serve(request, &jobs, &busy, margin, read_timeout));
     }
     Ok(())
 }
 
 /// Answers one request: CORS preflight, INFO, or a message passed to the match thread.
-fn serve(mut request: Request, jobs: &Sender<Job>, busy: &Mutex<Option<String>>, margin: f64) {
+fn serve(mut request: Request, jobs: &Sender<Job>, busy: &Mutex<Option<String>>, margin: f64, read_timeout: f64) {
     let arrived = Instant::now();
     let answer = match request.method() {
         Method::Options => (204, String::new()),
-        Method::Post => match body(&mut request, arrived) {
+        Method::Post => match body(&mut request, arrived, read_timeout) {
             Ok(text) => answer(&text, arrived, jobs, busy, margin),
             Err(refused) => refused,
         },
@@ -100,12 +97,18 @@ fn serve(mut request: Request, jobs: &Sender<Job>, busy: &Mutex<Option<String>>,
     for (name, value) in cors {
         response.add_header(Header::from_bytes(name, value).expect("ASCII header"));
     }
+    // A body left unread (too big, too slow) leaves the connection unusable.
+    if matches!(answer.0, 408 | 413) {
+        response.add_header(Header::from_bytes("Connection", "close").expect("ASCII header"));
+    }
     // The referee may have given up and closed the connection: nothing to do then.
     let _ = request.respond(response);
 }
 
-/// The body as text, at most `MAX_MESSAGE_BYTES`, sent within `BODY_SECONDS`.
-fn body(request: &mut Request, arrived: Instant) -> Result<String, Answer> {
+/// The body as text, at most `MAX_MESSAGE_BYTES`, sent within `seconds` (checked between
+/// reads: a client that trickles bytes is cut off; one that sends nothing more holds only
+/// its own thread).
+fn body(request: &mut Request, arrived: Instant, seconds: f64) -> Result<String, Answer> {
     let too_big = || (413, format!("error: a message may have {} MB at most", MAX_MESSAGE_BYTES >> 20));
     if request.body_length().is_some_and(|n| n > MAX_MESSAGE_BYTES) {
         return Err(too_big());
@@ -114,8 +117,8 @@ fn body(request: &mut Request, arrived: Instant) -> Result<String, Answer> {
     let mut chunk = [0u8; 16 << 10];
     let reader = request.as_reader();
     loop {
-        if arrived.elapsed().as_secs_f64() > BODY_SECONDS {
-            return Err((408, format!("error: the message took more than {BODY_SECONDS} s to arrive")));
+        if arrived.elapsed().as_secs_f64() > seconds {
+            return Err((408, format!("error: the message took more than {seconds} s to arrive")));
         }
         match reader.read(&mut chunk) {
             Ok(0) => break,
