@@ -163,9 +163,9 @@ pub struct PlayerArgs {
     pub player: String,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Milliseconds kept back from each clock for the reply to reach the referee; raised
-    /// when a move is measured to need more.
-    #[arg(long, default_value_t = 500.0)]
+    /// Milliseconds kept back from each clock for the reply to reach the referee (at most
+    /// 40% of the play clock); raised when a move is measured to leave later than planned.
+    #[arg(long, default_value_t = 1000.0)]
     pub margin: f64,
     /// Seconds a client may take to send a message; a slower one is answered 408.
     #[arg(long, default_value_t = 10.0)]

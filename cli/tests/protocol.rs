@@ -275,3 +275,19 @@ fn our_referee_plays_jocular_to_the_end_of_tictactoe() {
     assert!(m["goals"].is_array(), "the match ends: {m}");
     assert_eq!(m["faults"].as_array().unwrap().len(), 0, "Jocular's moves were all read and legal: {stderr}");
 }
+
+#[test]
+fn our_referee_finishes_a_match_against_a_player_that_is_not_there() {
+    let address = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string();
+    let (stderr, record) = referee_against(&address);
+    assert!(stderr.contains("player 1 (x) at step 1: no reply: "), "{stderr}");
+    assert!(record["matches"][0]["goals"].is_array());
+    let out = gdl()
+        .arg("match")
+        .arg(root().join("games/tictactoe.kif"))
+        .args(["--players", "http://,random"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--players: 'http://' needs a host and port"));
+}

@@ -112,21 +112,23 @@ fn play(
 /// The tally as a table: mean score for one role; wins, draws, losses and points for more.
 pub fn table(roles: &[String], tallies: &[Tally]) -> String {
     let mut out = String::new();
+    // Wide enough for the longest name (a remote player's address).
+    let w = tallies.iter().map(|t| t.player.chars().count()).max().unwrap_or(0).max(16);
     if roles.len() == 1 {
-        out += &format!("{:<16} {:>5}  mean score (95% CI)\n", "player", "games");
+        out += &format!("{:<w$} {:>5}  mean score (95% CI)\n", "player", "games");
         for t in tallies {
-            out += &format!("{:<16} {:>5}  {:.1} ± {:.1}\n", t.player, t.games, t.score.mean, t.score.plus_minus);
+            out += &format!("{:<w$} {:>5}  {:.1} ± {:.1}\n", t.player, t.games, t.score.mean, t.score.plus_minus);
         }
         return out;
     }
     out += &format!(
-        "{:<16} {:>5} {:>5} {:>5} {:>6}  {:<18} mean score (95% CI)\n",
+        "{:<w$} {:>5} {:>5} {:>5} {:>6}  {:<18} mean score (95% CI)\n",
         "player", "games", "wins", "draws", "losses", "points (95% CI)"
     );
     for t in tallies {
         let points = format!("{:.1}% ± {:.1}", 100.0 * t.points.mean, 100.0 * t.points.plus_minus);
         out += &format!(
-            "{:<16} {:>5} {:>5} {:>5} {:>6}  {points:<18} {:.1} ± {:.1}\n",
+            "{:<w$} {:>5} {:>5} {:>5} {:>6}  {points:<18} {:.1} ± {:.1}\n",
             t.player, t.games, t.wins, t.draws, t.losses, t.score.mean, t.score.plus_minus
         );
     }

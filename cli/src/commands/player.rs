@@ -2,8 +2,9 @@
 //! Dresden GameController expect. The protocol itself (messages, a player's match) is
 //! `gdl_core::protocol`; this file is the HTTP glue: one thread per request reads a bounded
 //! body and answers INFO itself, and one match thread owns the engine (the reasoner is not
-//! `Send`), loads the START's rules and plays each PLAY within the clock less a margin
-//! measured as the match goes.
+//! `Send`), loads the START's rules and plays each PLAY within the clock less a margin:
+//! `--margin` (at most 40% of the clock), raised when an answer is measured to leave later
+//! than planned (the search's last playouts, freeing its tree, threads waiting for a core).
 
 use crate::args::PlayerArgs;
 use crate::load::{usage, Outcome};
@@ -61,29 +62,43 @@ pub fn run(args: &PlayerArgs) -> Outcome {
     };
     let (margin, read_timeout) = (setup.margin, args.read_timeout);
     let busy = Arc::new(Mutex::new(None::<String>));
+    let answered = Arc::new(Mutex::new(None::<f64>));
     let (jobs, inbox) = channel();
-    let playing = busy.clone();
-    thread::spawn(move || play_matches(&setup, &inbox, &playing));
+    let (playing, measured) = (busy.clone(), answered.clone());
+    thread::spawn(move || play_matches(&setup, &inbox, &playing, &measured));
     for request in server.incoming_requests() {
-        let (jobs, busy) = (jobs.clone(), busy.clone());
-        thread::spawn(move || serve(request, &jobs, &busy, margin, read_timeout));
+        // The clock starts here, before a thread is found for the request.
+        let arrived = Instant::now();
+        let (jobs, busy, answered) = (jobs.clone(), busy.clone(), answered.clone());
+        let shared = Shared { jobs, busy, answered, margin, read_timeout };
+        thread::spawn(move || serve(request, arrived, &shared));
     }
     Ok(())
 }
 
+/// What every request's thread shares: the way to the match thread, whether a match is on,
+/// when the last move left (milliseconds after its PLAY arrived), and the settings.
+struct Shared {
+    jobs: Sender<Job>,
+    busy: Arc<Mutex<Option<String>>>,
+    answered: Arc<Mutex<Option<f64>>>,
+    margin: f64,
+    read_timeout: f64,
+}
+
 /// Answers one request: CORS preflight, INFO, or a message passed to the match thread.
-fn serve(mut request: Request, jobs: &Sender<Job>, busy: &Mutex<Option<String>>, margin: f64, read_timeout: f64) {
-    let arrived = Instant::now();
-    let answer = match request.method() {
-        Method::Options => (204, String::new()),
-        Method::Post => match body(&mut request, arrived, read_timeout) {
-            Ok(text) => answer(&text, arrived, jobs, busy, margin),
-            Err(refused) => refused,
+fn serve(mut request: Request, arrived: Instant, shared: &Shared) {
+    let (mut answer, mut is_move) = ((204, String::new()), false);
+    match request.method() {
+        Method::Options => {}
+        Method::Post => match body(&mut request, arrived, shared.read_timeout) {
+            Ok(text) => (answer, is_move) = respond_to(&text, arrived, shared),
+            Err(refused) => answer = refused,
         },
         // A browser or a person looking: say whether a match is on.
-        Method::Get => (200, status(busy).into()),
-        m => (405, format!("error: {m} is not a GGP message: POST the message")),
-    };
+        Method::Get => answer = (200, status(&shared.busy).into()),
+        m => answer = (405, format!("error: {m} is not a GGP message: POST the message")),
+    }
     if answer.0 >= 400 {
         eprintln!("gdl player: answered {}: {}", answer.0, answer.1);
     }
@@ -103,6 +118,9 @@ fn serve(mut request: Request, jobs: &Sender<Job>, busy: &Mutex<Option<String>>,
     }
     // The referee may have given up and closed the connection: nothing to do then.
     let _ = request.respond(response);
+    if is_move {
+        *shared.answered.lock().expect("no thread panics holding it") = Some(millis(arrived));
+    }
 }
 
 /// The body as text, at most `MAX_MESSAGE_BYTES`, sent within `seconds` (checked between
@@ -137,43 +155,58 @@ fn status(busy: &Mutex<Option<String>>) -> &'static str {
     }
 }
 
-/// The answer to a message: INFO here, the rest by the match thread. A START still loading
-/// when its clock (less the margin) runs out is answered `ready`: its PLAY waits for it.
-fn answer(text: &str, arrived: Instant, jobs: &Sender<Job>, busy: &Mutex<Option<String>>, margin: f64) -> Answer {
-    let message = match Message::parse(text) {
-        Ok(m) => m,
-        Err(e) => return (400, format!("error: {e}")),
-    };
-    let start_clock = match &message {
-        Message::Info => return (200, status(busy).into()),
-        Message::Start { .. } if status(busy) == "busy" => return (200, "busy".into()),
-        Message::Start { start_clock, .. } => Some(*start_clock),
-        _ => None,
-    };
-    let (tx, rx) = channel();
-    if jobs.send(Job { message, arrived, answer: tx }).is_err() {
-        return (500, "error: the player has stopped".into());
-    }
-    let Some(seconds) = start_clock else {
-        return rx.recv().unwrap_or((500, "error: the player has stopped".into()));
-    };
-    let wait = Duration::from_secs_f64(seconds - margin / 1000.0).saturating_sub(arrived.elapsed());
-    match rx.recv_timeout(wait) {
-        Ok(answer) => answer,
-        Err(RecvTimeoutError::Timeout) => (200, "ready".into()),
-        Err(RecvTimeoutError::Disconnected) => (500, "error: the player has stopped".into()),
-    }
+/// Milliseconds since `t`.
+fn millis(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
 }
 
-/// The match being played, and the margin kept back from the play clock.
+/// The answer to a message, and whether it is a move: INFO here, the rest by the match
+/// thread. A START still loading when its clock (less the margin) runs out is answered
+/// `ready`: its PLAY waits for it.
+fn respond_to(text: &str, arrived: Instant, shared: &Shared) -> (Answer, bool) {
+    let stopped = || (500, "error: the player has stopped".to_string());
+    let message = match Message::parse(text) {
+        Ok(m) => m,
+        Err(e) => return ((400, format!("error: {e}")), false),
+    };
+    let (start_clock, is_move) = match &message {
+        Message::Info => return ((200, status(&shared.busy).into()), false),
+        Message::Start { .. } if status(&shared.busy) == "busy" => return ((200, "busy".into()), false),
+        Message::Start { start_clock, .. } => (Some(*start_clock), false),
+        Message::Play { .. } => (None, true),
+        _ => (None, false),
+    };
+    let (tx, rx) = channel();
+    if shared.jobs.send(Job { message, arrived, answer: tx }).is_err() {
+        return (stopped(), false);
+    }
+    let Some(seconds) = start_clock else {
+        let answer = rx.recv().unwrap_or_else(|_| stopped());
+        let is_move = is_move && answer.0 == 200;
+        return (answer, is_move);
+    };
+    let wait = Duration::from_secs_f64(seconds - shared.margin / 1000.0).saturating_sub(arrived.elapsed());
+    let answer = match rx.recv_timeout(wait) {
+        Ok(answer) => answer,
+        Err(RecvTimeoutError::Timeout) => (200, "ready".into()),
+        Err(RecvTimeoutError::Disconnected) => stopped(),
+    };
+    (answer, false)
+}
+
+/// The match being played, and the margin kept back from the play clock (milliseconds):
+/// `base` to begin with, raised by what the moves are measured to need.
 struct Playing {
     game: Match<Engine>,
     play_clock: f64,
+    base: f64,
     margin: f64,
+    /// When the last move's thinking was planned to end (milliseconds after its PLAY).
+    planned: Option<f64>,
 }
 
 /// The match thread: one message at a time, in the order they came.
-fn play_matches(setup: &Setup, inbox: &Receiver<Job>, busy: &Mutex<Option<String>>) {
+fn play_matches(setup: &Setup, inbox: &Receiver<Job>, busy: &Mutex<Option<String>>, answered: &Mutex<Option<f64>>) {
     let mut current: Option<Playing> = None;
     let set_busy = |id: Option<String>| *busy.lock().expect("no thread panics holding it") = id;
     for job in inbox {
@@ -184,7 +217,8 @@ fn play_matches(setup: &Setup, inbox: &Receiver<Job>, busy: &Mutex<Option<String
                 None => match load(setup, &id, &role, &rules, job.arrived) {
                     Ok(game) => {
                         set_busy(Some(id));
-                        current = Some(Playing { game, play_clock, margin: setup.margin });
+                        let base = setup.margin.min(0.4 * play_clock * 1000.0);
+                        current = Some(Playing { game, play_clock, base, margin: base, planned: None });
                         (200, "ready".into())
                     }
                     Err(e) => (400, format!("error: {e}")),
@@ -194,7 +228,7 @@ fn play_matches(setup: &Setup, inbox: &Receiver<Job>, busy: &Mutex<Option<String
                 Err(e) => e,
                 Ok(p) => match p.game.advance(&last) {
                     Err(e) => (400, format!("error: {e}")),
-                    Ok(()) => play(p, job.arrived),
+                    Ok(()) => play(p, job.arrived, answered),
                 },
             },
             Message::Stop { id, last } => match playing(&mut current, &id) {
@@ -242,7 +276,7 @@ fn load(setup: &Setup, id: &str, role: &str, rules: &str, arrived: Instant) -> R
         let first = diags.iter().find(|d| d.is_error()).or(diags.first()).map(|d| index.render("rules", d));
         format!("the rules do not load: {}", first.unwrap_or_default())
     })?;
-    let now = || arrived.elapsed().as_secs_f64() * 1000.0;
+    let now = || millis(arrived);
     let chosen =
         engine::build(setup.choice, &valid.description, setup.limits, setup.options, &now).map_err(|d| d.message)?;
     let game = Match::new(id, role, chosen.engine, setup.spec, setup.seed)?;
@@ -250,31 +284,31 @@ fn load(setup: &Setup, id: &str, role: &str, rules: &str, arrived: Instant) -> R
     Ok(game)
 }
 
-/// A move within the play clock: thinking stops `margin` before it; a move that took longer
-/// than planned raises the margin for the next ones.
-fn play(p: &mut Playing, arrived: Instant) -> Answer {
-    let now = || arrived.elapsed().as_secs_f64() * 1000.0;
+/// A move within the play clock: thinking stops `margin` before it. When the last move
+/// left later than planned, the margin grows to the base plus one and a half times the delay.
+fn play(p: &mut Playing, arrived: Instant, answered: &Mutex<Option<f64>>) -> Answer {
+    let left = answered.lock().expect("no thread panics holding it").take();
+    if let (Some(planned), Some(left)) = (p.planned.take(), left) {
+        p.margin = p.margin.max(p.base + 1.5 * (left - planned));
+    }
+    let now = || millis(arrived);
     let clock = p.play_clock * 1000.0;
-    let think = clock - p.margin - now();
-    match p.game.choose(think, &now) {
+    let planned = clock - p.margin;
+    match p.game.choose(planned - now(), &now) {
         Err(e) => (400, format!("error: {e}")),
         Ok(choice) => {
-            let took = now();
-            let over = took - (clock - p.margin);
-            if over > 0.0 {
-                p.margin += 2.0 * over;
-            }
+            p.planned = Some(planned);
             if let Some(why) = &choice.trouble {
                 eprintln!("gdl player: the player failed ({why}); a random legal move stands in");
             }
             eprintln!(
-                "gdl player: match {} step {}: {} after {} playouts, {:.0} ms of {:.0}",
+                "gdl player: match {} step {}: {} after {} playouts, {:.0} ms (margin {:.0} ms of {clock:.0})",
                 p.game.id,
                 p.game.step + 1,
                 choice.text,
                 choice.playouts,
-                took,
-                clock
+                now(),
+                p.margin
             );
             (200, choice.text)
         }
