@@ -4,7 +4,7 @@
 
 use gdl_core::engine::{build, Choice, Engine};
 use gdl_core::machine::StateMachine;
-use gdl_core::solve::{perft, solve};
+use gdl_core::solve::{perft, solve, Limit};
 use std::time::Instant;
 
 fn engines(name: &str) -> Vec<Engine> {
@@ -22,7 +22,7 @@ fn main() {
         for mut m in engines(game) {
             let s = m.initial_state();
             let start = Instant::now();
-            let solution = solve(&mut m, &s, u64::MAX).unwrap();
+            let solution = solve(&mut m, &s, Limit::nodes(u64::MAX)).unwrap();
             let rate = solution.nodes as f64 / start.elapsed().as_secs_f64();
             println!("{game:<12} {:<9} {:>10} {:>9} {rate:>12.0}", m.engine_name(), "solve", solution.nodes);
             let start = Instant::now();

@@ -6,6 +6,7 @@
 
 pub mod analyze;
 pub mod ast;
+pub mod deadline;
 pub mod deps;
 pub mod diagnostic;
 pub mod engine;

@@ -38,6 +38,15 @@ test('clicking a fluent explains it, and premises unfold level by level', async 
   assert.match(await page.locator('#why .warn').textContent(), /cannot read the query/);
   await page.locator('#why-terminal').click();
   assert.match(await page.locator('#why .why-summary').first().textContent(), /terminal does not hold/);
+  // (line ?p) fails here: its instances can be asked about in turn, one at a time.
+  await page.locator('#why .premise', { hasText: '(line ?p)' }).locator('button', { hasText: 'ask about an instance' }).click();
+  assert.equal(await page.locator('#why-query').inputValue(), '(line ?p)');
+  assert.equal(await page.evaluate(() => { const i = document.querySelector('#why-query'); return i.value.slice(i.selectionStart, i.selectionEnd); }), '?p');
+  await page.keyboard.type('x');
+  await page.locator('#why-form button[type="submit"]').click();
+  assert.match(await root.locator('.why-summary').first().textContent(), /\(line x\) does not hold/);
+  // The box suggests a question about the game played.
+  assert.match(await page.locator('#why-query').getAttribute('placeholder'), /^\(legal o \(mark \d \d\)\)$/);
   await shot(page, 'explain-question');
   assert.deepEqual(errors, []);
   await context.close();

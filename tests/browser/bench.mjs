@@ -59,7 +59,7 @@ async function transfer(browser, url) {
   await page.waitForSelector('body[data-ready="true"]');
   const atLoad = (await Promise.all(seen)).reduce((s, r) => s + r.bytes, 0);
   await page.locator('#tab-graph').click();
-  await page.locator('#graph canvas').first().waitFor();
+  await page.locator('#graph g.node').first().waitFor();
   await page.locator('#tab-ground').click();
   await page.locator('#ground-list .vrow').first().waitFor();
   await page.locator('#tab-playouts').click();
@@ -86,8 +86,8 @@ async function clickLatency(browser, url, busy = false) {
   const { context, page } = await openPage(browser, url);
   if (busy) {
     await page.locator('#tab-match').click();
-    await page.locator('#ma-a').selectOption('mcts:4');
-    await page.locator('#ma-b').selectOption('mcts:4');
+    await page.locator('#ma-a').selectOption('uct:100000');
+    await page.locator('#ma-b').selectOption('uct:100000');
     await page.locator('#ma-games').fill('100');
     await page.locator('#ma-run').click();
     await page.locator('#tab-play').click();

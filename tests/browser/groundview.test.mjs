@@ -107,7 +107,7 @@ test('tic-tac-toe: the ground program shows the position, a chosen move lights i
   assert.match(await page.locator('#gv-atom-value').textContent(), /^holds/);
   assert.match(await page.locator('#gv-defined').textContent(), /\(does x \(mark 2 2\)\)/);
   await page.locator('#gv-to-network').click();
-  await page.locator('#gv-network canvas').first().waitFor();
+  await page.locator('#gv-network g.node').first().waitFor();
   assert.ok(Number(await page.locator('#gv-network').getAttribute('data-nodes')) >= 3);
   assert.match(await page.locator('#gv-network-stats').textContent(), /Compiled network: \d+ gates/);
   await shot(page, 'groundview-network');
@@ -146,6 +146,14 @@ test('tic-tac-toe: the ground program shows the position, a chosen move lights i
 test('tic-tac-toe: each stage of the pipeline can be viewed; the program follows the editor syntax', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await openGround(page);
+  // The stages in order, each saying in a line what it does; the colours have a legend.
+  assert.deepEqual(await page.locator('.gv-stage').evaluateAll((bs) => bs.map((b) => b.dataset.stage)), ['normalised', 'fixed', 'specialised', 'decomposed', 'domains', 'ground', 'network']);
+  for (const why of await page.locator('.gv-stage-why').allTextContents()) assert.ok(why.length > 20, why);
+  assert.equal(await page.locator('#gv-legend .key').count(), 5);
+  // A rule's row holds its whole text on hover.
+  await page.locator('#gv-text').fill('(legal x (mark 1 1))');
+  assert.equal(await page.locator('#ground-list .vrow').first().getAttribute('title'), '(<= (legal x (mark 1 1)) (true (control x)) (true (cell 1 1 b)))');
+  await page.locator('#gv-text').fill('');
   for (const [stage, line] of [
     ['normalised', /\(legal \?p \(mark \?c \?r\)\) :-/],
     ['fixed', /:-/],
@@ -220,7 +228,7 @@ test('breakthrough: engine, a move lit up in its 2 119 ground rules, the network
   await page.locator('#gv-text').fill(`(legal white ${text})`);
   await page.locator('#ground-list button.atom', { hasText: `(legal white ${text})` }).first().click();
   await page.locator('#gv-to-network').click();
-  await page.locator('#gv-network canvas').first().waitFor();
+  await page.locator('#gv-network g.node').first().waitFor();
   const before = Number(await page.locator('#gv-network').getAttribute('data-nodes'));
   assert.ok(before >= 3);
   await shot(page, 'groundview-breakthrough-network');

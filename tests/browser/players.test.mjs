@@ -1,8 +1,10 @@
 // Browser tests of the computer players: a seat set to MCTS answers a person's move in
 // tic-tac-toe (with its "thinking" line and Stop), and a short match in the Match pane shows
-// its results table and chart, and a long one moves to the propositional network. Screenshots go to artifacts/.
+// its results table and chart, and a long one moves to the propositional network; on chess
+// the default seat answers within its time and Best moves within 2 s. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { TRIO, cell, openPage, setRules, shot, useBrowser } from './lib.mjs';
 
@@ -11,7 +13,8 @@ const env = useBrowser();
 test('a seat set to MCTS answers the human move', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await page.locator('select.seat-kind[data-role="o"]').selectOption('mcts');
-  assert.equal(await page.locator('input[aria-label="Strength of o"]').count(), 1);
+  // A computer seat thinks for a time per move unless told otherwise.
+  assert.equal(await page.locator('select[aria-label="Budget of o"]').inputValue(), '1s');
   await cell(page, 2, 2).click();
   // o answers by itself: two moves in the list, and x to move again.
   await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3, null, { timeout: 20_000 });
@@ -33,12 +36,14 @@ test('a seat set to MCTS answers the human move', async () => {
   await page.locator('#examples').selectOption({ label: 'Breakthrough' });
   await page.locator('select.seat-kind[data-role="black"]').waitFor();
   await page.locator('select.seat-kind[data-role="black"]').selectOption('mcts');
-  await page.locator('input[aria-label="Strength of black"]').fill('4');
-  await page.locator('input[aria-label="Strength of black"]').dispatchEvent('change');
+  await page.locator('select[aria-label="Budget of black"]').selectOption('10s');
   await page.locator('#moves .role-moves[data-role="white"] button.move').first().click();
   const thinking = page.locator('#thinking .thinking');
   await thinking.waitFor({ timeout: 5_000 });
-  assert.match(await thinking.textContent(), /black \(MCTS \(100,000 playouts a move\)\) is thinking/);
+  assert.match(await thinking.textContent(), /black \(MCTS, 10 s a move\) is thinking/);
+  // The time it has used shows as a bar that fills.
+  await page.waitForFunction(() => Number(document.querySelector('#thinking progress.think-time')?.value) > 200);
+  assert.equal(await page.locator('#thinking progress.think-time').getAttribute('max'), '10000');
   await page.locator('#think-stop').click();
   assert.equal(await thinking.count(), 0);
   assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'human');
@@ -50,7 +55,7 @@ test('a seat set to MCTS answers the human move', async () => {
 test('a short match shows its results table and chart', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await page.locator('#tab-match').click();
-  await page.locator('#ma-a').selectOption('mcts:0');
+  await page.locator('#ma-a').selectOption('uct:100');
   await page.locator('#ma-b').selectOption('random');
   await page.locator('#ma-games').fill('4');
   await page.locator('#ma-run').click();
@@ -58,7 +63,9 @@ test('a short match shows its results table and chart', async () => {
   const rows = page.locator('.match-table tbody tr');
   assert.equal(await rows.count(), 2);
   const first = await rows.nth(0).locator('td').allTextContents();
-  assert.equal(first[0], 'uct:100');
+  // Named in the results as in the setup.
+  assert.equal(first[0], 'MCTS, 100 playouts a move');
+  assert.equal(await page.locator('#ma-a option:checked').textContent(), 'MCTS, 100 playouts a move');
   assert.equal(first[1], '4');
   // Wins + draws + losses = games, for each player.
   for (let i = 0; i < 2; i++) {
@@ -76,8 +83,8 @@ test('a long match moves to the network ground in the background and counts ever
   const { context, page, errors } = await openPage(env.browser, env.url);
   await setRules(page, TRIO);
   await page.locator('#tab-match').click();
-  await page.locator('#ma-a').selectOption('mcts:2');
-  await page.locator('#ma-b').selectOption('mcts:2');
+  await page.locator('#ma-a').selectOption('uct:5000');
+  await page.locator('#ma-b').selectOption('uct:5000');
   await page.locator('#ma-games').fill('60');
   await page.locator('#ma-run').click();
   await page.waitForFunction(() => /60 of 60 games/.test(document.querySelector('#ma-results')?.textContent ?? ''), null, { timeout: 120_000 });
@@ -87,6 +94,31 @@ test('a long match moves to the network ground in the background and counts ever
   for (let i = 0; i < (await rows.count()); i++) games += Number((await rows.nth(i).locator('td').allTextContents())[1]);
   assert.equal(games, 60);
   assert.equal(await page.locator('#ma-run').isDisabled(), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('chess (the reasoner, a few playouts a second): the default MCTS seat moves within its time, and Best moves says at once that the game is too big', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  const chess = await readFile(new URL('../../../shared/corpus/ggp-base/chess.kif', import.meta.url), 'utf8');
+  await setRules(page, chess);
+  await page.waitForFunction(() => document.querySelectorAll('#board button.cell').length === 64, null, { timeout: 30_000 });
+  await page.locator('select.seat-kind[data-role="black"]').selectOption('mcts');
+  assert.equal(await page.locator('select[aria-label="Budget of black"]').inputValue(), '1s');
+  // Its worker loads the game as soon as the seat is chosen (a second on chess), not on its move.
+  await page.locator('.seat[data-index="1"][data-ready="true"]').waitFor({ timeout: 15_000 });
+  await page.locator('#moves .role-moves[data-role="white"] button.move').first().click();
+  const asked = Date.now();
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3, null, { timeout: 10_000 });
+  const took = Date.now() - asked;
+  assert.ok(took <= 1100, `black answered after ${took} ms on a budget of 1 s`);
+  await shot(page, 'players-chess-mcts');
+
+  const start = Date.now();
+  await page.locator('#solve').click();
+  await page.locator('#solution p').filter({ hasText: /positions searched|could not be solved/ }).first().waitFor({ timeout: 5_000 });
+  assert.ok(Date.now() - start <= 2000, `Best moves took ${Date.now() - start} ms`);
+  assert.match(await page.locator('#solution').textContent(), /the time ran out after [\d,]+ positions: the game tree from here has about 10\^\d+ positions/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -141,6 +141,9 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
   const rate = Number((await page.locator('#po-rate').textContent()).replace(/,/g, ''));
   assert.ok(rate > 0, `rate ${rate}`);
   assert.match(await page.locator('#po-avg').textContent(), /^\d+\.\d moves$/);
+  // Start-up is its own figure; a run this short says its rate is not the engine's speed.
+  assert.match(await page.locator('#po-startup').textContent(), /^\d+\.\d\d s$/);
+  assert.match(await page.locator('#po-short').textContent(), /too short a run for a steady rate/);
   for (const role of ['x', 'o']) {
     const counts = await page.locator(`.histogram[data-role="${role}"] .bar-count`).allTextContents();
     const total = counts.reduce((s, c) => s + Number(c.split(' ')[0].replace(/,/g, '')), 0);
@@ -225,9 +228,21 @@ test('prefix and infix convert into each other; the rule graph and the ground pr
   assert.match(await editorText(), /\(<= \(legal \?p \(mark \?c \?r\)\)/);
 
   await page.locator('#tab-graph').click();
-  await page.locator('#graph canvas').first().waitFor();
+  await page.locator('#graph g.node').first().waitFor();
   assert.equal(await page.locator('#graph-message').isHidden(), true);
-  await page.waitForTimeout(300);
+  // Every relation is a node, and legal/2 is drawn with what it is built from.
+  for (const rel of ['legal/2', 'next/1', 'true/1', 'does/2', 'goal/2', 'terminal/0', 'line/1']) {
+    assert.equal(await page.locator(`#graph g.node[data-id="${rel}"]`).count(), 1, rel);
+  }
+  assert.ok((await page.locator('#graph g.edge').count()) >= 10);
+  // A click on a relation keeps it and its neighbours, fading the rest; a second click brings them back.
+  await page.locator('#graph g.node[data-id="terminal/0"]').click();
+  assert.equal(await page.locator('#graph').getAttribute('data-focus'), 'terminal/0');
+  assert.ok((await page.locator('#graph g.node.faded').count()) > 0);
+  assert.equal(await page.locator('#graph g.node[data-id="line/1"].faded').count(), 0);
+  await shot(page, 'rule-graph-focus');
+  await page.locator('#graph g.node[data-id="terminal/0"]').click();
+  assert.equal(await page.locator('#graph g.node.faded').count(), 0);
   await shot(page, 'rule-graph');
 
   await page.locator('#tab-ground').click();

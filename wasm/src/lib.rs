@@ -15,6 +15,7 @@ use gdl_core::play::{self, EngineInfo, ENGINES};
 use gdl_core::players::arena::Game;
 use gdl_core::players::Spec;
 use gdl_core::reasoner::{Limits, TimeLimit};
+use gdl_core::solve::Limit;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -146,10 +147,12 @@ impl Session {
     }
 
     /// The goal value each legal move guarantees in the current position, searching at most
-    /// `budget` positions.
+    /// `budget` positions for at most `millis` milliseconds; a search stopped early says how
+    /// big the game tree is.
     #[wasm_bindgen(unchecked_return_type = "Solution")]
-    pub fn solve(&mut self, budget: f64) -> Result<JsValue, JsError> {
-        to_js(&self.inner.solve(budget as u64).map_err(js_err)?)
+    pub fn solve(&mut self, budget: f64, millis: f64) -> Result<JsValue, JsError> {
+        let now = &performance_now;
+        to_js(&self.inner.solve(Limit { nodes: budget as u64, time: Some((millis, now)) }).map_err(js_err)?)
     }
 
     /// The game's requirements: exhaustive when its states fit `max_states`, otherwise

@@ -23,7 +23,7 @@ import { Autosave } from './storage/autosave';
 import { Seats } from './players/seats';
 import { runTask, type Running } from './analysis/tasks';
 import { renderProblems, renderSyntax } from './editor/problems';
-import { engineNote, networkHere, workerEngine, type AutoPick } from './engine/auto';
+import { engineNote, networkHere, quickEngine, workerEngine, type AutoPick } from './engine/auto';
 import { GraphPane } from './graph/pane';
 import { showBanner, toast } from './notices';
 import { Tabs } from './tabs';
@@ -34,6 +34,9 @@ const LINT_DELAY_MS = 150;
 const MAIN_THREAD_MILLIS = 3000;
 /** Most positions the "Best moves" solver searches. */
 const SOLVE_BUDGET = 2_000_000;
+/** Best moves searches at most this long (milliseconds, loading the game included), then
+ * says how big the game is (which takes at most a quarter of a second more). */
+const SOLVE_MILLIS = 1500;
 
 /** Figures read by the browser tests and the benchmark. */
 export interface Metrics {
@@ -108,7 +111,12 @@ export class App {
     this.#play.setOrientation(this.#orientation, false);
     // Computers at the seats play the position shown: the rules loaded. The panes run what
     // the editor holds, typed a moment ago or not.
-    this.#seats = new Seats(module, () => (this.#loaded?.ok ? this.#loadedText : null), (role, move) => this.#play.choose(role, move));
+    this.#seats = new Seats(
+      module,
+      () => (this.#loaded?.ok ? this.#loadedText : null),
+      () => quickEngine(this.#pick),
+      (role, move) => this.#play.choose(role, move),
+    );
     const typed = () => (this.#current()?.ok ? this.#loadedText : null);
     new MatchPane(module, typed);
     this.#grounder = new GroundClient(module);
@@ -128,10 +136,15 @@ export class App {
         this.#tabs.select('graph');
       },
     });
-    new PlayoutsPane(module, caps, () => {
-      const game = this.#current();
-      return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
-    });
+    new PlayoutsPane(
+      module,
+      caps,
+      () => {
+        const game = this.#current();
+        return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
+      },
+      () => (typeof this.#pick === 'object' && this.#pick !== null ? { engine: this.#pick.engine, note: this.#pick.engineNote } : null),
+    );
     new AnalysisPane(module, typed, () => workerEngine(this.#pick), (moves) => this.#openPath(moves));
     this.#editor = createEditor(byId('editor'), start.rules, () => this.#onEdit());
     metrics.text = () => this.#editor.text();
@@ -271,7 +284,7 @@ export class App {
     const moves = this.#kept.moves.slice(0, step);
     const key = JSON.stringify(moves);
     this.#play.solving(true);
-    this.#solver = runTask({ module, rules: this.#loadedText, engine: workerEngine(this.#pick), moves, task: { kind: 'solve', budget: SOLVE_BUDGET } }, (reply) => {
+    this.#solver = runTask({ module, rules: this.#loadedText, engine: quickEngine(this.#pick), moves, task: { kind: 'solve', budget: SOLVE_BUDGET, millis: SOLVE_MILLIS, requestedAt: Date.now() } }, (reply) => {
       this.#solver = null;
       if (JSON.stringify(this.#kept.moves.slice(0, this.#kept.step)) !== key) return this.#play.solving(false);
       if (reply.type === 'solved') this.#play.showSolution(reply.solution, step);

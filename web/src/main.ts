@@ -7,6 +7,7 @@ import { App, type Metrics } from './app';
 import { byId } from './dom';
 import { capabilities, errorMessage, startEngine } from './engine/engine';
 import { groundMetrics } from './ground/ground';
+import { initLayout } from './layout';
 import { showBanner, toast } from './notices';
 import { registerOffline } from './offline';
 import { startingPoint } from './storage/starting-point';
@@ -17,6 +18,7 @@ const metrics: Metrics & { readyMs: number; ground: typeof groundMetrics } = { r
 (window as unknown as { gdlPlayground: typeof metrics }).gdlPlayground = metrics;
 
 async function boot(): Promise<void> {
+  initLayout();
   const { start, scale, linkError, fromLink } = startingPoint();
   if (linkError) showBanner(`${linkError} Showing ${loadSaved() ? 'your last saved rules' : 'tic-tac-toe'} instead.`);
   const module = await startEngine();

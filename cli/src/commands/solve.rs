@@ -4,7 +4,7 @@
 use crate::args::SolveArgs;
 use crate::load::{self, invalid, Outcome};
 use gdl_core::machine::StateMachine;
-use gdl_core::solve::Solution;
+use gdl_core::solve::{Limit, Solution};
 use serde_json::json;
 use std::time::Instant;
 
@@ -13,8 +13,8 @@ pub fn run(args: &SolveArgs) -> Outcome {
     let mut m = load::engine(&args.file, &args.engine, args.json)?;
     let (states, _) = gdl_core::path::play(&mut m, &path).map_err(invalid)?;
     let start = Instant::now();
-    let solution =
-        gdl_core::solve::solve(&mut m, states.last().expect("initial state"), args.budget).map_err(invalid)?;
+    let solution = gdl_core::solve::solve(&mut m, states.last().expect("initial state"), Limit::nodes(args.budget))
+        .map_err(invalid)?;
     let seconds = start.elapsed().as_secs_f64();
     let rate = solution.nodes as f64 / seconds.max(1e-9);
     if args.json {

@@ -19,7 +19,7 @@ use crate::players::arena::{play_game, Game as MatchGame};
 use crate::players::Spec;
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
-use crate::solve::{solve, Solution};
+use crate::solve::{solve, Limit, Solution};
 use serde::Serialize;
 
 pub type Result<T> = std::result::Result<T, String>;
@@ -275,10 +275,10 @@ impl Session {
         e.explain_text(query, step)
     }
 
-    /// The value of each legal move in the current position, within `budget` states.
-    pub fn solve(&mut self, budget: u64) -> Result<Solution> {
+    /// The value of each legal move in the current position, within `limit` (states, time).
+    pub fn solve(&mut self, limit: Limit) -> Result<Solution> {
         let (m, state) = self.game()?.here();
-        solve(m, state, budget).map_err(|e| e.message)
+        solve(m, state, limit).map_err(|e| e.message)
     }
 
     /// The game's requirements (termination, playability, goals, winnability, base/input).

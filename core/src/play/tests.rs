@@ -327,7 +327,7 @@ fn explain_follows_the_current_position() {
 #[test]
 fn solve_and_analyze_use_the_playing_engine() {
     let mut s = after(&[["(mark 2 2)", "noop"], ["noop", "(mark 1 2)"]]);
-    let sol = s.solve(1_000_000).unwrap();
+    let sol = s.solve(crate::solve::Limit::nodes(1_000_000)).unwrap();
     assert!(sol.roles[0].summary.starts_with("x wins with (mark 1 1)"), "{}", sol.roles[0].summary);
     let r = s.analyze(Options::default()).unwrap();
     assert_eq!((r.method, r.states, r.well_formed), ("exhaustive", 5478, Outcome::Holds));

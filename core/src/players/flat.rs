@@ -26,7 +26,7 @@ impl<M: StateMachine> Player<M> for Flat {
             .map(|r| if r == role { Ok(Vec::new()) } else { legal(m, state, r) })
             .collect::<Result<_>>()?;
         let mut sums = vec![(0.0, 0u64); mine.len()];
-        let stop = self.budget.stop(now);
+        let mut stop = self.budget.stop(now);
         let mut done = 0;
         while !stop.reached(done, now) {
             let k = done as usize % mine.len();

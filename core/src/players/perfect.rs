@@ -5,7 +5,7 @@
 use super::{legal, Decision, Player};
 use crate::machine::{Result, RuntimeError, StateMachine};
 use crate::rng::Rng;
-use crate::solve::solve;
+use crate::solve::{solve, Limit};
 use std::hash::Hash;
 
 /// States the perfect player may expand per move by default.
@@ -31,7 +31,7 @@ where
         if moves.len() == 1 {
             return Ok(Decision { chosen: moves[0], playouts: 0, expects: None });
         }
-        let solution = solve(m, state, self.nodes)?;
+        let solution = solve(m, state, Limit::nodes(self.nodes))?;
         let name = &m.roles()[role];
         let values = solution.roles.iter().find(|v| &v.role == name).expect("a role with a choice is solved");
         let Some(best) = values.value else {

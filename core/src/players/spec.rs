@@ -3,6 +3,7 @@
 //! (deterministic for a seed) or a time per move.
 
 use super::{flat::Flat, perfect::Perfect, random::Random, uct::Uct, Player};
+use crate::deadline::Deadline;
 use crate::machine::StateMachine;
 use std::fmt;
 use std::hash::Hash;
@@ -17,31 +18,32 @@ pub enum Budget {
     Within(u64, f64),
 }
 
-/// When a search started and what stops it.
-pub struct Stop {
-    budget: Budget,
-    deadline: f64,
+/// What stops a search: its budget in playouts, a deadline, or the first of the two.
+pub enum Stop {
+    Playouts(u64),
+    Time(Deadline),
+    Within(u64, Deadline),
 }
 
 impl Budget {
     /// Starts counting now.
     pub fn stop(self, now: &dyn Fn() -> f64) -> Stop {
-        let deadline = match self {
-            Budget::Millis(ms) | Budget::Within(_, ms) => now() + ms,
-            Budget::Playouts(_) => 0.0,
-        };
-        Stop { budget: self, deadline }
+        match self {
+            Budget::Playouts(n) => Stop::Playouts(n),
+            Budget::Millis(ms) => Stop::Time(Deadline::new(ms, now)),
+            Budget::Within(n, ms) => Stop::Within(n, Deadline::new(ms, now)),
+        }
     }
 }
 
 impl Stop {
-    /// Whether a search that ran `done` playouts must stop. Every search runs at least one.
-    pub fn reached(&self, done: u64, now: &dyn Fn() -> f64) -> bool {
-        match self.budget {
-            Budget::Playouts(n) => done >= n.max(1),
-            // The clock is read every 8 playouts.
-            Budget::Millis(_) => done > 0 && done.is_multiple_of(8) && now() >= self.deadline,
-            Budget::Within(n, _) => done >= n.max(1) || (done > 0 && done.is_multiple_of(8) && now() >= self.deadline),
+    /// Whether a search that ran `done` playouts must stop (a budget in time: when the next
+    /// playout would end past it). Every search runs at least one.
+    pub fn reached(&mut self, done: u64, now: &dyn Fn() -> f64) -> bool {
+        match self {
+            Stop::Playouts(n) => done >= (*n).max(1),
+            Stop::Time(d) => done > 0 && d.reached(done, now),
+            Stop::Within(n, d) => done >= (*n).max(1) || (done > 0 && d.reached(done, now)),
         }
     }
 }

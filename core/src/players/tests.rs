@@ -127,17 +127,26 @@ fn uct_beats_random_at_connect_four() {
 }
 
 #[test]
-fn a_time_budget_reads_the_clock() {
+fn a_time_budget_reads_the_clock_after_each_slow_playout_and_less_often_when_fast() {
     let mut m = engine("tictactoe");
     let s = m.initial_state();
+    // Each reading a millisecond later: playouts are slow, the clock is read after each one.
     let clock = std::cell::Cell::new(0.0);
-    let now = || {
+    let slow = || {
         clock.set(clock.get() + 1.0);
         clock.get()
     };
-    let d = Uct::new(1, Budget::Millis(100.0)).choose(&mut m, &s, 0, &now).unwrap();
-    // One clock tick per 8 playouts, plus the start: about 800 playouts.
-    assert!((790..=810).contains(&d.playouts), "{}", d.playouts);
+    // The 100th would end past the deadline: it is not started.
+    let d = Uct::new(1, Budget::Millis(100.0)).choose(&mut m, &s, 0, &slow).unwrap();
+    assert_eq!(d.playouts, 99);
+    // Each reading 10 µs later: the readings thin out to one per 64 playouts.
+    clock.set(0.0);
+    let fast = || {
+        clock.set(clock.get() + 0.01);
+        clock.get()
+    };
+    let d = Uct::new(1, Budget::Millis(1.0)).choose(&mut m, &s, 0, &fast).unwrap();
+    assert!((5000..=7000).contains(&d.playouts), "{}", d.playouts);
 }
 
 #[test]

@@ -147,7 +147,7 @@ impl<M: StateMachine> Player<M> for Uct {
         let mut tree = Tree { m, rng: &mut self.rng, nodes: Vec::new() };
         let root = tree.node(state.clone())?;
         tree.nodes.push(root);
-        let stop = self.budget.stop(now);
+        let mut stop = self.budget.stop(now);
         let mut done = 0;
         while !stop.reached(done, now) {
             tree.iterate()?;

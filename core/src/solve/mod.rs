@@ -15,6 +15,7 @@ mod perft;
 
 pub use perft::{perft, Perft};
 
+use crate::deadline::Deadline;
 use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -81,9 +82,25 @@ pub struct Solution {
     pub stopped: Option<String>,
 }
 
+/// How far a solve may go: states expanded, and optionally a time in milliseconds on the
+/// caller's clock (core reads none).
+#[derive(Clone, Copy)]
+pub struct Limit<'a> {
+    pub nodes: u64,
+    pub time: Option<(f64, &'a dyn Fn() -> f64)>,
+}
+
+impl Limit<'_> {
+    /// At most `nodes` states expanded, however long it takes.
+    pub fn nodes(nodes: u64) -> Limit<'static> {
+        Limit { nodes, time: None }
+    }
+}
+
 /// Why a search stopped without a value.
 enum Stop {
     Budget,
+    Time,
     Cycle,
     Engine(RuntimeError),
 }
@@ -102,6 +119,8 @@ struct RoleSearch<'a, M: StateMachine> {
     line: FxHashSet<M::State>,
     nodes: &'a mut u64,
     budget: u64,
+    /// When the time runs out, on the clock given.
+    deadline: Option<(&'a mut Deadline, &'a dyn Fn() -> f64)>,
 }
 
 impl<M: StateMachine> RoleSearch<'_, M>
@@ -115,6 +134,11 @@ where
         *self.nodes += 1;
         if *self.nodes > self.budget {
             return Err(Stop::Budget);
+        }
+        if let Some((deadline, now)) = &mut self.deadline {
+            if deadline.reached(*self.nodes, now) {
+                return Err(Stop::Time);
+            }
         }
         let v = if self.m.is_terminal(s)? {
             goal_number(&self.m.goals(s)?[self.role])
@@ -158,11 +182,14 @@ where
 }
 
 /// The values of the legal moves of each role that has a choice in `state` (every role if
-/// none has), within `budget` expanded states in all.
-pub fn solve<M: StateMachine>(m: &mut M, state: &M::State, budget: u64) -> Result<Solution>
+/// none has), within `limit` (expanded states in all, and time). A search stopped by the
+/// limit says how big the game tree is (`tree_size`).
+pub fn solve<M: StateMachine>(m: &mut M, state: &M::State, limit: Limit) -> Result<Solution>
 where
     M::State: Hash,
 {
+    let budget = limit.nodes;
+    let mut deadline = limit.time.map(|(ms, now)| Deadline::new(ms, now));
     if m.is_terminal(state)? {
         return Err(RuntimeError::new("the game is over here: there is nothing left to solve"));
     }
@@ -185,6 +212,7 @@ where
             line: FxHashSet::default(),
             nodes: &mut nodes,
             budget,
+            deadline: deadline.as_mut().zip(limit.time.map(|(_, now)| now)),
         };
         search.line.insert(state.clone());
         let mut moves = Vec::new();
@@ -196,6 +224,10 @@ where
                     Ok(v) => Some(v),
                     Err(Stop::Budget) => {
                         stopped = Some(format!("the node budget ({budget}) ran out"));
+                        None
+                    }
+                    Err(Stop::Time) => {
+                        stopped = Some("the time ran out".into());
                         None
                     }
                     Err(Stop::Cycle) => {
@@ -214,7 +246,81 @@ where
         roles.push(RoleValues { role, moves, value, summary });
     }
     let complete = stopped.is_none();
+    if let Some(why) = &mut stopped {
+        if !why.starts_with("a line of play") {
+            let size = tree_size(m, state, limit.time.map(|(_, now)| now))?;
+            why.push_str(&format!(
+                " after {nodes} positions: the game tree from here has about {} positions (estimated from {} random lines of play)",
+                magnitude(size.positions),
+                size.probes
+            ));
+        }
+    }
     Ok(Solution { roles, nodes, complete, stopped })
+}
+
+/// "5,478" below a million, "10^43" above.
+fn magnitude(x: f64) -> String {
+    if x < 1e6 {
+        let n = x.round() as u64;
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    } else if x.is_finite() {
+        format!("10^{}", x.log10().round())
+    } else {
+        "more than 10^300".into()
+    }
+}
+
+/// Knuth's estimate of a game tree's size (positions, counting a position once per line of
+/// play that reaches it), from random lines of play from `state`.
+pub struct TreeSize {
+    pub positions: f64,
+    pub probes: usize,
+}
+
+/// Most random lines `tree_size` plays, their longest length (joint moves), and the
+/// milliseconds it spends when it has a clock.
+const PROBES: usize = 16;
+const PROBE_STEPS: usize = 400;
+const PROBE_MILLIS: f64 = 250.0;
+
+/// Knuth's estimator (1975): along a random line of play, the positions of the tree are
+/// about 1 + b1 + b1·b2 + ..., where b_i is the number of joint moves at step i; the mean over
+/// lines is unbiased. With a clock (`now`), it stops after `PROBE_MILLIS`, even within a line
+/// (which then counts what it saw: the estimate is low).
+pub fn tree_size<M: StateMachine>(m: &mut M, state: &M::State, now: Option<&dyn Fn() -> f64>) -> Result<TreeSize> {
+    let start = now.map(|now| now());
+    let time_up = || start.zip(now).is_some_and(|(s, now)| now() - s >= PROBE_MILLIS);
+    let mut rng = crate::rng::Rng::new(1);
+    let mut total = 0.0;
+    let mut probes = 0;
+    while probes < PROBES && (probes == 0 || !time_up()) {
+        let (mut s, mut weight, mut sum) = (state.clone(), 1.0f64, 1.0f64);
+        for _ in 0..PROBE_STEPS {
+            if time_up() || m.is_terminal(&s)? {
+                break;
+            }
+            let legal: Vec<Vec<M::Move>> = (0..m.roles().len()).map(|r| m.legal_moves(&s, r)).collect::<Result<_>>()?;
+            if legal.iter().any(Vec::is_empty) {
+                break;
+            }
+            weight *= legal.iter().map(|l| l.len() as f64).product::<f64>();
+            sum += weight;
+            let joint: Vec<M::Move> = legal.iter().map(|l| l[rng.below(l.len())]).collect();
+            s = m.next_state(&s, &joint)?;
+        }
+        total += sum;
+        probes += 1;
+    }
+    Ok(TreeSize { positions: total / probes as f64, probes })
 }
 
 /// "x wins with (mark 2 2)", "x can secure 50 with ...", "x loses whatever it plays".

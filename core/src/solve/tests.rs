@@ -12,7 +12,7 @@ fn game(name: &str) -> crate::reasoner::Reasoner {
 fn solve_after(name: &str, path: &str) -> Solution {
     let mut m = game(name);
     let (states, _) = play(&mut m, &parse_path(path).unwrap()).unwrap();
-    solve(&mut m, states.last().unwrap(), 10_000_000).unwrap()
+    solve(&mut m, states.last().unwrap(), Limit::nodes(10_000_000)).unwrap()
 }
 
 #[test]
@@ -50,9 +50,15 @@ fn simultaneous_moves_secure_the_worst_case_and_budgets_stop_searches() {
     let s = {
         let mut m = game("tictactoe");
         let init = m.initial_state();
-        solve(&mut m, &init, 100).unwrap()
+        solve(&mut m, &init, Limit::nodes(100)).unwrap()
     };
-    assert!(!s.complete && s.stopped.as_deref() == Some("the node budget (100) ran out"));
+    let why = s.stopped.as_deref().unwrap();
+    assert!(
+        !s.complete
+            && why.starts_with("the node budget (100) ran out after 101 positions: the game tree from here has about "),
+        "{why}"
+    );
+    assert!(why.ends_with("positions (estimated from 16 random lines of play)"), "{why}");
     assert!(s.roles[0].moves.iter().all(|mv| mv.value.is_none()));
     assert_eq!(s.roles[0].summary, "x: not solved within the budget");
 }
@@ -64,7 +70,7 @@ fn a_game_that_can_repeat_a_state_is_not_solved() {
                 (<= terminal (true done)) (goal p 100)";
     let mut m = crate::load(text, Default::default()).unwrap().reasoner;
     let init = m.initial_state();
-    let s = solve(&mut m, &init, 1000).unwrap();
+    let s = solve(&mut m, &init, Limit::nodes(1000)).unwrap();
     assert!(s.stopped.unwrap().contains("returns to an earlier state"));
 }
 
@@ -90,4 +96,31 @@ fn perft_counts_tictactoe_lines_and_ground_and_propnet_agree_with_the_reasoner()
 fn joints_vary_the_last_role_fastest() {
     assert_eq!(every_joint(&[vec![1, 2], vec![3], vec![4, 5]]), [[1, 3, 4], [1, 3, 5], [2, 3, 4], [2, 3, 5]]);
     assert_eq!(every_joint::<u8>(&[vec![1], vec![]]), Vec::<Vec<u8>>::new());
+}
+
+/// Two moves at each of five steps: a tree of 1 + 2 + 4 + ... + 32 positions.
+const BINARY_TREE: &str = "(role p) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5)\n\
+    (<= (legal p a) (true (step ?n))) (<= (legal p b) (true (step ?n)))\n\
+    (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m)) (<= terminal (true (step 5))) (goal p 50)";
+
+#[test]
+fn the_tree_size_is_exact_on_a_uniform_tree_and_a_search_stops_on_time() {
+    let mut m = crate::load(BINARY_TREE, Default::default()).unwrap().reasoner;
+    let init = m.initial_state();
+    let size = tree_size(&mut m, &init, None).unwrap();
+    assert_eq!((size.positions, size.probes), (63.0, 16));
+    // A clock that advances a millisecond at each reading: the search stops within 10 ms of it.
+    let ms = std::cell::Cell::new(0.0);
+    let now = || {
+        ms.set(ms.get() + 1.0);
+        ms.get()
+    };
+    let mut t = game("tictactoe");
+    let init = t.initial_state();
+    let s = solve(&mut t, &init, Limit { nodes: 1_000_000, time: Some((10.0, &now)) }).unwrap();
+    let why = s.stopped.unwrap();
+    assert!(why.starts_with("the time ran out after "), "{why}");
+    assert!(s.nodes < 1000, "{} nodes", s.nodes);
+    assert_eq!(magnitude(5478.0), "5,478");
+    assert_eq!(magnitude(3.2e43), "10^44");
 }

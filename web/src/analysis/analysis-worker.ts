@@ -10,7 +10,8 @@ import { checkLesson, type Verdict } from '../lessons/check';
 import type { Requirement } from '../lessons/data';
 
 export type AnalysisTask =
-  | { kind: 'solve'; budget: number }
+  /** `millis` counts from `requestedAt` (Date.now()): loading the game comes out of it. */
+  | { kind: 'solve'; budget: number; millis: number; requestedAt: number }
   | { kind: 'analyze'; maxStates: number; playouts: number; maxSteps: number; seed: number }
   | { kind: 'lesson'; requirements: Requirement[] };
 /** `engine`: the engine `auto` picked on the page (`auto` if not known yet). */
@@ -27,6 +28,6 @@ serve<AnalysisRequest>(({ module, rules, engine, moves, task }) => {
   if (task.kind === 'lesson') return post({ type: 'checked', verdicts: checkLesson(new Session(), task.requirements, rules) });
   const { session } = openSession(rules, engine, moves);
   const t0 = performance.now();
-  if (task.kind === 'solve') post({ type: 'solved', solution: session.solve(task.budget), ms: performance.now() - t0 });
+  if (task.kind === 'solve') post({ type: 'solved', solution: session.solve(task.budget, Math.max(1, task.millis - (Date.now() - task.requestedAt))), ms: performance.now() - t0 });
   else post({ type: 'analyzed', report: session.analyze(task.maxStates, task.playouts, task.maxSteps, task.seed), ms: performance.now() - t0 });
 }, (message): AnalysisReply => ({ type: 'error', message }));

@@ -68,6 +68,12 @@ export function createEditor(parent: HTMLElement, doc: string, onChange: (text: 
     }),
   });
 
+  // When the editor gets shorter (the list of problems under it grows, a lesson opens) while
+  // someone types, the line they type on stays in view.
+  new ResizeObserver(() => {
+    if (view.hasFocus) view.dispatch({ effects: EditorView.scrollIntoView(view.state.selection.main.head, { y: 'nearest' }) });
+  }).observe(view.dom);
+
   return {
     view,
     text: () => view.state.doc.toString(),

@@ -8,12 +8,13 @@ import type { Editor } from './editor';
 export function renderProblems(res: LoadResult, editor: Editor): void {
   const status = byId('status');
   status.classList.toggle('bad', !res.ok);
-  if (res.ok) {
-    const w = res.warnings ? ` · ${res.warnings} warning${res.warnings === 1 ? '' : 's'}` : '';
-    status.textContent = `✓ Valid: ${res.roles.length} role${res.roles.length === 1 ? '' : 's'} (${res.roles.join(', ')})${w}`;
-  } else {
-    status.textContent = `✗ ${res.errors} error${res.errors === 1 ? '' : 's'}${res.warnings ? `, ${res.warnings} warning${res.warnings === 1 ? '' : 's'}` : ''}`;
-  }
+  const w = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const text = res.ok
+    ? `✓ Valid: ${w(res.roles.length, 'role')} (${res.roles.join(', ')})${res.warnings ? ` · ${w(res.warnings, 'warning')}` : ''}`
+    : `✗ ${w(res.errors, 'error')}${res.warnings ? `, ${w(res.warnings, 'warning')}` : ''}`;
+  status.replaceChildren(h('span', {}, text));
+  // The status shows one line: all of it on hover.
+  status.title = text;
   const list = byId('problems');
   list.replaceChildren(
     ...res.diagnostics.map((d) =>

@@ -18,6 +18,13 @@ export function workerEngine(pick: AutoPick): string {
   return typeof pick === 'object' && pick !== null ? pick.engine : 'auto';
 }
 
+/** The engine for a task that must answer within seconds (a seat's move, Best moves): what
+ * `auto` picked, or the reasoner while it decides (grounding a big game takes longer than
+ * the task may). */
+export function quickEngine(pick: AutoPick): string {
+  return typeof pick === 'object' && pick !== null ? pick.engine : 'reasoner';
+}
+
 /** `auto` picked the network and it builds quickly enough for the page's own session. */
 export function networkHere(pick: AutoPick): boolean {
   return typeof pick === 'object' && pick !== null && pick.engine === 'propnet' && pick.engineMs <= MAIN_ENGINE_MS;

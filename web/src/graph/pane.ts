@@ -37,7 +37,7 @@ export class GraphPane {
     this.#focus = null;
     if (!id) return;
     const { highlightRelation } = await import('./graph');
-    if (!highlightRelation(id)) toast(`${id} is not in the rule graph: the grounder made it (a part of a rule, or a copy for some constants).`);
+    if (!highlightRelation(byId('graph'), id)) toast(`${id} is not in the rule graph: the grounder made it (a part of a rule, or a copy for some constants).`);
   }
 
   async #draw(text: string): Promise<void> {

@@ -200,7 +200,7 @@ export class GroundPane {
     const box = byId('gv-stage');
     if (name === 'ground') return this.#renderProgram(box);
     if (name === 'network') return void showNetwork(box, this.#program!, this.#position.values, this.#atom, (a) => (this.#atom = a));
-    showStageText(box, this.client, name);
+    showStageText(box, this.client, name, this.#program?.data.summary.stages.find((st) => st.name === name)?.explanation ?? '');
   }
 
   #renderProgram(box: HTMLElement): void {

@@ -50,6 +50,15 @@ export class RuleList {
     });
     return [
       h('div', { class: 'ground-tools' }, relations, check('gv-fires', 'fires now', 'fires'), check('gv-changes', 'switched by the move', 'changes'), text, h('span', { class: 'muted', id: 'ground-count' })),
+      h(
+        'p',
+        { class: 'legend gv-legend', id: 'gv-legend', 'aria-label': 'What the colours say' },
+        h('span', { class: 'key atom-t' }, 'holds'),
+        h('span', { class: 'key atom-f' }, 'does not hold'),
+        h('span', { class: 'key row-fires' }, 'fires in this position'),
+        h('span', { class: 'key row-hl' }, 'fires with the chosen move'),
+        h('span', { class: 'key row-off' }, 'stops firing with the chosen move'),
+      ),
       h('details', { class: 'ground-counts', id: 'gv-counts' }, h('summary', {}, `Rules per relation (${p.data.summary.relations.length})`), h('table', { class: 'counts', id: 'gv-counts-table' })),
     ];
   }
@@ -89,7 +98,7 @@ export class RuleList {
     const firing = new Array<number>(p.data.summary.relations.length).fill(0);
     if (values) for (let r = 0; r < p.rules; r++) if (values.fires[r]) firing[p.data.ruleRelations[r]]++;
     byId('gv-counts-table').replaceChildren(
-      h('tr', {}, h('th', {}, 'relation'), h('th', {}, 'rules'), h('th', {}, 'fire now')),
+      h('tr', {}, h('th', {}, 'relation'), h('th', { class: 'num' }, 'rules'), h('th', { class: 'num' }, 'fire now')),
       ...p.data.summary.relations.map(([rel, n], i) => h('tr', { 'data-relation': rel }, h('td', {}, rel), h('td', { class: 'num' }, n.toLocaleString('en')), h('td', { class: 'num' }, firing[i].toLocaleString('en')))),
     );
   }
@@ -116,7 +125,9 @@ export class RuleList {
         parts.push(atomButton(a, neg));
       });
     }
-    return h('div', { class: cls, 'data-rule': String(r), title: sw > 0 ? 'fires with the chosen move' : sw < 0 ? 'stops firing with the chosen move' : '' }, ...parts);
+    // The whole rule on hover (a long one runs past the pane), and what its colour says.
+    const why = sw > 0 ? ' (fires with the chosen move)' : sw < 0 ? ' (stops firing with the chosen move)' : '';
+    return h('div', { class: cls, 'data-rule': String(r), title: `${p.text(r)}${why}` }, ...parts);
   }
 
   /** Rule r's row in the list as filtered now, or -1. */

@@ -6,26 +6,25 @@ import type { GroundClient, Program, Values } from './client';
 import type { GroundSummary } from './protocol';
 import { VirtualList } from './vlist';
 
-const STAGE_NOTES: Record<string, string> = {
-  normalised: 'Rules with flat bodies: every or split into rules, relations only locally stratified split by their constants.',
-  fixed: 'Fluents no move changes (only a frame rule keeps them) read from init: the relations built on them become static.',
-  specialised: 'Copies of relations for the constant arguments bodies use, so that only facts some rule reads are derived.',
-  decomposed: 'Dynamic rules split into parts joined only by variables the head lacks, so that their instances add up instead of multiplying.',
-  domains: 'The base fluents and inputs the game declares or the relaxed fixpoint computes: every state bit and every move.',
-};
-
-/** The stage buttons (`stage` pressed), the engine `auto` picked, and the warnings. */
+/** The stages as a pipeline, one after the other, each with what it does in a line, what it
+ * holds and its time (a button: `stage` pressed, `open` shows its rules); the engine `auto`
+ * picked; the warnings. */
 export function pipeline(s: GroundSummary, stage: string, open: (name: string) => void): HTMLElement[] {
   const stages = h(
-    'div',
-    { class: 'gv-pipeline', role: 'group', 'aria-label': 'Pipeline stages' },
-    ...s.stages.map((st, i) =>
+    'ol',
+    { class: 'gv-pipeline', 'aria-label': 'The stages of the grounding, in order' },
+    ...s.stages.map((st) =>
       h(
-        'button',
-        { type: 'button', class: 'gv-stage', 'data-stage': st.name, 'aria-pressed': String(st.name === stage), onclick: () => open(st.name) },
-        h('strong', {}, `${i + 1}. ${st.name}`),
-        h('span', {}, st.summary),
-        h('span', { class: 'muted' }, `${st.ms.toFixed(1)} ms`),
+        'li',
+        {},
+        h(
+          'button',
+          { type: 'button', class: 'gv-stage', 'data-stage': st.name, 'aria-pressed': String(st.name === stage), onclick: () => open(st.name) },
+          h('strong', {}, st.name),
+          h('span', { class: 'gv-stage-what' }, st.summary),
+          h('span', { class: 'muted gv-stage-ms' }, `${st.ms.toFixed(1)} ms`),
+          h('span', { class: 'muted gv-stage-why' }, st.explanation),
+        ),
       ),
     ),
   );
@@ -33,15 +32,15 @@ export function pipeline(s: GroundSummary, stage: string, open: (name: string) =
   return [stages, engine, ...s.warnings.map((w) => h('p', { class: 'warn' }, w))];
 }
 
-/** Stage `name`'s rules as text, asked from the worker, into `box`. */
-export function showStageText(box: HTMLElement, client: GroundClient, name: string): void {
+/** Stage `name`'s rules as text, asked from the worker, into `box`, under what the stage does. */
+export function showStageText(box: HTMLElement, client: GroundClient, name: string, explanation: string): void {
   const lines = h('div', { class: 'gv-lines' });
   box.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
   client.stage(name).then(
     (text) => {
       const all = text.split('\n').filter((l) => l !== '');
       const list = new VirtualList((i) => h('div', { class: 'vrow line' }, all[i]), { id: 'gv-stage-list', 'aria-label': `${name} rules` });
-      box.replaceChildren(h('p', { class: 'muted' }, STAGE_NOTES[name] ?? ''), lines, list.el);
+      box.replaceChildren(h('p', { class: 'muted' }, explanation), lines, list.el);
       list.setCount(all.length);
     },
     (e: Error) => box.replaceChildren(h('p', { class: 'warn' }, e.message)),

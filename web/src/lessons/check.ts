@@ -11,6 +11,15 @@ export interface Verdict {
   why: string;
 }
 
+/** Items most shown in a verdict's list. */
+const SHOWN = 4;
+
+/** "a, b, c" or, for a long list, "a, b, c, d and 5 more". */
+export function some(items: string[]): string {
+  if (items.length <= SHOWN + 1) return items.join(', ');
+  return `${items.slice(0, SHOWN).join(', ')} and ${items.length - SHOWN} more`;
+}
+
 /** Plays `after` from the initial state; returns an error text when a move is not legal. */
 function replay(s: Session, after: string[][] | undefined): string | null {
   const moves = after ?? [];
@@ -31,9 +40,9 @@ function verdict(s: Session, check: Check): string {
       if (bad) return bad;
       const state = s.view().state;
       const missing = check.has.filter((f) => !state.includes(f));
-      if (missing.length) return `the state lacks ${missing.join(', ')}`;
+      if (missing.length) return `the state lacks ${some(missing)}`;
       const extra = (check.lacks ?? []).filter((f) => state.includes(f));
-      if (extra.length) return `the state still holds ${extra.join(', ')}`;
+      if (extra.length) return `the state still holds ${some(extra)}`;
       if (check.size !== undefined && state.length !== check.size) return `the state has ${state.length} fluents, not ${check.size}`;
       return '';
     }
@@ -45,7 +54,7 @@ function verdict(s: Session, check: Check): string {
       if (!legal) return `there is no role ${check.role}`;
       if (check.count !== undefined && legal.length !== check.count) return `${check.role} has ${legal.length} legal moves, not ${check.count}`;
       const missing = (check.has ?? []).filter((m) => !legal.includes(m));
-      return missing.length ? `${check.role} cannot play ${missing.join(', ')}` : '';
+      return missing.length ? `${check.role} cannot play ${some(missing)}` : '';
     }
     case 'outcome': {
       const bad = replay(s, check.after);

@@ -3,6 +3,7 @@
 // the progress in the browser.
 
 import { byId, h } from '../dom';
+import { showView } from '../layout';
 import type { Verdict } from './check';
 import { lessons, type Lesson } from './data';
 import { loadProgress, saveProgress, type Progress } from '../storage/storage';
@@ -38,6 +39,7 @@ export class LessonPane {
       if (next) this.#start(next);
     });
     byId('lesson-close').addEventListener('click', () => this.#show(null));
+    byId('lesson-fold').addEventListener('click', () => this.#fold(!byId('lesson-text').hidden));
     this.#renderMenu();
     this.#show(lessons.find((l) => l.id === this.#progress.open) ?? null);
   }
@@ -46,6 +48,7 @@ export class LessonPane {
   #start(lesson: Lesson): void {
     this.host.open(lesson.starter);
     this.#show(lesson);
+    showView('rules');
   }
 
   #show(lesson: Lesson | null): void {
@@ -59,6 +62,7 @@ export class LessonPane {
     if (!lesson) return;
     const n = lessons.indexOf(lesson) + 1;
     byId('lesson-title').textContent = `Lesson ${n} of ${lessons.length}: ${lesson.title}`;
+    this.#fold(false);
     byId('lesson-text').replaceChildren(...lesson.text.map((p) => h('p', {}, p)));
     const results = byId('lesson-results');
     results.removeAttribute('data-state');
@@ -101,6 +105,17 @@ export class LessonPane {
     saveProgress(this.#progress);
     this.#renderMenu();
     this.#renderStatus(passed ? 'Well done: every requirement holds.' : 'Not yet: see the requirements marked ✗.');
+    // The verdicts in view: the text folds away (Show text brings it back).
+    this.#fold(true);
+    byId('lesson').scrollTop = 0;
+  }
+
+  /** Hides (or shows) the lesson's text; the requirements and their verdicts stay. */
+  #fold(hide: boolean): void {
+    byId('lesson-text').hidden = hide;
+    const b = byId('lesson-fold');
+    b.textContent = hide ? 'Show text' : 'Hide text';
+    b.setAttribute('aria-expanded', String(!hide));
   }
 
   #renderStatus(note = ''): void {

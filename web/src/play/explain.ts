@@ -10,6 +10,8 @@ export interface ExplainActions {
   explain(atom: string, step: number): Explanation | string;
   /** Shows line `line` of the rules in the editor. */
   reveal(line: number): void;
+  /** Puts `pattern` (a condition with variables) in the question box, to ask about an instance. */
+  ask(pattern: string): void;
 }
 
 function where(e: Explanation): string {
@@ -48,14 +50,18 @@ export function explanationView(e: Explanation, actions: ExplainActions): HTMLEl
           },
           'why?',
         );
+      // A condition with variables: ask about one of its instances.
+      const pattern = p.atom === null && p.literal.includes('?') ? p.literal.replace(/^\(not (.*)\)$/, '$1') : null;
+      const instance = pattern !== null && h('button', { type: 'button', class: 'why-open link', title: `Ask why about an instance of ${pattern}`, onclick: () => actions.ask(pattern) }, 'ask about an instance');
       return h(
         'li',
         { class: `premise ${p.holds ? 'yes' : 'no'}${failing ? ' failing' : ''}` },
         h('span', { class: 'mark', 'aria-label': p.holds ? 'holds' : 'does not hold' }, p.holds ? '✓' : '✗'),
         h('code', {}, p.literal),
         failing ? h('span', { class: 'fails' }, ' fails here') : '',
-        toggle ? ' ' : '',
+        toggle || instance ? ' ' : '',
         toggle,
+        instance,
         nested,
       );
     });

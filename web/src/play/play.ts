@@ -7,6 +7,7 @@ import { boardFacts, detectGrid, layout, mapMoves, type BoardView, type Grid, ty
 import { byId, h } from '../dom';
 import type { Explanation, GoalValue, Solution, View } from '../engine/engine';
 import { explanationView } from './explain';
+import { fitBoard } from './fit';
 import { boardStyle } from './pieces';
 import { DisplayEditor, glyphView } from './pieces-view';
 
@@ -73,6 +74,7 @@ export class PlayPane {
   #previewing = false;
 
   constructor(private actions: PlayActions) {
+    fitBoard(byId('pane-play'), byId('board'), ['outcome', 'seats', 'thinking', 'board-tools', 'board-display'].map((id) => byId(id)));
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
     byId('restart').addEventListener('click', () => actions.goTo(0));
@@ -108,7 +110,15 @@ export class PlayPane {
     const x = this.actions.explain(atom, step);
     const reveal = (line: number) => this.actions.reveal(line);
     const explain = (a: string, s: number) => this.actions.explain(a, s);
-    byId('why').replaceChildren(typeof x === 'string' ? h('p', { class: 'warn', role: 'alert' }, x) : explanationView(x, { explain, reveal }));
+    // A condition with variables is asked about one instance at a time: the box gets it to fill in.
+    const ask = (pattern: string) => {
+      const input = byId<HTMLInputElement>('why-query');
+      input.value = pattern;
+      input.focus();
+      const v = pattern.indexOf('?');
+      if (v >= 0) input.setSelectionRange(v, v + (/^\?[\w-]*/.exec(pattern.slice(v))?.[0].length ?? 1));
+    };
+    byId('why').replaceChildren(typeof x === 'string' ? h('p', { class: 'warn', role: 'alert' }, x) : explanationView(x, { explain, reveal, ask }));
     // The same atom in the ground program, live in this position (values from the engine).
     if (typeof x !== 'string' && !x.in_move && x.step === this.#view?.step) {
       byId('why').append(h('button', { type: 'button', class: 'small', id: 'why-ground', onclick: () => this.actions.showGround(x.atom) }, 'Its ground rules, live'));
@@ -158,10 +168,14 @@ export class PlayPane {
     const m = byId('play-message');
     m.textContent = text;
     m.hidden = false;
-    // What was shown belongs to rules that no longer load.
+    // What was shown belongs to rules that no longer load: it stays in its place, faded and
+    // out of reach, so the page does not jump while the rules are being fixed.
     this.#view = null;
-    byId('outcome').hidden = true;
-    byId('play-area').hidden = true;
+    for (const id of ['outcome', 'seats', 'play-area']) {
+      const el = byId(id);
+      el.inert = true;
+      el.classList.add('stale');
+    }
     byId('why').replaceChildren();
     byId('solution').replaceChildren();
   }
@@ -177,7 +191,11 @@ export class PlayPane {
     }
     this.#view = view;
     byId('play-message').hidden = true;
-    byId('play-area').hidden = false;
+    for (const id of ['outcome', 'seats', 'play-area']) {
+      const el = byId(id);
+      el.inert = false;
+      el.classList.remove('stale');
+    }
     this.#grid = detectGrid(view.state, this.#domain);
     this.#moves = this.#grid && !view.terminal ? mapMoves(this.#grid, view.legal) : null;
     this.#renderOutcome(view);
@@ -192,6 +210,11 @@ export class PlayPane {
     byId('engine-note').textContent = view.engineNote;
     byId('step').textContent = `after ${view.step} move${view.step === 1 ? '' : 's'}`;
     byId<HTMLButtonElement>('solve').disabled = view.terminal;
+    // The Why? box suggests a question about this game: a legal move of a role with a
+    // choice here, or terminal.
+    const choosing = view.legal.findIndex((moves) => moves.length > 1);
+    const r = choosing >= 0 ? choosing : view.legal.findIndex((moves) => moves.length > 0);
+    byId<HTMLInputElement>('why-query').placeholder = r >= 0 && !view.terminal ? `(legal ${view.roles[r]} ${view.legal[r][0]})` : 'terminal';
     byId('fluents').replaceChildren(
       ...view.state.map((f) => h('li', {}, h('button', { type: 'button', class: 'link', title: `Why is ${f} in the state?`, onclick: () => this.why(`(true ${f})`, view.step) }, f))),
     );

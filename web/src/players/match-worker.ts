@@ -1,29 +1,37 @@
 // The match worker: the games of a match, or a move for one role in a position ("think", for
 // a computer at a seat of the Play pane). The game is loaded into a session of its own on the
-// fastest engine (auto) and the moves replayed; Stop terminates the worker. Each game of a match is posted as it ends.
+// engine the page chose (auto while it has not) and the moves replayed; Stop terminates the
+// worker. Each game of a match is posted as it ends. A seat's worker loads the game when the
+// seat is chosen (`load`) and keeps it for every move it is asked for.
 // An `upgrade` task grounds the game in full; when the network is measured faster, the
 // worker keeps that session and plays its next task on the same rules with it.
 
 import type { Session } from '../engine/engine';
 import { openSession, serve, startOnce } from '../engine/worker-kit';
-import type { PlayersReply, PlayersRequest } from './protocol';
+import { remainingSpec, type PlayersReply, type PlayersRequest } from './protocol';
 
-/** The session an upgrade moved to the network, and its rules. */
-let upgraded: { rules: string; session: Session } | null = null;
+/** The session kept for the next task on the same rules: the one an upgrade moved to the
+ * network, or a seat's (loaded once, for all its moves). */
+let kept: { rules: string; engine: string; session: Session } | null = null;
 
-serve<PlayersRequest>(({ module, rules, moves, task }) => {
+serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
   const post = (m: PlayersReply) => postMessage(m);
   startOnce(module);
-  const session = upgraded?.rules === rules ? upgraded.session : openSession(rules, 'auto').session;
+  const session = kept?.rules === rules && kept.engine === engine ? kept.session : openSession(rules, engine).session;
   if (task.kind === 'upgrade') {
     const { moved, note } = session.upgrade();
-    if (moved) upgraded = { rules, session };
+    if (moved) kept = { rules, engine, session };
     post({ type: 'upgraded', moved, note });
+    return;
+  }
+  if (task.kind === 'load') {
+    kept = { rules, engine, session };
+    post({ type: 'ready' });
     return;
   }
   if (task.kind === 'think') {
     session.replay(moves);
-    post({ type: 'thought', thought: session.think(task.player, task.role, task.seed) });
+    post({ type: 'thought', thought: session.think(remainingSpec(task.player, Date.now() - task.requestedAt), task.role, task.seed) });
     return;
   }
   for (const g of task.games) {

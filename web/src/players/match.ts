@@ -6,7 +6,7 @@
 
 import { byId, h } from '../dom';
 import { matchTally, type MatchGame, type Tally } from '../engine/engine';
-import { STRENGTHS, playerSpec, randomSeed, share, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
+import { BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply } from './protocol';
 import { UpgradeController } from '../engine/upgrade';
 
 /** Most games in one match. */
@@ -26,7 +26,7 @@ export class MatchPane {
       const select = byId<HTMLSelectElement>(id);
       select.replaceChildren(
         h('option', { value: 'random' }, 'random'),
-        ...STRENGTHS.map((n, i) => h('option', { value: `mcts:${i}`, selected: id === 'ma-a' && i === 1 }, `MCTS, ${n.toLocaleString('en')} playouts a move`)),
+        ...BUDGETS.map((b) => h('option', { value: `uct:${b}`, selected: id === 'ma-a' && b === '1000' }, playerLabel(`uct:${b}`))),
         h('option', { value: 'perfect' }, 'perfect (small games)'),
       );
     }
@@ -37,10 +37,9 @@ export class MatchPane {
     byId('ma-stop').addEventListener('click', () => this.#finish('Stopped.'));
   }
 
+  /** The engine's name of the player chosen in select `id`. */
   #seat(id: string): string {
-    const v = byId<HTMLSelectElement>(id).value;
-    const seat: Seat = v.startsWith('mcts:') ? { mcts: Number(v.slice(5)) } : (v as Seat);
-    return playerSpec(seat) ?? 'random';
+    return byId<HTMLSelectElement>(id).value;
   }
 
   #start(): void {
@@ -65,7 +64,7 @@ export class MatchPane {
     let where = `${workers} worker${workers > 1 ? 's' : ''}`;
     out.replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
     let running = workers;
-    const task = (mine: number[]) => ({ module: this.module, rules, moves: [], task: { kind: 'games' as const, players, seed, games: mine, maxSteps: 1000 } });
+    const task = (mine: number[]) => ({ module: this.module, rules, engine: 'auto', moves: [], task: { kind: 'games' as const, players, seed, games: mine, maxSteps: 1000 } });
     const onReply = (reply: PlayersReply) => {
       if (reply.type === 'game' && !played.has(reply.index)) {
         played.add(reply.index);
@@ -85,7 +84,7 @@ export class MatchPane {
       rules,
       (answered, failed) => {
         let moved = false;
-        return startPlayers({ module: this.module, rules, moves: [], task: { kind: 'upgrade' } }, (reply) => {
+        return startPlayers({ module: this.module, rules, engine: 'auto', moves: [], task: { kind: 'upgrade' } }, (reply) => {
           if (moved) return onReply(reply);
           if (reply.type !== 'upgraded') return failed();
           moved = reply.moved;
@@ -111,11 +110,11 @@ export class MatchPane {
       'table',
       { class: 'match-table' },
       h('thead', {}, h('tr', {}, ...['player', 'games', 'wins', 'draws', 'losses', 'points % (95% CI)', 'mean score (95% CI)'].map((t) => h('th', {}, t)))),
-      h('tbody', {}, ...tallies.map((t) => h('tr', {}, h('td', {}, t.player), ...[t.games, t.wins, t.draws, t.losses].map((n) => h('td', {}, String(n))), h('td', {}, pm(t.points, 100)), h('td', {}, pm(t.score, 1))))),
+      h('tbody', {}, ...tallies.map((t) => h('tr', {}, h('td', {}, playerLabel(t.player)), ...[t.games, t.wins, t.draws, t.losses].map((n) => h('td', {}, String(n))), h('td', {}, pm(t.points, 100)), h('td', {}, pm(t.score, 1))))),
     );
     const bar = (t: Tally) => {
       const part = (n: number, cls: string, label: string) => n > 0 && h('span', { class: `bar ${cls}`, style: `width: ${(100 * n) / t.games}%`, title: `${n} ${label}` }, String(n));
-      return h('div', { class: 'chart-row' }, h('span', { class: 'chart-label' }, t.player), h('div', { class: 'chart-bar' }, part(t.wins, 'win', 'wins'), part(t.draws, 'draw', 'draws'), part(t.losses, 'loss', 'losses')));
+      return h('div', { class: 'chart-row' }, h('span', { class: 'chart-label' }, playerLabel(t.player)), h('div', { class: 'chart-bar' }, part(t.wins, 'win', 'wins'), part(t.draws, 'draw', 'draws'), part(t.losses, 'loss', 'losses')));
     };
     byId('ma-results').replaceChildren(
       h('p', { class: 'muted', id: 'ma-where' }, `${games.length} of ${count} games on ${where}; seats alternate between games.`),

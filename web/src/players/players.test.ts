@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { playerSpec, seatLabel, share } from './protocol';
+import { budgetMillis, playerLabel, playerSpec, remainingSpec, seatLabel, share } from './protocol';
 import { shareCount } from '../playouts/playouts';
 
 describe('players on the page', () => {
@@ -7,9 +7,18 @@ describe('players on the page', () => {
     expect(playerSpec('human')).toBeNull();
     expect(playerSpec('random')).toBe('random');
     expect(playerSpec('perfect')).toBe('perfect');
-    expect(playerSpec({ mcts: 2 })).toBe('uct:5000');
-    expect(playerSpec({ mcts: 99 })).toBe('uct:100000');
-    expect(seatLabel({ mcts: 0 })).toBe('MCTS (100 playouts a move)');
+    expect(playerSpec({ mcts: '5000' })).toBe('uct:5000');
+    expect(playerSpec({ mcts: '1s' })).toBe('uct:1s');
+    expect(seatLabel({ mcts: '100' })).toBe('MCTS, 100 playouts a move');
+    expect(seatLabel({ mcts: '500ms' })).toBe('MCTS, 0.5 s a move');
+    expect(playerLabel('uct:10000')).toBe('MCTS, 10,000 playouts a move');
+    expect(playerLabel('random')).toBe('random');
+    expect([budgetMillis('1s'), budgetMillis('500ms'), budgetMillis('1000')]).toEqual([1000, 500, null]);
+    // A budget in time counts from the request: what the worker's start took comes out of it.
+    expect(remainingSpec('uct:1s', 180)).toBe('uct:820ms');
+    expect(remainingSpec('uct:1s', 5000)).toBe('uct:1ms');
+    expect(remainingSpec('uct:1000', 180)).toBe('uct:1000');
+    expect(remainingSpec('random', 180)).toBe('random');
   });
 
   it('shares games and playouts between workers without gaps or overlaps', () => {

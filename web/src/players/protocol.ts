@@ -5,46 +5,80 @@ import type { MatchGame, Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
 
 export type PlayersTask =
-  | { kind: 'think'; player: string; role: number; seed: number }
+  /** `requestedAt` (Date.now()): a budget in time counts from there, so the worker's start and
+   * the game's loading come out of it and the move comes within the budget. */
+  | { kind: 'think'; player: string; role: number; seed: number; requestedAt: number }
   | { kind: 'games'; players: string; seed: number; games: number[]; maxSteps: number }
   /** Grounds the game in full; if the network is measured faster, the worker keeps it for
    * its next task on the same rules (a match's remaining games, see match.ts). */
-  | { kind: 'upgrade' };
+  | { kind: 'upgrade' }
+  /** Loads the game and says so (`ready`): a seat's worker, kept for its moves. */
+  | { kind: 'load' };
 /** A match worker at work: `stop` ends it, `send` gives it its next task. */
 export type Players = Job<PlayersRequest>;
-export type PlayersRequest = { module: WebAssembly.Module; rules: string; moves: string[][]; task: PlayersTask };
+/** `engine`: the engine the page chose (`auto` when it has not yet). */
+export type PlayersRequest = { module: WebAssembly.Module; rules: string; engine: string; moves: string[][]; task: PlayersTask };
 export type PlayersReply =
   | { type: 'thought'; thought: Thought }
   | { type: 'game'; index: number; game: MatchGame }
   | { type: 'upgraded'; moved: boolean; note: string }
+  | { type: 'ready' }
   | { type: 'done' }
   | { type: 'error'; message: string };
 
-/** MCTS strengths: playouts per move. */
-export const STRENGTHS = [100, 1_000, 5_000, 20_000, 100_000];
+/** MCTS budgets per move, in the engine's notation: a time (`1s`, `500ms`) answers on any
+ * game within it; a number of playouts plays the same moves for the same seed. */
+export const BUDGETS = ['500ms', '1s', '3s', '10s', '100', '1000', '5000', '20000', '100000'];
+/** A computer seat's budget unless chosen: a time, so that it answers on any game. */
+export const DEFAULT_BUDGET = '1s';
 
-/** What sits at a seat: a person, or a computer player in the engine's notation. */
-export type Seat = 'human' | 'random' | 'perfect' | { mcts: number };
+/** What sits at a seat: a person, or a computer player (MCTS with its budget per move). */
+export type Seat = 'human' | 'random' | 'perfect' | { mcts: string };
 
-/** The engine's name for a computer seat (`uct:5000`), null for a person. */
+/** The engine's name for a computer seat (`uct:1s`, `uct:5000`), null for a person. */
 export function playerSpec(seat: Seat): string | null {
   if (seat === 'human') return null;
   if (typeof seat === 'string') return seat;
-  return `uct:${STRENGTHS[Math.min(STRENGTHS.length - 1, Math.max(0, seat.mcts))]}`;
+  return `uct:${seat.mcts}`;
 }
 
-/** "MCTS (5 000 playouts a move)", "random", "perfect". */
+/** "1 s a move", "5,000 playouts a move". */
+export function budgetLabel(budget: string): string {
+  const ms = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(budget);
+  if (ms) return `${(Number(ms[1]) / (ms[2] === 'ms' ? 1000 : 1)).toLocaleString('en')} s a move`;
+  return `${Number(budget).toLocaleString('en')} playouts a move`;
+}
+
+/** The milliseconds a budget in time gives a move; null for a budget in playouts. */
+export function budgetMillis(budget: string): number | null {
+  const ms = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(budget);
+  return ms ? Number(ms[1]) * (ms[2] === 'ms' ? 1 : 1000) : null;
+}
+
+/** A player as the page names it everywhere (setup and results): "MCTS, 1 s a move",
+ * "random", "perfect"; `spec` is the engine's name (`uct:1s`). */
+export function playerLabel(spec: string): string {
+  return spec.startsWith('uct:') ? `MCTS, ${budgetLabel(spec.slice(4))}` : spec;
+}
+
+/** `spec` with a budget in time cut by the `elapsed` milliseconds already gone (at least 1 ms
+ * is left); other players unchanged. */
+export function remainingSpec(spec: string, elapsed: number): string {
+  const [kind, budget] = spec.split(':');
+  const ms = budget === undefined ? null : budgetMillis(budget);
+  return ms === null ? spec : `${kind}:${Math.max(1, Math.round(ms - elapsed))}ms`;
+}
+
+/** "MCTS, 1 s a move", "random", "perfect". */
 export function seatLabel(seat: Seat): string {
-  if (typeof seat === 'string') return seat;
-  return `MCTS (${STRENGTHS[seat.mcts].toLocaleString('en')} playouts a move)`;
+  return playerLabel(playerSpec(seat) ?? 'human');
 }
 
 /** Starts a match worker on `request`; `reply` hears every message. The worker ends with
- * its answer, except after a game (more follow) and after an upgrade that moved (it waits
- * for its next task). */
-export function startPlayers(request: PlayersRequest, reply: (m: PlayersReply) => void): Players {
+ * its answer, except where `more` says it waits for its next task: by default after a game
+ * (more follow) and after an upgrade that moved. */
+export function startPlayers(request: PlayersRequest, reply: (m: PlayersReply) => void, more = (m: PlayersReply) => m.type === 'game' || (m.type === 'upgraded' && m.moved)): Players {
   const worker = new Worker(new URL('./match-worker.ts', import.meta.url), { type: 'module', name: 'match' });
-  const more = (m: PlayersReply) => m.type === 'game' || (m.type === 'upgraded' && m.moved);
   return startJob(worker, request, reply, (message): PlayersReply => ({ type: 'error', message }), more);
 }
 

@@ -8,7 +8,19 @@
 import './players.css';
 import { byId, h } from '../dom';
 import type { View } from '../engine/engine';
-import { STRENGTHS, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type Seat } from './protocol';
+import { BUDGETS, DEFAULT_BUDGET, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
+
+/** A computer seat's worker: it loads the game when the seat is chosen (loading a big game
+ * takes a second, which would come out of the first move's time) and keeps it for every move
+ * it is asked for. */
+interface SeatWorker {
+  job: Players;
+  /** The engine and rules it loaded. */
+  key: string;
+  ready: boolean;
+  /** Hears its answer to the move asked for now. */
+  answer: (m: PlayersReply) => void;
+}
 
 export class Seats {
   #seats: Seat[] = [];
@@ -16,12 +28,15 @@ export class Seats {
   #view: View | null = null;
   /** Stops for the computers thinking now, per role. */
   #thinking = new Map<number, Players>();
+  /** Each computer seat's worker, per role. */
+  #workers = new Map<number, SeatWorker>();
   /** Back in the move list, computers wait unless asked to continue from there. */
   #resumed = false;
 
   constructor(
     private module: WebAssembly.Module,
     private rules: () => string | null,
+    private engine: () => string,
     private choose: (role: number, move: string) => void,
   ) {}
 
@@ -45,11 +60,58 @@ export class Seats {
   clear(): void {
     this.#stop();
     this.#view = null;
+    for (const r of [...this.#workers.keys()]) this.#endWorker(r);
+  }
+
+  /** Role `r`'s worker with `rules` loaded on the page's engine, started if it is not yet. */
+  #worker(r: number, rules: string): SeatWorker {
+    const engine = this.engine();
+    const key = `${engine}\n${rules}`;
+    const known = this.#workers.get(r);
+    if (known?.key === key) return known;
+    known?.job.stop();
+    const w: SeatWorker = { key, ready: false, answer: () => {}, job: null as unknown as Players };
+    w.job = startPlayers(
+      { module: this.module, rules, engine, moves: [], task: { kind: 'load' } },
+      (m) => {
+        if (m.type === 'error') this.#workers.delete(r);
+        if (m.type !== 'ready') return w.answer(m);
+        w.ready = true;
+        this.#markReady();
+      },
+      (m) => m.type !== 'error',
+    );
+    this.#workers.set(r, w);
+    return w;
+  }
+
+  /** Starts the workers of the computer seats (and ends those of seats people took). */
+  #warm(): void {
+    const rules = this.rules();
+    this.#roles.forEach((_, r) => {
+      if (rules !== null && playerSpec(this.#seats[r]) !== null) this.#worker(r, rules);
+      else this.#endWorker(r);
+    });
+    this.#markReady();
+  }
+
+  #endWorker(r: number): void {
+    this.#workers.get(r)?.job.stop();
+    this.#workers.delete(r);
+  }
+
+  /** Each seat says whether its computer has the game loaded (`data-ready`). */
+  #markReady(): void {
+    for (const el of byId('seats').querySelectorAll<HTMLElement>('.seat')) {
+      const w = this.#workers.get(Number(el.dataset.index));
+      el.dataset.ready = String(!!w?.ready);
+    }
   }
 
   #startThinking(): void {
     const view = this.#view;
     const rules = this.rules();
+    this.#warm();
     if (!view || view.terminal || rules === null) return this.#renderThinking();
     const computerToMove = view.roles.some((_, r) => playerSpec(this.#seats[r]) !== null && view.legal[r].length > 1);
     if (computerToMove && view.step < view.history.length && !this.#resumed) return this.#renderWaiting();
@@ -57,7 +119,9 @@ export class Seats {
     view.roles.forEach((_, r) => {
       const player = playerSpec(this.#seats[r]);
       if (player === null || view.legal[r].length < 2 || this.#thinking.has(r)) return;
-      const players = startPlayers({ module: this.module, rules, moves, task: { kind: 'think', player, role: r, seed: randomSeed() } }, (reply) => {
+      const worker = this.#worker(r, rules);
+      const players = worker.job;
+      worker.answer = (reply) => {
         if (this.#thinking.get(r) !== players) return;
         this.#thinking.delete(r);
         this.#renderThinking();
@@ -68,14 +132,16 @@ export class Seats {
           this.#renderSeats();
           byId('thinking').replaceChildren(h('p', { class: 'warn', role: 'alert' }, `${who} cannot move: ${reply.message}. Its seat is yours now.`));
         }
-      });
+      };
+      players.send({ module: this.module, rules, engine: this.engine(), moves, task: { kind: 'think', player, role: r, seed: randomSeed(), requestedAt: Date.now() } });
       this.#thinking.set(r, players);
     });
     this.#renderThinking();
   }
 
+  /** Stops the computers thinking now (their workers end: a search cannot be interrupted). */
   #stop(): void {
-    for (const players of this.#thinking.values()) players.stop();
+    for (const r of this.#thinking.keys()) this.#endWorker(r);
     this.#thinking.clear();
     this.#renderThinking();
   }
@@ -104,10 +170,26 @@ export class Seats {
       if (box.querySelector('.thinking')) box.replaceChildren();
       return;
     }
-    const who = [...this.#thinking.keys()].map((r) => `${this.#roles[r]} (${seatLabel(this.#seats[r])})`);
+    const thinkers = [...this.#thinking.keys()];
+    const who = thinkers.map((r) => `${this.#roles[r]} (${seatLabel(this.#seats[r])})`);
+    // A budget in time fills a bar as it runs out (the longest of the thinkers').
+    const millis = Math.max(0, ...thinkers.map((r) => {
+      const seat = this.#seats[r];
+      return (typeof seat !== 'string' && budgetMillis(seat.mcts)) || 0;
+    }));
+    const bar = millis > 0 ? h('progress', { class: 'think-time', max: millis, value: 0, 'aria-label': 'Thinking time used' }) : null;
     box.replaceChildren(
-      h('p', { class: 'thinking', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), `${who.join(' and ')} ${who.length > 1 ? 'are' : 'is'} thinking…`, h('button', { type: 'button', class: 'small', id: 'think-stop', onclick: () => this.#stopAndTakeOver() }, 'Stop')),
+      h('p', { class: 'thinking', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), `${who.join(' and ')} ${who.length > 1 ? 'are' : 'is'} thinking…`, bar, h('button', { type: 'button', class: 'small', id: 'think-stop', onclick: () => this.#stopAndTakeOver() }, 'Stop')),
     );
+    if (bar) {
+      const start = performance.now();
+      const tick = () => {
+        if (!bar.isConnected) return;
+        bar.value = Math.min(millis, performance.now() - start);
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    }
   }
 
   #renderSeats(): void {
@@ -119,24 +201,22 @@ export class Seats {
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
         ...['human', 'random', 'mcts', 'perfect'].map((k) => h('option', { value: k, selected: k === kind }, k === 'mcts' ? 'MCTS' : k)),
       );
-      const strength =
+      const budget =
         typeof seat !== 'string' &&
         h(
-          'label',
-          { class: 'seat-strength' },
-          'strength ',
-          h('input', { type: 'range', min: 0, max: STRENGTHS.length - 1, value: seat.mcts, 'aria-label': `Strength of ${role}`, onchange: (e: Event) => this.#setSeat(r, 'mcts', Number((e.target as HTMLInputElement).value)) }),
-          h('span', { class: 'muted' }, ` ${STRENGTHS[seat.mcts].toLocaleString('en')} playouts a move`),
+          'select',
+          { class: 'seat-budget', 'aria-label': `Budget of ${role}`, onchange: (e: Event) => this.#setSeat(r, 'mcts', (e.target as HTMLSelectElement).value) },
+          ...BUDGETS.map((b) => h('option', { value: b, selected: b === seat.mcts }, budgetLabel(b))),
         );
-      return h('div', { class: 'seat' }, h('strong', {}, `${role}: `), select, strength);
+      return h('div', { class: 'seat', 'data-index': r }, h('strong', {}, `${role}: `), select, budget);
     };
     byId('seats').replaceChildren(...this.#roles.map(row));
+    this.#markReady();
   }
 
-  #setSeat(r: number, kind: string, strength = 2): void {
-    this.#seats[r] = kind === 'mcts' ? { mcts: strength } : (kind as Seat);
-    this.#thinking.get(r)?.stop();
-    this.#thinking.delete(r);
+  #setSeat(r: number, kind: string, budget = DEFAULT_BUDGET): void {
+    this.#seats[r] = kind === 'mcts' ? { mcts: budget } : (kind as Seat);
+    if (this.#thinking.delete(r)) this.#endWorker(r);
     this.#renderSeats();
     this.#startThinking();
   }

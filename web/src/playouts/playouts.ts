@@ -16,6 +16,9 @@ export function shareCount(count: number, w: number, workers: number): number {
   return Math.floor(count / workers) + (w < count % workers ? 1 : 0);
 }
 
+/** Below this much play (milliseconds) a run is too short for a steady rate. */
+const SHORT_RUN_MS = 300;
+
 /** A playouts worker, `name`d for the browser's tools. */
 function playoutWorker(name: string): Worker {
   return new Worker(new URL('./playout-worker.ts', import.meta.url), { type: 'module', name });
@@ -54,10 +57,16 @@ export class PlayoutsPane {
   #taker: Worker | null = null;
   #handover: number | null = null;
 
+  /** When the run was asked for (performance.now()): start-up is the time before its play. */
+  #askedAt = 0;
+
   constructor(
     private module: WebAssembly.Module,
     caps: Capabilities,
     private rules: () => { text: string; roles: string[] } | null,
+    /** What `auto` picked for these rules and why (the engine line of every pane), once known:
+     * the workers play on it instead of each deciding again (grounding othello takes seconds). */
+    private autoPick: () => { engine: string; note: string } | null,
   ) {
     const engines = byId<HTMLSelectElement>('po-engine');
     engines.replaceChildren(
@@ -95,16 +104,19 @@ export class PlayoutsPane {
     while (this.#workers.length < n) this.#workers.push(playoutWorker('playouts'));
     this.#parts = Array.from({ length: n }, () => ({ totals: null, done: false, cancelled: false, since: 0 }));
     this.#setRunning(true);
-    out.replaceChildren(h('p', { class: 'muted' }, 'Starting…'));
     byId<HTMLProgressElement>('po-progress').value = 0;
+    this.#askedAt = performance.now();
     this.#engine = byId<HTMLSelectElement>('po-engine').value || 'auto';
-    this.#note = this.#engine;
+    const pick = this.#engine === 'auto' ? this.autoPick() : null;
+    const engine = pick?.engine ?? this.#engine;
+    this.#note = pick ? `${pick.note}; chosen by auto` : this.#engine;
+    out.replaceChildren(h('p', { class: 'muted', id: 'po-starting' }, `Starting ${n} worker${n === 1 ? '' : 's'}: each loads the game on ${engine === 'auto' ? 'the engine auto picks' : `the ${engine}`}…`));
     const seed = Math.floor(Math.random() * 2 ** 32);
     this.#workers.slice(0, n).forEach((worker, w) => {
       worker.onmessage = (e: MessageEvent<FromWorker>) => this.#onMessage(w, e.data);
       worker.onerror = (e) => this.#finish(this.#total(), `The playouts stopped: ${e.message}`);
       const mine = count === null ? null : shareCount(count, w, n);
-      worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine: this.#engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32, upgrade: false });
+      worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32, upgrade: false });
     });
     if (this.#engine === 'auto') {
       const request: RunRequest = { type: 'run', module: this.module, rules: game.text, engine: 'auto', count: null, seconds: null, maxSteps, seed: (seed + n) % 2 ** 32, upgrade: true };
@@ -172,7 +184,8 @@ export class PlayoutsPane {
     const part = this.#parts[w];
     if (!this.#running || !part) return;
     if (m.type === 'engine') {
-      if (w === 0 && this.#handover === null) this.#note = m.note;
+      // The page's pick says why; a worker that decided for itself says what it found.
+      if (w === 0 && this.#handover === null && this.#note === this.#engine) this.#note = m.note;
       return;
     }
     if (m.type === 'upgraded') return;
@@ -202,7 +215,11 @@ export class PlayoutsPane {
 
   #show(t: Totals, phase: 'running' | 'done' | 'cancelled' | 'failed'): void {
     byId<HTMLProgressElement>('po-progress').value = phase === 'done' ? 1 : t.progress;
+    // Rates count from the first playout; start-up (workers starting, loading the game,
+    // building its engine) is its own figure: the wall time before the play.
     const rate = t.elapsedMs > 0 ? (t.playouts * 1000) / t.elapsedMs : 0;
+    const startup = Math.max(0, performance.now() - this.#askedAt - t.elapsedMs);
+    const short = phase !== 'running' && t.elapsedMs < SHORT_RUN_MS;
     const avg = t.playouts > 0 ? t.totalLength / t.playouts : 0;
     const finished = t.playouts - t.cut - t.stuck;
     const status = { running: 'Running…', done: 'Done', cancelled: 'Cancelled', failed: 'Stopped by an error' }[phase];
@@ -212,7 +229,7 @@ export class PlayoutsPane {
       return h(
         'div',
         { class: 'histogram', 'data-role': role },
-        h('h3', {}, `Goals of ${role}`),
+        h('h3', {}, `Goals of ${role}`, h('span', { class: 'muted' }, ' (goal value: playouts that ended with it)')),
         ...rows.map(([label, n]) =>
           h(
             'div',
@@ -233,9 +250,11 @@ export class PlayoutsPane {
         stat('playouts/s', rate >= 100 ? Math.round(rate).toLocaleString('en') : rate.toFixed(1), 'po-rate'),
         stat('average length', `${avg.toFixed(1)} moves`, 'po-avg'),
         stat('shortest / longest', `${t.minLength} / ${t.maxLength}`, 'po-range'),
-        stat('time', `${(t.elapsedMs / 1000).toFixed(2)} s`, 'po-time'),
+        stat('time playing', `${(t.elapsedMs / 1000).toFixed(2)} s`, 'po-time'),
+        stat('start-up', `${(startup / 1000).toFixed(2)} s`, 'po-startup'),
         stat('workers', String(this.#parts.length), 'po-workers-out'),
       ),
+      short ? h('p', { class: 'muted', id: 'po-short' }, `The playouts took ${Math.round(t.elapsedMs)} ms: too short a run for a steady rate (the engine warms up in its first milliseconds). Run for a second or more to measure its speed.`) : '',
       t.cut > 0 ? h('p', { class: 'warn' }, `${t.cut.toLocaleString('en')} playouts were stopped at the move limit before the game ended.`) : '',
       t.stuckNote ? h('p', { class: 'warn', id: 'po-stuck' }, `${t.stuckNote}.`) : '',
       ...hist,
