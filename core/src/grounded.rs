@@ -122,16 +122,55 @@ impl GroundGame {
     }
 }
 
+/// What a grounding stopped by a limit may try next: limits `scale` times the default, and
+/// what that may take; or why the page cannot go further.
+#[derive(Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
+pub struct LargerLimits {
+    pub scale: Option<usize>,
+    pub note: String,
+}
+
+/// Most memory a page's WebAssembly may use (bytes).
+const PAGE_MEMORY: f64 = 4e9;
+/// How much larger each try's limits are.
+const LARGER: usize = 4;
+
+/// After a grounding at limits `scale` times the default stopped on one: the next try.
+pub fn larger_limits(scale: usize) -> LargerLimits {
+    let next = scale.saturating_mul(LARGER);
+    let bytes = Options::default().scaled(next).max_rules as f64 * crate::ground::BYTES_PER_RULE;
+    if bytes * 1.5 > PAGE_MEMORY {
+        let rules = Options::default().scaled(next).max_rules;
+        return LargerLimits {
+            scale: None,
+            note: format!(
+                "Larger limits would need more than the 4 GB a browser page may use; the command line can go \
+                 further: gdl ground FILE --max-rules {rules}"
+            ),
+        };
+    }
+    LargerLimits {
+        scale: Some(next),
+        note: format!(
+            "limits {next} times the default: it may take {LARGER} times as long, and up to about {:.1} GB of memory",
+            bytes / 1e9
+        ),
+    }
+}
+
 impl GroundProgram {
-    /// Grounds the game; `now` gives milliseconds, `progress` is told each phase as it starts.
+    /// Grounds the game with limits `scale` times the default (see `larger_limits`); `now`
+    /// gives milliseconds, `progress` is told each phase as it starts.
     pub fn new(
         game: &GroundGame,
         syntax: Syntax,
+        scale: usize,
         now: &dyn Fn() -> f64,
         progress: &mut dyn FnMut(&str),
     ) -> Result<GroundProgram> {
         let (desc, limits, choice) = (&game.description, game.limits, game.choice.clone());
-        let options = Options { limits, record_rules: true, ..Options::default() };
+        let options = Options { limits, record_rules: true, ..Options::default() }.scaled(scale.max(1));
         let mut g = ground(desc, options, now, progress).map_err(|d| game.located(d))?;
         let model = Model::new(&g);
         let recorded = std::mem::take(&mut g.stages);
@@ -276,9 +315,24 @@ mod tests {
             clock.get()
         };
         let game = GroundGame::load(text, Limits::default(), &now).unwrap();
-        let p = GroundProgram::new(&game, Syntax::Prefix, &now, &mut |_| {}).unwrap();
+        let p = GroundProgram::new(&game, Syntax::Prefix, 1, &now, &mut |_| {}).unwrap();
         assert_eq!(game.choice.engine, p.summary().choice.engine);
         p
+    }
+
+    #[test]
+    fn a_grounding_stopped_by_a_limit_may_try_limits_four_times_as_large_once() {
+        let o = Options::default().scaled(4);
+        assert_eq!((o.max_rules, o.limits.max_facts), (16_000_000, 8_000_000));
+        let next = larger_limits(1);
+        assert_eq!(next.scale, Some(4));
+        assert_eq!(
+            next.note,
+            "limits 4 times the default: it may take 4 times as long, and up to about 2.3 GB of memory"
+        );
+        let beyond = larger_limits(4);
+        assert_eq!(beyond.scale, None);
+        assert!(beyond.note.ends_with("gdl ground FILE --max-rules 64000000"), "{}", beyond.note);
     }
 
     #[test]

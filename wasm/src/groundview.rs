@@ -26,11 +26,13 @@ impl JsGroundGame {
         crate::to_js(&self.inner.choice)
     }
 
-    /// The full grounding, atoms printed in `syntax` (`"prefix"` or `"infix"`); `progress`,
-    /// if given, is called with each phase's name as it starts.
+    /// The full grounding with limits `scale` times the default, atoms printed in `syntax`
+    /// (`"prefix"` or `"infix"`); `progress`, if given, is called with each phase's name as it
+    /// starts.
     pub fn ground(
         &self,
         syntax: &str,
+        scale: u32,
         progress: Option<js_sys::Function>,
     ) -> std::result::Result<JsGroundProgram, JsError> {
         let syntax = gdl_core::play::text::syntax_named(syntax).map_err(crate::js_err)?;
@@ -40,10 +42,16 @@ impl JsGroundGame {
                 let _ = f.call1(&JsValue::NULL, &JsValue::from_str(phase));
             }
         };
-        let inner =
-            GroundProgram::new(&self.inner, syntax, &crate::performance_now, &mut report).map_err(crate::js_err)?;
+        let inner = GroundProgram::new(&self.inner, syntax, scale as usize, &crate::performance_now, &mut report)
+            .map_err(crate::js_err)?;
         Ok(JsGroundProgram { inner })
     }
+}
+
+/// What a grounding stopped by a limit at `scale` times the default limits may try next.
+#[wasm_bindgen(js_name = largerLimits, unchecked_return_type = "LargerLimits")]
+pub fn larger_limits(scale: u32) -> std::result::Result<JsValue, JsError> {
+    crate::to_js(&gdl_core::grounded::larger_limits(scale as usize))
 }
 
 /// The ground program of a game, for the page's worker.

@@ -175,8 +175,12 @@ fn ground_reports_the_engine_phases_program_and_values_and_another_engine_plays(
     assert!(num(&get(&choice, "network"), "gates") > 0.0);
     let phases = Array::new();
     let record = js_sys::Function::new_with_args("phase", "this.push(phase)").bind0(&phases);
-    let g = game.ground("infix", Some(record)).unwrap();
+    let g = game.ground("infix", 1, Some(record)).unwrap();
     assert_eq!(phases.length(), 4);
+    // After a limit stopped it, the page may ground again with limits 4 times as large.
+    let larger = gdl_wasm::groundview::larger_limits(1).unwrap();
+    assert_eq!(num(&larger, "scale"), 4.0);
+    assert_eq!(num(&game.ground("prefix", 4, None).unwrap().summary().unwrap(), "rules"), 180.0);
     let summary = g.summary().unwrap();
     assert_eq!(num(&summary, "rules"), 180.0);
     assert_eq!(get(&summary, "stages").dyn_into::<Array>().unwrap().length(), 7);
@@ -223,7 +227,7 @@ fn explain_solve_and_analyze_return_plain_objects() {
     assert!(message(s.explain("(legal o", None).unwrap_err()).contains("cannot read the query"));
 
     s.play(joint(&["noop", "(mark 1 2)"])).unwrap();
-    let sol = s.solve(1_000_000.0).unwrap();
+    let sol = s.solve(1_000_000.0, 60_000.0).unwrap();
     let x = get(&sol, "roles").dyn_into::<Array>().unwrap().get(0);
     assert!(get(&x, "summary").as_string().unwrap().starts_with("x wins with (mark 1 1)"));
     assert_eq!(num(&x, "value"), 100.0);

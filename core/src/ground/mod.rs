@@ -67,6 +67,23 @@ impl Default for Options {
     }
 }
 
+/// Bytes a ground program takes per rule, in the median over the corpus (GROUND.md).
+pub const BYTES_PER_RULE: f64 = 146.0;
+
+impl Options {
+    /// The same with every limit `k` times as large (rules, facts, join steps, terms).
+    pub fn scaled(self, k: usize) -> Options {
+        let l = self.limits;
+        let limits = Limits {
+            max_facts: l.max_facts.saturating_mul(k),
+            max_join_steps: l.max_join_steps.saturating_mul(k as u64),
+            max_terms: l.max_terms.saturating_mul(k),
+            ..l
+        };
+        Options { max_rules: self.max_rules.saturating_mul(k), limits, ..self }
+    }
+}
+
 /// How many rule instances the grounder may hold before pruning, per rule allowed in the end.
 pub const INSTANCES_PER_RULE: usize = 2;
 

@@ -205,6 +205,12 @@ fn format_round_trips_and_refuses_syntax_errors() {
     assert!(infix.contains("legal(P, mark(C, R)) :-"), "{infix}");
     let back = format(&infix, "prefix").unwrap();
     assert_eq!(parse(&back).description, parse(TICTACTOE).description);
+    // The blank lines that group the rules stay, through infix and back.
+    assert!(infix.contains("role(o)\n\nopponent(x, o)"), "{infix}");
+    assert_eq!(format(&back, "prefix").unwrap(), back);
+    assert_eq!(format(&infix, "infix").unwrap(), infix);
+    let grouped = "(role x)\n(role o)\n\n\n\n(index 1)\n; a comment\n\n(<= (p ?x)\n\n    (index ?x))\n";
+    assert_eq!(format(grouped, "prefix").unwrap(), "(role x)\n(role o)\n\n(index 1)\n; a comment\n\n(<= (p ?x)\n    (index ?x))\n");
     let e = format("(role x)\n(role", "infix").unwrap_err();
     assert!(e.starts_with("cannot convert to infix: syntax error at line 2, column 1"), "{e}");
     assert!(format("x", "lisp").is_err());

@@ -33,11 +33,50 @@ fn parse_clean(text: &str, what: &str) -> Result<Parsed, String> {
     Ok(parsed)
 }
 
-/// The text printed in `to` (`prefix` or `infix`); comments between rules are kept.
+/// The text printed in `to` (`prefix` or `infix`); comments between rules are kept, and so
+/// are the blank lines between rules that group them (one where there were several).
 pub fn format(text: &str, to: &str) -> Result<String, String> {
     let syntax = syntax_named(to)?;
     let parsed = parse_clean(text, &format!("convert to {to}"))?;
-    Ok(crate::print::print(&parsed.description, syntax))
+    let spans: Vec<_> = parsed.description.rules().map(|r| r.span).collect();
+    let mut groups = Vec::new();
+    let mut start = 0;
+    for (at, blank) in blank_lines(text) {
+        if spans.iter().all(|s| at < s.start as usize || at >= s.end as usize) {
+            groups.push(&text[start..at]);
+            start = at + blank;
+        }
+    }
+    groups.push(&text[start..]);
+    let printed: Vec<String> = groups
+        .iter()
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| crate::print::print(&parse(g).description, syntax).trim_end().to_string())
+        .collect();
+    Ok(printed.join("\n\n") + "\n")
+}
+
+/// Where each run of blank lines starts (its first line break) and its length in bytes, up to
+/// the line break that ends it.
+fn blank_lines(text: &str) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(nl) = text[i..].find('\n').map(|k| i + k) {
+        let mut j = nl + 1;
+        let mut end = None;
+        while j < bytes.len() && matches!(bytes[j], b' ' | b'\t' | b'\r' | b'\n') {
+            if bytes[j] == b'\n' {
+                end = Some(j);
+            }
+            j += 1;
+        }
+        if let Some(e) = end {
+            runs.push((nl, e - nl));
+        }
+        i = end.map_or(nl + 1, |e| e + 1);
+    }
+    runs
 }
 
 /// The relation dependency graph of `text` (drawn even when validation fails, so that a

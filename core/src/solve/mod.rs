@@ -290,7 +290,7 @@ pub struct TreeSize {
 /// milliseconds it spends when it has a clock.
 const PROBES: usize = 16;
 const PROBE_STEPS: usize = 400;
-const PROBE_MILLIS: f64 = 250.0;
+const PROBE_MILLIS: f64 = 150.0;
 
 /// Knuth's estimator (1975): along a random line of play, the positions of the tree are
 /// about 1 + b1 + b1·b2 + ..., where b_i is the number of joint moves at step i; the mean over

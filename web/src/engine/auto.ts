@@ -36,6 +36,6 @@ export function engineNote(pick: AutoPick, view: View): string {
   if (view.engine !== 'reasoner') return `${why(view.engineNote)}; chosen by auto: the game grounds`;
   if (pick === null) return 'for now: auto is grounding the game in a worker to see whether the propositional network can play it';
   if (typeof pick === 'string') return `(${pick})`;
-  if (pick.engine === 'propnet') return `on this page: the propositional network takes ${pick.engineMs.toFixed(0)} ms to build, so Best moves and Analysis use it in their workers`;
+  if (pick.engine === 'propnet') return `on this page: the propositional network takes ${pick.engineMs.toFixed(0)} ms to build, so the workers (Playouts, Best moves, Analysis, Match) use it`;
   return why(pick.engineNote);
 }

@@ -155,11 +155,11 @@ export class GroundClient {
     worker.postMessage({ type: 'load', module: this.module, text } satisfies GroundRequest);
   }
 
-  /** Starts the full grounding, once; false when there is nothing to ground (no rules loaded,
-   * they failed, or it was cancelled). */
-  ground(): boolean {
+  /** Starts the full grounding with limits `scale` times the default, once; false when there is
+   * nothing to ground (no rules loaded, they failed, or it was cancelled). */
+  ground(scale = 1): boolean {
     if (!this.#worker) return false;
-    if (!this.#grounding) this.#worker.postMessage({ type: 'ground', syntax: this.#syntax } satisfies GroundRequest);
+    if (!this.#grounding) this.#worker.postMessage({ type: 'ground', syntax: this.#syntax, scale } satisfies GroundRequest);
     this.#grounding = true;
     return true;
   }

@@ -23,7 +23,7 @@ serve<GroundRequest>((m) => {
   } else if (m.type === 'ground') {
     if (!game) throw new Error('the rules are not loaded');
     const t0 = performance.now();
-    const p = game.ground(m.syntax, (phase: string) => post({ type: 'phase', phase }));
+    const p = game.ground(m.syntax, m.scale, (phase: string) => post({ type: 'phase', phase }));
     program = p;
     const data: GroundProgramData = {
       summary: p.summary() as GroundSummary,

@@ -9,7 +9,7 @@
 // relation in the rule graph. This file follows the grounding and keeps the parts in step.
 
 import { byId, h } from '../dom';
-import type { View } from '../engine/engine';
+import { largerLimits, type View } from '../engine/engine';
 import { renderAtom } from './atom-view';
 import type { GroundClient, Program } from './client';
 import { renderPosition, renderPreview, type MoveActions } from './moves-view';
@@ -25,6 +25,8 @@ export interface GroundActions {
   /** Opens this pane (from the Play pane's preview). */
   showMoveRules(): void;
   showInGraph(relation: string): void;
+  /** Grounds the rules again, with limits `scale` times the default. */
+  retry(scale: number): void;
 }
 
 /** Figures read by the benchmark: positions evaluated and drawn. */
@@ -47,6 +49,8 @@ export class GroundPane {
   /** The Play pane's preview mode is on: evaluate even when this pane is hidden. */
   #previewing = false;
   #seq = 0;
+  /** The limits of the grounding, in times the default (larger after a limit stopped one). */
+  #scale = 1;
   #moveActions: MoveActions = {
     choose: (r, m) => {
       this.#position.choose(r, m);
@@ -72,8 +76,10 @@ export class GroundPane {
     if (on) void this.#refresh();
   }
 
-  /** New rules are loaded: they are grounded when this pane or a preview first needs them. */
-  loaded(): void {
+  /** New rules are loaded: they are grounded (with limits `scale` times the default) when
+   * this pane or a preview first needs them. */
+  loaded(scale = 1): void {
+    this.#scale = scale;
     this.#program = null;
     this.#status = 'loaded';
     this.#pane.replaceChildren(h('p', { class: 'muted' }, 'The rules are grounded when this tab is open.'));
@@ -83,7 +89,7 @@ export class GroundPane {
   /** Starts the full grounding if nothing has yet. */
   #start(): void {
     if (this.#status !== 'loaded') return;
-    if (this.client.ground()) {
+    if (this.client.ground(this.#scale)) {
       this.#status = 'grounding';
       this.grounding('starting');
     }
@@ -113,7 +119,17 @@ export class GroundPane {
   failed(message: string): void {
     this.#status = 'stopped';
     this.#program = null;
-    this.#pane.replaceChildren(h('p', { class: 'warn', role: 'alert' }, `The rules cannot be grounded: ${message}`));
+    // A limit stopped it: say what larger limits may take, and offer them (or why not).
+    const byLimit = /raise the limit|limit max_/.test(message);
+    const larger = byLimit ? largerLimits(this.#scale) : null;
+    this.#pane.replaceChildren(
+      h('p', { class: 'warn', role: 'alert' }, `The rules cannot be grounded${this.#scale > 1 ? ` even with limits ${this.#scale} times the default` : ''}: ${message}`),
+      larger?.scale
+        ? h('p', {}, h('button', { type: 'button', id: 'ground-larger', onclick: () => this.actions.retry(larger.scale as number) }, 'Try with larger limits'), h('span', { class: 'muted' }, ` (${larger.note})`))
+        : '',
+      larger && !larger.scale ? h('p', { class: 'muted', id: 'ground-no-larger' }, larger.note) : '',
+      h('p', { class: 'muted' }, 'The game still plays on the reasoner, which needs no grounding.'),
+    );
   }
 
   cancelled(): void {

@@ -24,7 +24,8 @@ export interface GroundProgramData {
 
 export type GroundRequest =
   | { type: 'load'; module: WebAssembly.Module; text: string }
-  | { type: 'ground'; syntax: 'prefix' | 'infix' }
+  /** `scale`: limits that many times the default (1, or more after a limit stopped it). */
+  | { type: 'ground'; syntax: 'prefix' | 'infix'; scale: number }
   | { type: 'evaluate'; id: number; fluents: string[]; roles: string[]; moves: string[] }
   | { type: 'stage'; id: number; name: string };
 

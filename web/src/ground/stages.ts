@@ -2,6 +2,7 @@
 // times), the text of a stage's rules, and the propositional network around an atom.
 
 import { byId, h } from '../dom';
+import { networkHere } from '../engine/auto';
 import type { GroundClient, Program, Values } from './client';
 import type { GroundSummary } from './protocol';
 import { VirtualList } from './vlist';
@@ -28,7 +29,10 @@ export function pipeline(s: GroundSummary, stage: string, open: (name: string) =
       ),
     ),
   );
-  const engine = h('p', { class: 'muted', id: 'gv-engine' }, `Engine auto: ${s.engineNote} · decided in ${s.engineMs.toFixed(0)} ms`);
+  // The same story as the Play pane's engine line: a network slow to build plays in the
+  // workers, the reasoner on the page itself.
+  const here = s.engine === 'propnet' && !networkHere(s) ? ` The Play pane's own moves use the reasoner: the network takes ${s.engineMs.toFixed(0)} ms to build, so only the workers (Playouts, Best moves, Analysis, Match) build it.` : '';
+  const engine = h('p', { class: 'muted', id: 'gv-engine' }, `Engine auto: ${s.engineNote} · decided in ${s.engineMs.toFixed(0)} ms.${here}`);
   return [stages, engine, ...s.warnings.map((w) => h('p', { class: 'warn' }, w))];
 }
 
