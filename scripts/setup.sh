@@ -26,6 +26,12 @@ need_oracle() {
     command -v swipl >/dev/null || apt_install swi-prolog-nox
 }
 
+# Java runs the third-party GGP software of ../shared/ggp-referee (the Dresden GameController,
+# Jocular) that cli/tests/protocol.rs plays against.
+need_java() {
+    command -v java >/dev/null || apt_install default-jre-headless
+}
+
 # ---------------------------------------------------------------- the web page (wasm/, web/)
 # Each step installs a tool only when it is missing, so a second run costs nothing.
 

@@ -34,10 +34,13 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Random playouts for a while: playouts per second, average length, outcomes.
     Bench(BenchArgs),
-    /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect): wins, draws,
-    /// losses and mean score per player with 95% confidence intervals. Seats rotate between
-    /// games; with more roles than players the list cycles.
+    /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect, or a GGP player at
+    /// http://host:port): wins, draws, losses and mean score per player with 95% confidence
+    /// intervals. Seats rotate between games; with more roles than players the list cycles.
     Match(MatchArgs),
+    /// Serve GGP matches over HTTP (START, PLAY, STOP as GGP-Base and the Dresden
+    /// GameController send them), one match at a time, with any player of `gdl match`.
+    Player(PlayerArgs),
     /// Why an atom holds (the rule instance and the facts it uses) or does not (the first
     /// failing condition of each rule), in the position reached by a path of moves.
     Explain(ExplainArgs),
@@ -130,7 +133,9 @@ pub struct BenchArgs {
 #[derive(clap::Args)]
 pub struct MatchArgs {
     pub file: PathBuf,
-    /// Players, comma-separated: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect.
+    /// Players, comma-separated: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect,
+    /// or http://host:port for a player answering the GGP protocol (games then run one at a
+    /// time, refereed on the clocks below).
     #[arg(long)]
     pub players: String,
     #[arg(long, default_value_t = 10)]
@@ -141,8 +146,46 @@ pub struct MatchArgs {
     pub threads: Option<usize>,
     #[arg(long)]
     pub json: bool,
+    /// With a remote player (http://host:port in --players): seconds each player has to
+    /// answer START.
+    #[arg(long, default_value_t = 10.0)]
+    pub start_clock: f64,
+    /// With a remote player: seconds each player has per move; a late, missing or illegal
+    /// move is replaced by a random legal one, and the record says why.
+    #[arg(long, default_value_t = 3.0)]
+    pub play_clock: f64,
+    /// Write the record of every game (moves, time per move, faults, goals) as JSON to this
+    /// file; the match is then refereed by the protocol, remote players or not.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+#[derive(clap::Args)]
+pub struct PlayerArgs {
+    /// Port to listen on (0: any free port, said on stderr).
+    #[arg(long, default_value_t = 9147)]
+    pub port: u16,
+    /// Address to listen on. The default answers this machine only; another address (such as
+    /// 0.0.0.0) opens the player to the network.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// The player: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect. It stops
+    /// thinking before the play clock runs out, whatever its budget.
+    #[arg(long, default_value = "uct:2s")]
+    pub player: String,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds kept back from each clock for the reply to reach the referee (at most
+    /// 40% of the play clock); raised when a move is measured to leave later than planned.
+    #[arg(long, default_value_t = 1000.0)]
+    pub margin: f64,
+    /// Seconds a client may take to send a message; a slower one is answered 408.
+    #[arg(long, default_value_t = 10.0)]
+    pub read_timeout: f64,
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 #[derive(clap::Args)]

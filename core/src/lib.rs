@@ -23,6 +23,7 @@ pub mod players;
 pub mod print;
 pub mod program;
 pub mod propnet;
+pub mod protocol;
 pub mod reasoner;
 pub mod rng;
 #[cfg(test)]

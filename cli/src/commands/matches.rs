@@ -2,6 +2,7 @@
 //! Game `g` depends only on the seed and `g` (its players' seeds and seats), so a budget in
 //! playouts gives the same results whatever the number of threads.
 
+use super::referee::{self, Entrant};
 use crate::args::MatchArgs;
 use crate::load::{invalid, usage, Loader, Outcome};
 use crate::parallel::{self, each_thread};
@@ -12,14 +13,18 @@ use gdl_core::players::arena::{play_game, tally, Game, Tally};
 use gdl_core::players::Spec;
 use serde_json::json;
 use std::io::IsTerminal;
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 pub fn run(args: &MatchArgs) -> Outcome {
     let (file, run, json, games) = (&args.file, &args.run, args.json, args.games);
-    let specs = Spec::parse_list(&args.players).map_err(|e| usage(format!("--players: {e}")))?;
+    let entrants = referee::entrants(&args.players).map_err(|e| usage(format!("--players: {e}")))?;
+    let specs: Vec<Spec> =
+        entrants.iter().filter_map(|e| if let Entrant::Local(s) = e { Some(*s) } else { None }).collect();
+    if specs.len() < entrants.len() || args.record.is_some() {
+        return referee::run(args, &entrants);
+    }
     let threads = parallel::threads(args.threads)?.min(games.max(1));
     let loader = Loader::new(file, &run.engine, json)?;
     let chosen = loader.chosen(file, json)?;
@@ -47,7 +52,16 @@ pub fn run(args: &MatchArgs) -> Outcome {
         if std::io::stderr().is_terminal() {
             eprintln!();
         }
-        print!("{}", text(file, &setup, m.engine_name(), seconds, &roles, &tallies));
+        let names: Vec<String> = setup.specs.iter().map(|s| s.to_string()).collect();
+        println!(
+            "{}: {} games, {}, engine {}, {} threads, {seconds:.1} s",
+            file.display(),
+            setup.games,
+            names.join(" vs "),
+            m.engine_name(),
+            setup.threads
+        );
+        print!("{}", table(&roles, &tallies));
     }
     Ok(())
 }
@@ -95,35 +109,30 @@ fn play(
     Ok(games.into_iter().map(|(_, g)| g).collect())
 }
 
-/// What was played, then the tally as a table: mean score for one seated role; wins, draws,
-/// losses and points for more (nature, the role `random`, has no seat).
-fn text(file: &Path, setup: &Setup, engine: &str, seconds: f64, roles: &[String], tallies: &[Tally]) -> String {
-    let names: Vec<String> = setup.specs.iter().map(|s| s.to_string()).collect();
-    let mut out = format!(
-        "{}: {} games, {}, engine {engine}, {} threads, {seconds:.1} s\n",
-        file.display(),
-        setup.games,
-        names.join(" vs "),
-        setup.threads
-    );
+/// The tally as a table: mean score for one seated role; wins, draws, losses and points for
+/// more (nature, the role `random`, has no seat).
+pub fn table(roles: &[String], tallies: &[Tally]) -> String {
+    let mut out = String::new();
     if roles.iter().any(|r| gdl_core::gdl2::is_nature(r)) {
         out += "role random: nature (no seat; its moves drawn uniformly among its legal ones)\n";
     }
+    // Wide enough for the longest name (a remote player's address).
+    let w = tallies.iter().map(|t| t.player.chars().count()).max().unwrap_or(0).max(16);
     if roles.iter().filter(|r| !gdl_core::gdl2::is_nature(r)).count() == 1 {
-        out += &format!("{:<16} {:>5}  mean score (95% CI)\n", "player", "games");
+        out += &format!("{:<w$} {:>5}  mean score (95% CI)\n", "player", "games");
         for t in tallies {
-            out += &format!("{:<16} {:>5}  {:.1} ± {:.1}\n", t.player, t.games, t.score.mean, t.score.plus_minus);
+            out += &format!("{:<w$} {:>5}  {:.1} ± {:.1}\n", t.player, t.games, t.score.mean, t.score.plus_minus);
         }
         return out;
     }
     out += &format!(
-        "{:<16} {:>5} {:>5} {:>5} {:>6}  {:<18} mean score (95% CI)\n",
+        "{:<w$} {:>5} {:>5} {:>5} {:>6}  {:<18} mean score (95% CI)\n",
         "player", "games", "wins", "draws", "losses", "points (95% CI)"
     );
     for t in tallies {
         let points = format!("{:.1}% ± {:.1}", 100.0 * t.points.mean, 100.0 * t.points.plus_minus);
         out += &format!(
-            "{:<16} {:>5} {:>5} {:>5} {:>6}  {points:<18} {:.1} ± {:.1}\n",
+            "{:<w$} {:>5} {:>5} {:>5} {:>6}  {points:<18} {:.1} ± {:.1}\n",
             t.player, t.games, t.wins, t.draws, t.losses, t.score.mean, t.score.plus_minus
         );
     }

@@ -11,6 +11,8 @@ pub mod ground;
 pub mod info;
 pub mod matches;
 pub mod perft;
+pub mod player;
 pub mod playout;
+pub mod referee;
 pub mod replay;
 pub mod solve;

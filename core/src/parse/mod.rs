@@ -11,7 +11,7 @@ use crate::diagnostic::Diagnostic;
 
 pub(crate) use infix::is_name_char;
 pub use infix::parse_infix;
-pub use prefix::parse_prefix;
+pub use prefix::{parse_prefix, read_sexp, Sexp};
 
 /// The two textual forms of GDL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

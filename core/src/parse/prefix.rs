@@ -1,25 +1,74 @@
 //! KIF prefix syntax: `(<= (legal ?r (mark ?x ?y)) (true (cell ?x ?y b)))`, `;` comments.
 //!
 //! Two steps: the text becomes a forest of s-expressions (recovering from unbalanced
-//! parentheses), then each top-level s-expression becomes a rule or a fact.
+//! parentheses), then each top-level s-expression becomes a rule or a fact. [`read_sexp`]
+//! reads one s-expression on its own (a GGP message, where rules sit inside a list).
 
 use super::{is_symbol_char, MAX_NESTING};
 use crate::ast::{Description, Item, Literal, Rule, Term};
 use crate::diagnostic::{Diagnostic, Span};
 
-/// An s-expression with its span.
-#[derive(Debug)]
-enum Sexp {
+/// An s-expression with its span (symbols lower-cased, variables without `?`).
+#[derive(Clone, Debug)]
+pub enum Sexp {
     Symbol(String, Span),
     Var(String, Span),
     List(Vec<Sexp>, Span),
 }
 
 impl Sexp {
-    fn span(&self) -> Span {
+    pub fn span(&self) -> Span {
         match self {
             Sexp::Symbol(_, s) | Sexp::Var(_, s) | Sexp::List(_, s) => *s,
         }
+    }
+
+    /// The name of a symbol.
+    pub fn symbol(&self) -> Option<&str> {
+        match self {
+            Sexp::Symbol(name, _) => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The items of a list.
+    pub fn items(&self) -> Option<&[Sexp]> {
+        match self {
+            Sexp::List(items, _) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The s-expression as a GDL term (`(f)` read as the constant `f`), or the first problem.
+    pub fn term(self) -> Result<Term, Diagnostic> {
+        let mut conv = Converter { diags: Vec::new() };
+        match conv.term(self) {
+            Some(t) => Ok(t),
+            None => Err(conv.diags.swap_remove(0)),
+        }
+    }
+}
+
+/// Reads the first s-expression of `text` (after whitespace and comments) and the offset
+/// where it ends; what follows is left unread. Rules may sit inside lists (`(<=` does not
+/// close the list it is in). The first problem met is the error.
+pub fn read_sexp(text: &str) -> Result<(Sexp, usize), Diagnostic> {
+    let mut reader = Reader { text, pos: 0, diags: Vec::new(), nested_rules: true };
+    reader.skip_trivia(&mut Vec::new());
+    let sexp = match reader.peek() {
+        Some('(') => reader.read_list(),
+        Some(c) if is_symbol_char(c) || c == '?' => reader.read_atom(),
+        Some(c) => {
+            reader.skip_bad_char(c);
+            Sexp::List(Vec::new(), Span::new(0, reader.pos))
+        }
+        None => {
+            return Err(Diagnostic::error("syntax", Span::new(0, 0), "the text is empty: an s-expression was expected"))
+        }
+    };
+    match reader.diags.into_iter().next() {
+        Some(d) => Err(d),
+        None => Ok((sexp, reader.pos)),
     }
 }
 
@@ -33,6 +82,9 @@ struct Reader<'a> {
     text: &'a str,
     pos: usize,
     diags: Vec<Diagnostic>,
+    /// Whether `(<=` may open a list inside another (messages); in a game text it means the
+    /// form before was not closed.
+    nested_rules: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -135,7 +187,7 @@ impl<'a> Reader<'a> {
             };
             match c {
                 '(' => {
-                    if self.starts_rule_keyword() {
+                    if !self.nested_rules && self.starts_rule_keyword() {
                         self.diags.push(Diagnostic::error(
                             "unbalanced",
                             Span::new(top_start, top_start + 1),
@@ -213,7 +265,7 @@ fn close_all(mut stack: Vec<(usize, Vec<Sexp>)>, end: usize) -> Sexp {
 
 /// Parses KIF prefix GDL.
 pub fn parse_prefix(text: &str) -> (Description, Vec<Diagnostic>) {
-    let mut reader = Reader { text, pos: 0, diags: Vec::new() };
+    let mut reader = Reader { text, pos: 0, diags: Vec::new(), nested_rules: false };
     let tops = reader.read_all();
     let mut conv = Converter { diags: reader.diags };
     let mut items = Vec::new();

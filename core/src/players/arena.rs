@@ -129,13 +129,18 @@ pub struct Tally {
 
 /// Each player's tally over `games`.
 pub fn tally(specs: &[Spec], games: &[Game]) -> Vec<Tally> {
-    specs
+    tally_named(&specs.iter().map(Spec::to_string).collect::<Vec<_>>(), games)
+}
+
+/// Each player's tally over `games`, the players given by name (remote players included).
+pub fn tally_named(names: &[String], games: &[Game]) -> Vec<Tally> {
+    names
         .iter()
         .enumerate()
-        .map(|(p, spec)| {
+        .map(|(p, name)| {
             let (mut points, mut score) = (Vec::new(), Vec::new());
             let mut t = Tally {
-                player: spec.to_string(),
+                player: name.clone(),
                 games: 0,
                 wins: 0,
                 draws: 0,

@@ -13,12 +13,16 @@ use std::hash::Hash;
 pub enum Budget {
     Playouts(u64),
     Millis(f64),
+    /// Whichever comes first: so many playouts, or so many milliseconds (a player on a
+    /// match's clock).
+    Within(u64, f64),
 }
 
-/// What stops a search: its budget in playouts, or a deadline.
+/// What stops a search: its budget in playouts, a deadline, or the first of the two.
 pub enum Stop {
     Playouts(u64),
     Time(Deadline),
+    Within(u64, Deadline),
 }
 
 impl Budget {
@@ -27,6 +31,7 @@ impl Budget {
         match self {
             Budget::Playouts(n) => Stop::Playouts(n),
             Budget::Millis(ms) => Stop::Time(Deadline::new(ms, now)),
+            Budget::Within(n, ms) => Stop::Within(n, Deadline::new(ms, now)),
         }
     }
 }
@@ -38,6 +43,18 @@ impl Stop {
         match self {
             Stop::Playouts(n) => done >= (*n).max(1),
             Stop::Time(d) => done > 0 && d.reached(done, now),
+            Stop::Within(n, d) => done >= (*n).max(1) || (done > 0 && d.reached(done, now)),
+        }
+    }
+}
+
+impl Budget {
+    /// This budget, stopped after `millis` milliseconds at the latest.
+    pub fn within(self, millis: f64) -> Budget {
+        match self {
+            Budget::Millis(ms) => Budget::Millis(ms.min(millis)),
+            Budget::Playouts(n) => Budget::Within(n, millis),
+            Budget::Within(n, ms) => Budget::Within(n, ms.min(millis)),
         }
     }
 }
@@ -69,6 +86,16 @@ impl Spec {
             ("uct" | "mcts", b) => Ok(Spec::Uct(b.unwrap_or(Budget::Playouts(1000)))),
             ("random" | "perfect", Some(_)) => Err(format!("player '{text}': {kind} takes no budget; {USAGE}")),
             _ => Err(format!("unknown player '{text}': {USAGE}")),
+        }
+    }
+
+    /// The player thinking `millis` milliseconds at most (`random` and `perfect` have no
+    /// budget in time: `perfect` is for games the solver finishes quickly).
+    pub fn within(self, millis: f64) -> Spec {
+        match self {
+            Spec::Flat(b) => Spec::Flat(b.within(millis)),
+            Spec::Uct(b) => Spec::Uct(b.within(millis)),
+            Spec::Random | Spec::Perfect => self,
         }
     }
 
@@ -109,6 +136,7 @@ impl fmt::Display for Budget {
             Budget::Playouts(n) => write!(f, "{n}"),
             Budget::Millis(ms) if ms % 1000.0 == 0.0 => write!(f, "{}s", ms / 1000.0),
             Budget::Millis(ms) => write!(f, "{ms}ms"),
+            Budget::Within(n, ms) => write!(f, "{n} within {}", Budget::Millis(*ms)),
         }
     }
 }

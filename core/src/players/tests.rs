@@ -217,3 +217,15 @@ fn perfect_refuses_gdl2() {
     let e = Spec::Perfect.player(1).choose(&mut m, &s, 0, &no_clock).err().unwrap();
     assert!(e.message.contains("does not play GDL-II games"), "{}", e.message);
 }
+
+#[test]
+fn a_budget_within_a_time_stops_at_the_first_of_the_two() {
+    let stop = |b: Budget, done: u64, at: f64| b.stop(&|| 0.0).reached(done, &|| at);
+    assert_eq!(Budget::Playouts(100).within(50.0), Budget::Within(100, 50.0));
+    assert_eq!(Budget::Millis(2000.0).within(50.0), Budget::Millis(50.0));
+    assert!(stop(Budget::Within(100, 50.0), 100, 0.0), "the playouts are done");
+    assert!(stop(Budget::Within(100, 50.0), 8, 60.0), "the time is up");
+    assert!(!stop(Budget::Within(100, 50.0), 8, 40.0));
+    assert_eq!(Spec::parse("uct:1000").unwrap().within(50.0).to_string(), "uct:1000 within 50ms");
+    assert_eq!(Spec::Perfect.within(50.0), Spec::Perfect);
+}

@@ -1,0 +1,316 @@
+//! `gdl player`: an HTTP server that plays GGP matches, one at a time, as GGP-Base and the
+//! Dresden GameController expect. The protocol itself (messages, a player's match) is
+//! `gdl_core::protocol`; this file is the HTTP glue: one thread per request reads a bounded
+//! body and answers INFO itself, and one match thread owns the engine (the reasoner is not
+//! `Send`), loads the START's rules and plays each PLAY within the clock less a margin:
+//! `--margin` (at most 40% of the clock), raised when an answer is measured to leave later
+//! than planned (the search's last playouts, freeing its tree, threads waiting for a core).
+
+use crate::args::PlayerArgs;
+use crate::load::{usage, Outcome};
+use gdl_core::diagnostic::LineIndex;
+use gdl_core::engine::{self, Choice, Engine};
+use gdl_core::players::Spec;
+use gdl_core::propnet::Options as PropnetOptions;
+use gdl_core::protocol::message::{Message, MAX_MESSAGE_BYTES};
+use gdl_core::protocol::player::Match;
+use gdl_core::reasoner::Limits;
+use std::net::IpAddr;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+use tiny_http::{Header, Method, Request, Response, Server};
+
+/// An answer: HTTP status and body.
+type Answer = (u16, String);
+
+/// A message for the match thread, when it arrived, and where its answer goes.
+struct Job {
+    message: Message,
+    arrived: Instant,
+    answer: Sender<Answer>,
+}
+
+/// What the match thread needs to load a game and play it.
+struct Setup {
+    spec: Spec,
+    seed: u64,
+    choice: Choice,
+    limits: Limits,
+    options: PropnetOptions,
+    margin: f64,
+}
+
+pub fn run(args: &PlayerArgs) -> Outcome {
+    let spec = Spec::parse(&args.player).map_err(|e| usage(format!("--player: {e}")))?;
+    let host: IpAddr = args.host.parse().map_err(|_| usage(format!("--host: '{}' is not an IP address", args.host)))?;
+    if !host.is_loopback() {
+        eprintln!("gdl player: warning: listening on {host}, so any machine that reaches this one can send it matches");
+    }
+    let server =
+        Server::http((host, args.port)).map_err(|e| usage(format!("cannot listen on {host}:{}: {e}", args.port)))?;
+    let address = server.server_addr().to_ip().map_or(format!("{host}:{}", args.port), |a| a.to_string());
+    eprintln!("gdl player: {spec} listening on http://{address}");
+    let setup = Setup {
+        spec,
+        seed: args.seed,
+        choice: args.engine.engine,
+        limits: args.engine.limits.limits(),
+        options: args.engine.propnet_options(),
+        margin: args.margin,
+    };
+    let (margin, read_timeout) = (setup.margin, args.read_timeout);
+    let busy = Arc::new(Mutex::new(None::<String>));
+    let answered = Arc::new(Mutex::new(None::<f64>));
+    let (jobs, inbox) = channel();
+    let (playing, measured) = (busy.clone(), answered.clone());
+    thread::spawn(move || play_matches(&setup, &inbox, &playing, &measured));
+    for request in server.incoming_requests() {
+        // The clock starts here, before a thread is found for the request.
+        let arrived = Instant::now();
+        let (jobs, busy, answered) = (jobs.clone(), busy.clone(), answered.clone());
+        let shared = Shared { jobs, busy, answered, margin, read_timeout };
+        thread::spawn(move || serve(request, arrived, &shared));
+    }
+    Ok(())
+}
+
+/// What every request's thread shares: the way to the match thread, whether a match is on,
+/// when the last move left (milliseconds after its PLAY arrived), and the settings.
+struct Shared {
+    jobs: Sender<Job>,
+    busy: Arc<Mutex<Option<String>>>,
+    answered: Arc<Mutex<Option<f64>>>,
+    margin: f64,
+    read_timeout: f64,
+}
+
+/// Answers one request: CORS preflight, INFO, or a message passed to the match thread.
+fn serve(mut request: Request, arrived: Instant, shared: &Shared) {
+    let (mut answer, mut is_move) = ((204, String::new()), false);
+    match request.method() {
+        Method::Options => {}
+        Method::Post => match body(&mut request, arrived, shared.read_timeout) {
+            Ok(text) => (answer, is_move) = respond_to(&text, arrived, shared),
+            Err(refused) => answer = refused,
+        },
+        // A browser or a person looking: say whether a match is on.
+        Method::Get => answer = (200, status(&shared.busy).into()),
+        m => answer = (405, format!("error: {m} is not a GGP message: POST the message")),
+    }
+    if answer.0 >= 400 {
+        eprintln!("gdl player: answered {}: {}", answer.0, answer.1);
+    }
+    let cors = [
+        ("Access-Control-Allow-Origin", "*"),
+        ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
+        ("Access-Control-Allow-Headers", "Content-Type"),
+        ("Content-Type", "text/acl; charset=utf-8"),
+    ];
+    let mut response = Response::from_string(answer.1).with_status_code(answer.0);
+    for (name, value) in cors {
+        response.add_header(Header::from_bytes(name, value).expect("ASCII header"));
+    }
+    // A body left unread (too big, too slow) leaves the connection unusable.
+    if matches!(answer.0, 408 | 413) {
+        response.add_header(Header::from_bytes("Connection", "close").expect("ASCII header"));
+    }
+    // The referee may have given up and closed the connection: nothing to do then.
+    let _ = request.respond(response);
+    if is_move {
+        *shared.answered.lock().expect("no thread panics holding it") = Some(millis(arrived));
+    }
+}
+
+/// The body as text, at most `MAX_MESSAGE_BYTES`, sent within `seconds` (checked between
+/// reads: a client that trickles bytes is cut off; one that sends nothing more holds only
+/// its own thread).
+fn body(request: &mut Request, arrived: Instant, seconds: f64) -> Result<String, Answer> {
+    let too_big = || (413, format!("error: a message may have {} MB at most", MAX_MESSAGE_BYTES >> 20));
+    if request.body_length().is_some_and(|n| n > MAX_MESSAGE_BYTES) {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 16 << 10];
+    let reader = request.as_reader();
+    loop {
+        if arrived.elapsed().as_secs_f64() > seconds {
+            return Err((408, format!("error: the message took more than {seconds} s to arrive")));
+        }
+        match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) if bytes.len() + n > MAX_MESSAGE_BYTES => return Err(too_big()),
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) => return Err((400, format!("error: the message could not be read: {e}"))),
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| (400, "error: the message is not UTF-8 text".to_string()))
+}
+
+fn status(busy: &Mutex<Option<String>>) -> &'static str {
+    match *busy.lock().expect("no thread panics holding it") {
+        Some(_) => "busy",
+        None => "available",
+    }
+}
+
+/// Milliseconds since `t`.
+fn millis(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// The answer to a message, and whether it is a move: INFO here, the rest by the match
+/// thread. A START still loading when its clock (less the margin) runs out is answered
+/// `ready`: its PLAY waits for it.
+fn respond_to(text: &str, arrived: Instant, shared: &Shared) -> (Answer, bool) {
+    let stopped = || (500, "error: the player has stopped".to_string());
+    let message = match Message::parse(text) {
+        Ok(m) => m,
+        Err(e) => return ((400, format!("error: {e}")), false),
+    };
+    let (start_clock, is_move) = match &message {
+        Message::Info => return ((200, status(&shared.busy).into()), false),
+        Message::Start { .. } if status(&shared.busy) == "busy" => return ((200, "busy".into()), false),
+        Message::Start { start_clock, .. } => (Some(*start_clock), false),
+        Message::Play { .. } => (None, true),
+        _ => (None, false),
+    };
+    let (tx, rx) = channel();
+    if shared.jobs.send(Job { message, arrived, answer: tx }).is_err() {
+        return (stopped(), false);
+    }
+    let Some(seconds) = start_clock else {
+        let answer = rx.recv().unwrap_or_else(|_| stopped());
+        let is_move = is_move && answer.0 == 200;
+        return (answer, is_move);
+    };
+    let wait = Duration::from_secs_f64(seconds - shared.margin / 1000.0).saturating_sub(arrived.elapsed());
+    let answer = match rx.recv_timeout(wait) {
+        Ok(answer) => answer,
+        Err(RecvTimeoutError::Timeout) => (200, "ready".into()),
+        Err(RecvTimeoutError::Disconnected) => stopped(),
+    };
+    (answer, false)
+}
+
+/// The match being played, and the margin kept back from the play clock (milliseconds):
+/// `base` to begin with, raised by what the moves are measured to need.
+struct Playing {
+    game: Match<Engine>,
+    play_clock: f64,
+    base: f64,
+    margin: f64,
+    /// When the last move's thinking was planned to end (milliseconds after its PLAY).
+    planned: Option<f64>,
+}
+
+/// The match thread: one message at a time, in the order they came.
+fn play_matches(setup: &Setup, inbox: &Receiver<Job>, busy: &Mutex<Option<String>>, answered: &Mutex<Option<f64>>) {
+    let mut current: Option<Playing> = None;
+    let set_busy = |id: Option<String>| *busy.lock().expect("no thread panics holding it") = id;
+    for job in inbox {
+        let answer = match job.message {
+            Message::Info => (200, if current.is_some() { "busy" } else { "available" }.into()),
+            Message::Start { id, role, rules, play_clock, .. } => match &current {
+                Some(_) => (200, "busy".into()),
+                None => match load(setup, &id, &role, &rules, job.arrived) {
+                    Ok(game) => {
+                        set_busy(Some(id));
+                        let base = setup.margin.min(0.4 * play_clock * 1000.0);
+                        current = Some(Playing { game, play_clock, base, margin: base, planned: None });
+                        (200, "ready".into())
+                    }
+                    Err(e) => (400, format!("error: {e}")),
+                },
+            },
+            Message::Play { id, last } => match playing(&mut current, &id) {
+                Err(e) => e,
+                Ok(p) => match p.game.advance(&last) {
+                    Err(e) => (400, format!("error: {e}")),
+                    Ok(()) => play(p, job.arrived, answered),
+                },
+            },
+            Message::Stop { id, last } => match playing(&mut current, &id) {
+                Err(e) => e,
+                Ok(p) => {
+                    if let Err(e) = p.game.advance(&last) {
+                        eprintln!("gdl player: match {id}: the last moves: {e}");
+                    }
+                    let goals = p.game.goals().map_or("not over".to_string(), |g| format!("{g:?}"));
+                    eprintln!("gdl player: match {id} over after {} moves: goals {goals}", p.game.step);
+                    current = None;
+                    set_busy(None);
+                    (200, "done".into())
+                }
+            },
+            Message::Abort { id } => match playing(&mut current, &id) {
+                Err(e) => e,
+                Ok(_) => {
+                    eprintln!("gdl player: match {id} aborted");
+                    current = None;
+                    set_busy(None);
+                    (200, "aborted".into())
+                }
+            },
+        };
+        let _ = job.answer.send(answer);
+    }
+}
+
+/// The match `id` if it is the one being played, else the error to answer.
+fn playing<'a>(current: &'a mut Option<Playing>, id: &str) -> Result<&'a mut Playing, Answer> {
+    match current {
+        Some(p) if p.game.id != id => {
+            Err((400, format!("error: no match '{id}' here: this player is playing '{}'", p.game.id)))
+        }
+        Some(p) => Ok(p),
+        None => Err((400, format!("error: no match '{id}' here: START it first"))),
+    }
+}
+
+/// The game of a START: its rules checked, the engine chosen, the role found.
+fn load(setup: &Setup, id: &str, role: &str, rules: &str, arrived: Instant) -> Result<Match<Engine>, String> {
+    let valid = gdl_core::validated(rules).map_err(|diags| {
+        let index = LineIndex::new(rules);
+        let first = diags.iter().find(|d| d.is_error()).or(diags.first()).map(|d| index.render("rules", d));
+        format!("the rules do not load: {}", first.unwrap_or_default())
+    })?;
+    let now = || millis(arrived);
+    let chosen =
+        engine::build(setup.choice, &valid.description, setup.limits, setup.options, &now).map_err(|d| d.message)?;
+    let game = Match::new(id, role, chosen.engine, setup.spec, setup.seed)?;
+    eprintln!("gdl player: match {id} as {role}, engine {}, ready after {:.0} ms", chosen.note, now());
+    Ok(game)
+}
+
+/// A move within the play clock: thinking stops `margin` before it. When the last move
+/// left later than planned, the margin grows to the base plus one and a half times the delay.
+fn play(p: &mut Playing, arrived: Instant, answered: &Mutex<Option<f64>>) -> Answer {
+    let left = answered.lock().expect("no thread panics holding it").take();
+    if let (Some(planned), Some(left)) = (p.planned.take(), left) {
+        p.margin = p.margin.max(p.base + 1.5 * (left - planned));
+    }
+    let now = || millis(arrived);
+    let clock = p.play_clock * 1000.0;
+    let planned = clock - p.margin;
+    match p.game.choose(planned - now(), &now) {
+        Err(e) => (400, format!("error: {e}")),
+        Ok(choice) => {
+            p.planned = Some(planned);
+            if let Some(why) = &choice.trouble {
+                eprintln!("gdl player: the player failed ({why}); a random legal move stands in");
+            }
+            eprintln!(
+                "gdl player: match {} step {}: {} after {} playouts, {:.0} ms (margin {:.0} ms of {clock:.0})",
+                p.game.id,
+                p.game.step + 1,
+                choice.text,
+                choice.playouts,
+                now(),
+                p.margin
+            );
+            (200, choice.text)
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! The referee of `gdl match` when a player is remote (`http://host:port` in `--players`) or
+//! a record is asked for (`--record`): each game is one match of the GGP protocol, refereed
+//! by `gdl_core::protocol::referee`; remote players are reached over HTTP here, one message
+//! at a time, each within its clock.
+
+use super::matches::table;
+use crate::args::MatchArgs;
+use crate::load::{invalid, usage, Loader, Outcome};
+use gdl_core::engine::Engine;
+use gdl_core::machine::StateMachine;
+use gdl_core::players::arena::{player_seed, seats, tally_named, Game};
+use gdl_core::players::Spec;
+use gdl_core::protocol::message::{Message, MAX_MESSAGE_BYTES};
+use gdl_core::protocol::referee::{quoted, referee, Local, Record, Seat, Setup};
+use serde_json::json;
+use std::io::Read;
+use std::time::{Duration, Instant, SystemTime};
+
+/// A player of the list: one of ours, or one reached over HTTP.
+pub enum Entrant {
+    Local(Spec),
+    Remote(String),
+}
+
+/// Reads `--players`: specs of ours and `http://host:port` addresses, separated by commas.
+pub fn entrants(text: &str) -> Result<Vec<Entrant>, String> {
+    text.split(',')
+        .map(str::trim)
+        .map(|t| match t.strip_prefix("http://") {
+            Some(rest) if !rest.is_empty() => Ok(Entrant::Remote(t.trim_end_matches('/').to_string())),
+            Some(_) => Err("'http://' needs a host and port, such as http://127.0.0.1:9147".to_string()),
+            None => Spec::parse(t).map(Entrant::Local),
+        })
+        .collect()
+}
+
+/// A player reached over HTTP.
+struct Remote {
+    url: String,
+    agent: ureq::Agent,
+}
+
+impl Remote {
+    /// POSTs `message` and returns the reply's text, or why there is none within `clock` ms.
+    fn post(&self, message: &Message, clock: f64) -> Result<String, String> {
+        let start = Instant::now();
+        let sent = self
+            .agent
+            .post(&self.url)
+            .timeout(Duration::from_secs_f64(clock / 1000.0))
+            .set("Content-Type", "text/acl")
+            .send_string(&message.to_string());
+        let seconds = clock / 1000.0;
+        match sent {
+            Ok(response) => {
+                let mut text = String::new();
+                let read = response.into_reader().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_string(&mut text);
+                match read {
+                    Err(_) if start.elapsed().as_secs_f64() >= seconds => Err(format!("no reply in {seconds} s")),
+                    Err(e) => Err(format!("the reply could not be read: {e}")),
+                    Ok(_) if text.len() > MAX_MESSAGE_BYTES => {
+                        Err(format!("the reply is longer than {} MB", MAX_MESSAGE_BYTES >> 20))
+                    }
+                    Ok(_) => Ok(text),
+                }
+            }
+            Err(ureq::Error::Status(code, response)) => {
+                Err(format!("answered HTTP {code} {}", quoted(&response.into_string().unwrap_or_default())))
+            }
+            Err(_) if start.elapsed().as_secs_f64() >= seconds => Err(format!("no reply in {seconds} s")),
+            Err(e) => Err(format!("no reply: {e}")),
+        }
+    }
+}
+
+impl Seat<Engine> for Remote {
+    fn name(&self) -> String {
+        self.url.clone()
+    }
+
+    fn tell(&mut self, message: &Message, clock: f64) -> Result<String, String> {
+        self.post(message, clock)
+    }
+
+    fn play(
+        &mut self,
+        message: &Message,
+        clock: f64,
+        _: (&mut Engine, &<Engine as StateMachine>::State, usize),
+        _: &dyn Fn() -> f64,
+    ) -> Result<String, String> {
+        self.post(message, clock)
+    }
+}
+
+pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
+    let (file, json) = (&args.file, args.json);
+    for (name, clock) in [("--start-clock", args.start_clock), ("--play-clock", args.play_clock)] {
+        if !(clock.is_finite() && clock > 0.0) {
+            return Err(usage(format!("{name}: {clock} is not a number of seconds above 0")));
+        }
+    }
+    let loader = Loader::new(file, &args.run.engine, json)?;
+    let mut m = loader.engine(file, json)?;
+    let roles = m.roles().to_vec();
+    let names: Vec<String> = entrants
+        .iter()
+        .map(|e| match e {
+            Entrant::Local(spec) => spec.to_string(),
+            Entrant::Remote(url) => url.clone(),
+        })
+        .collect();
+    let agent = ureq::AgentBuilder::new().build();
+    let started = Instant::now();
+    let now = || started.elapsed().as_secs_f64() * 1000.0;
+    let stamp = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let seed = args.run.seed;
+    let (mut games, mut records) = (Vec::new(), Vec::new());
+    for g in 0..args.games {
+        let at = seats(entrants.len(), &roles, g);
+        // Nature (the role `random`, no seat) draws its moves uniformly, as in every match.
+        let mut seated: Vec<Box<dyn Seat<Engine>>> = at
+            .iter()
+            .enumerate()
+            .map(|(r, &p)| -> Box<dyn Seat<Engine>> {
+                match p.map(|p| &entrants[p]) {
+                    None => Box::new(Local { spec: Spec::Random, seed: player_seed(seed, g, r) }),
+                    Some(Entrant::Local(spec)) => Box::new(Local { spec: *spec, seed: player_seed(seed, g, r) }),
+                    Some(Entrant::Remote(url)) => Box::new(Remote { url: url.clone(), agent: agent.clone() }),
+                }
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn Seat<Engine>> =
+            seated.iter_mut().map(|s| &mut **s as &mut dyn Seat<Engine>).collect();
+        let setup = Setup {
+            id: &format!("gdl.{stamp}.{}", g + 1),
+            description: &loader.description,
+            start_clock: args.start_clock,
+            play_clock: args.play_clock,
+            max_steps: args.run.max_steps,
+            seed: player_seed(seed, g, roles.len()),
+            players: at.iter().map(|p| p.map_or(0, |p| p + 1)).collect(),
+        };
+        let record = referee(&mut m, &mut refs, &setup, &now, &mut |s| eprintln!("gdl match: {s}")).map_err(invalid)?;
+        if !json {
+            eprintln!("{}", summary(g, &record));
+        }
+        games.push(Game { seats: at, goals: record.goals.clone(), length: record.steps.len() });
+        records.push(record);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let tallies = tally_named(&names, &games);
+    if let Some(path) = &args.record {
+        let text = serde_json::to_string_pretty(&json!({"game": file.display().to_string(), "matches": records}))
+            .expect("serialisable");
+        std::fs::write(path, text + "\n")
+            .map_err(|e| usage(format!("--record: cannot write {}: {e}", path.display())))?;
+    }
+    if json {
+        println!(
+            "{}",
+            json!({"game": file.display().to_string(), "engine": m.engine_name(), "roles": roles,
+                   "seconds": seconds, "players": tallies, "matches": records})
+        );
+    } else {
+        print!(
+            "{}: {} games, {}, engine {}, clocks {} s / {} s, {seconds:.1} s\n{}",
+            file.display(),
+            args.games,
+            names.join(" vs "),
+            m.engine_name(),
+            args.start_clock,
+            args.play_clock,
+            table(&roles, &tallies)
+        );
+    }
+    Ok(())
+}
+
+/// One line per game: its goals, length and faults.
+fn summary(g: usize, record: &Record) -> String {
+    let goals = match &record.goals {
+        Some(goals) => goals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
+        None => "none (cut at the move limit)".into(),
+    };
+    let faults = match record.faults.len() {
+        0 => "no fault".to_string(),
+        1 => "1 fault".to_string(),
+        n => format!("{n} faults"),
+    };
+    format!("game {}: {} moves, goals {goals}, {faults}", g + 1, record.steps.len())
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Time per move of `gdl player` under the Dresden GameController (../shared/ggp-referee).
+
+For each game, matches with our player in each seat against the referee's random player;
+the referee's own log gives the time of each reply ("reply from ours: MOVE after N ms").
+Moves where our player had a choice (not noop) and every reply are reported apart.
+Writes the table to stdout (tests/bench/PROTOCOL.md keeps it). Needs java and a release
+build (cargo build --release -p gdl-cli).
+
+    python3 tests/bench/protocol.py [--player uct:60s] [--play-clock 3] [--matches 1]
+"""
+import argparse, re, socket, statistics, subprocess, sys, time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+GAMES = {"tic-tac-toe": "tictactoe.kif", "connect four": "connectFour.kif"}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def match(game, seat, roles, player, play_clock):
+    """One match; the times (ms) of our replies, with the move."""
+    port = free_port()
+    ours = subprocess.Popen([ROOT / "target/release/gdl", "player", "--port", str(port), "--player", player],
+                            stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        seats = []
+        for r in range(1, roles + 1):
+            seats += ["-remote", str(r), "ours", "127.0.0.1", str(port), "1"] if r == seat else ["-random", str(r)]
+        log = subprocess.run(["java", "-jar", SHARED / "ggp-referee/gamecontroller-cli.jar", f"bench{seat}",
+                              SHARED / "corpus/ggp-base" / game, "10", str(play_clock), "1", *seats],
+                             capture_output=True, text=True, timeout=600)
+    finally:
+        ours.kill()
+        ours.wait()
+    text = log.stdout + log.stderr
+    if "Game over!" not in text:
+        sys.exit(f"{game}: the match did not finish:\n{text[-2000:]}")
+    bad = [l for l in text.splitlines() if re.search(r"illegal|timeout|timed out|io error", l, re.I)]
+    replies = [(m.group(1).strip(), int(m.group(2)))
+               for m in re.finditer(r"reply from ours: (.*?)\s*after (\d+)ms", text, re.S)]
+    return replies, bad
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--player", default="uct:60s", help="our player (a long budget: the clock stops it)")
+    ap.add_argument("--play-clock", type=int, default=3)
+    ap.add_argument("--matches", type=int, default=1, help="matches per seat")
+    args = ap.parse_args()
+    clock = args.play_clock * 1000
+    print(f"| game | matches | moves with a choice | median | worst | every reply: median | worst | late or illegal |")
+    print(f"| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, game in GAMES.items():
+        choice, every, faults, played = [], [], [], 0
+        for seat in (1, 2):
+            for _ in range(args.matches):
+                replies, bad = match(game, seat, 2, args.player, args.play_clock)
+                played += 1
+                every += [t for _, t in replies]
+                choice += [t for mv, t in replies if mv.lower() != "noop"]
+                faults += bad
+        fmt = lambda t: f"{t} ms ({100 * t / clock:.0f}%)"
+        print(f"| {name} | {played} | {len(choice)} | {fmt(int(statistics.median(choice)))} | {fmt(max(choice))} "
+              f"| {fmt(int(statistics.median(every)))} | {fmt(max(every))} | {len(faults)} |")
+        for line in faults:
+            print(f"  {line}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
