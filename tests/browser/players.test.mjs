@@ -60,7 +60,7 @@ test('a short match shows its results table and chart', async () => {
   await page.locator('#ma-games').fill('4');
   await page.locator('#ma-run').click();
   await page.waitForFunction(() => /4 of 4 games/.test(document.querySelector('#ma-results')?.textContent ?? ''), null, { timeout: 30_000 });
-  const rows = page.locator('.match-table tbody tr');
+  const rows = page.locator('#ma-results > .match-table tbody tr');
   assert.equal(await rows.count(), 2);
   const first = await rows.nth(0).locator('td').allTextContents();
   // Named in the results as in the setup.
@@ -74,7 +74,20 @@ test('a short match shows its results table and chart', async () => {
   }
   assert.equal(await page.locator('.match-chart .chart-row').count(), 2);
   assert.equal(await page.locator('#ma-run').isDisabled(), false);
+  // Per seat: each player sat twice at x and twice at o.
+  await page.locator('#ma-seats summary').click();
+  const seats = await page.locator('#ma-seats tbody tr').evaluateAll((rs) => rs.map((r) => [...r.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent)));
+  assert.deepEqual(seats.map(([role, , n]) => `${role} ${n}`).sort(), ['o 2', 'o 2', 'x 2', 'x 2']);
+  // Every game opens in the Play pane, at its end.
+  await page.locator('#ma-games-list summary').click();
+  assert.equal(await page.locator('#ma-games-list li').count(), 4);
+  const game1 = page.locator('#ma-games-list li[data-game="0"]');
+  const length = Number((await game1.textContent()).match(/(\d+) moves/)[1]);
   await shot(page, 'players-match');
+  await game1.locator('button', { hasText: 'Open in Play' }).click();
+  assert.equal(await page.locator('#tab-play').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#history li').count(), length + 1);
+  assert.equal(await page.locator('#outcome.over').count(), 1);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -89,7 +102,7 @@ test('a long match moves to the network ground in the background and counts ever
   await page.locator('#ma-run').click();
   await page.waitForFunction(() => /60 of 60 games/.test(document.querySelector('#ma-results')?.textContent ?? ''), null, { timeout: 120_000 });
   assert.match(await page.locator('#ma-where').textContent(), /then the last \d+ on one worker with engine propnet \(.*measured faster than the reasoner/);
-  const rows = page.locator('.match-table tbody tr');
+  const rows = page.locator('#ma-results > .match-table tbody tr');
   let games = 0;
   for (let i = 0; i < (await rows.count()); i++) games += Number((await rows.nth(i).locator('td').allTextContents())[1]);
   assert.equal(games, 60);

@@ -225,6 +225,18 @@ pub fn match_tally(
     to_js(&gdl_core::players::arena::tally(&specs, &games))
 }
 
+/// Per role of the game (`roles`, nature's left out), each player's results at that seat.
+#[wasm_bindgen(js_name = matchTallyByRole, unchecked_return_type = "RoleTally[]")]
+pub fn match_tally_by_role(
+    players: &str,
+    roles: Vec<String>,
+    #[wasm_bindgen(unchecked_param_type = "MatchGame[]")] games: JsValue,
+) -> Result<JsValue, JsError> {
+    let games: Vec<Game> = from_js(games, "not a list of games")?;
+    let specs = Spec::parse_list(players).map_err(js_err)?;
+    to_js(&gdl_core::players::arena::tally_by_role(&specs, &roles, &games))
+}
+
 /// The rules printed in `to` (`"prefix"` or `"infix"`).
 #[wasm_bindgen(js_name = formatText)]
 pub fn format_text(text: &str, to: &str) -> Result<String, JsError> {

@@ -118,7 +118,11 @@ export class App {
       (role, move) => this.#play.choose(role, move),
     );
     const typed = () => (this.#current()?.ok ? this.#loadedText : null);
-    new MatchPane(module, typed);
+    const typedGame = () => {
+      const game = this.#current();
+      return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
+    };
+    new MatchPane(module, typedGame, (moves) => this.#openPath(moves));
     this.#grounder = new GroundClient(module);
     this.#ground = new GroundPane(this.#grounder, {
       play: (joint) => this.#update(() => this.#session.play(joint)),
@@ -144,10 +148,7 @@ export class App {
     new PlayoutsPane(
       module,
       caps,
-      () => {
-        const game = this.#current();
-        return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
-      },
+      typedGame,
       () => (typeof this.#pick === 'object' && this.#pick !== null ? { engine: this.#pick.engine, note: this.#pick.engineNote } : null),
     );
     new AnalysisPane(module, typed, () => workerEngine(this.#pick), (moves) => this.#openPath(moves));

@@ -145,7 +145,8 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
         if !json {
             eprintln!("{}", summary(g, &record));
         }
-        games.push(Game { seats: at, goals: record.goals.clone(), length: record.steps.len() });
+        let moves = record.steps.iter().map(|s| s.moves.clone()).collect();
+        games.push(Game { seats: at, goals: record.goals.clone(), length: record.steps.len(), moves });
         records.push(record);
     }
     let seconds = started.elapsed().as_secs_f64();

@@ -47,6 +47,8 @@ pub struct Game {
     pub goals: Option<Vec<i64>>,
     /// Joint moves played.
     pub length: usize,
+    /// The joint moves, as text (one move per role), so that the game can be replayed.
+    pub moves: Vec<Vec<String>>,
 }
 
 /// Plays game `game` of a match between `specs` from the initial state, at most
@@ -71,19 +73,21 @@ where
         })
         .collect();
     let mut state = m.initial_state();
+    let mut moves = Vec::new();
     for length in 0..=max_steps {
         if m.is_terminal(&state)? {
             let goals = m.goals(&state)?.iter().map(|g| goal_number(g)).collect();
-            return Ok(Game { seats, goals: Some(goals), length });
+            return Ok(Game { seats, goals: Some(goals), length, moves });
         }
         if length == max_steps {
             break;
         }
         let joint: Vec<M::Move> =
             (0..roles).map(|r| Ok(players[r].choose(m, &state, r, now)?.chosen)).collect::<Result<_>>()?;
+        moves.push(joint.iter().map(|&mv| m.move_text(mv)).collect());
         state = m.next_state(&state, &joint)?;
     }
-    Ok(Game { seats, goals: None, length: max_steps })
+    Ok(Game { seats, goals: None, length: max_steps, moves })
 }
 
 /// A mean with the half-width of its 95% confidence interval (normal approximation).
@@ -134,6 +138,28 @@ pub fn tally(specs: &[Spec], games: &[Game]) -> Vec<Tally> {
 
 /// Each player's tally over `games`, the players given by name (remote players included).
 pub fn tally_named(names: &[String], games: &[Game]) -> Vec<Tally> {
+    tally_at(names, games, None)
+}
+
+/// The players' results at one seat of a match.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
+pub struct RoleTally {
+    pub role: String,
+    pub tallies: Vec<Tally>,
+}
+
+/// Per role (nature's left out): each player's tally over the games it played at that seat.
+pub fn tally_by_role(specs: &[Spec], roles: &[String], games: &[Game]) -> Vec<RoleTally> {
+    let names: Vec<String> = specs.iter().map(Spec::to_string).collect();
+    (roles.iter().enumerate())
+        .filter(|(_, role)| !crate::gdl2::is_nature(role))
+        .map(|(r, role)| RoleTally { role: role.clone(), tallies: tally_at(&names, games, Some(r)) })
+        .collect()
+}
+
+/// Each player's tally over `games`, counting only its seats at role `only` when given.
+fn tally_at(names: &[String], games: &[Game], only: Option<usize>) -> Vec<Tally> {
     names
         .iter()
         .enumerate()
@@ -150,7 +176,8 @@ pub fn tally_named(names: &[String], games: &[Game]) -> Vec<Tally> {
                 score: Estimate::of(&[]),
             };
             for g in games {
-                for (r, _) in g.seats.iter().enumerate().filter(|&(_, &q)| q == Some(p)) {
+                for (r, _) in g.seats.iter().enumerate().filter(|&(r, &q)| q == Some(p) && only.is_none_or(|o| o == r))
+                {
                     t.games += 1;
                     let Some(goals) = &g.goals else {
                         t.unfinished += 1;

@@ -1,6 +1,6 @@
 //! Tests of the computer players and matches: legal moves, budgets, seats and the tally.
 
-use super::arena::{play_game, seats, tally};
+use super::arena::{play_game, seats, tally, tally_by_role};
 use super::uct::Uct;
 use super::*;
 use crate::engine::{build, Choice, Engine};
@@ -67,6 +67,20 @@ fn perfect_never_loses_tictactoe_against_random() {
     assert_eq!(t[0].losses, 0, "{t:?}");
     assert!(t[0].wins > 20, "{t:?}");
     assert_eq!((t[1].wins, t[1].losses), (0, t[0].wins));
+    // Per seat: each player sat 20 times at x and 20 at o, and the seats add up to the whole.
+    let by_role = tally_by_role(&specs, m.roles(), &games);
+    assert_eq!(by_role.iter().map(|rt| rt.role.as_str()).collect::<Vec<_>>(), ["x", "o"]);
+    for (p, whole) in t.iter().enumerate() {
+        assert!(by_role.iter().all(|rt| rt.tallies[p].games == 20));
+        assert_eq!(by_role.iter().map(|rt| rt.tallies[p].wins).sum::<usize>(), whole.wins);
+    }
+    // Each game keeps its moves: replayed, they reach the end it had.
+    for g in &games {
+        assert_eq!(g.moves.len(), g.length);
+        let path: Vec<String> = g.moves.iter().map(|j| j.join(", ")).collect();
+        let (states, _) = play(&mut m, &parse_path(&path.join("; ")).unwrap()).unwrap();
+        assert!(m.is_terminal(states.last().unwrap()).unwrap());
+    }
 }
 
 #[test]

@@ -1,10 +1,10 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, formatText, initSync, largerLimits, matchTally, mergePlayouts, ruleGraph } from '../../pkg/gdl_wasm.js';
+import init, { Session, capabilities, formatText, initSync, largerLimits, matchTally, matchTallyByRole, mergePlayouts, ruleGraph } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { Session, capabilities, formatText, largerLimits, matchTally, mergePlayouts, ruleGraph };
+export { Session, capabilities, formatText, largerLimits, matchTally, matchTallyByRole, mergePlayouts, ruleGraph };
 
 export type {
   Capabilities,

@@ -1,11 +1,12 @@
 // The Match pane: N games between two computer players from the initial state, seats
 // alternating, played by a pool of workers (one per core, navigator.hardwareConcurrency);
 // a results table (wins, draws, losses, points and mean score with 95% intervals) and a
-// bar chart of each player's wins, draws and losses, updated as games end. A long match on
-// the reasoner moves to the propositional network ground in the background (see `start`).
+// bar chart of each player's wins, draws and losses, updated as games end; the same per seat;
+// and the games themselves, each of which opens in the Play pane. A long match on the
+// reasoner moves to the propositional network ground in the background (see `start`).
 
 import { byId, h } from '../dom';
-import { matchTally, type MatchGame, type Tally } from '../engine/engine';
+import { matchTally, matchTallyByRole, type MatchGame, type Tally } from '../engine/engine';
 import { BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply } from './protocol';
 import { UpgradeController } from '../engine/upgrade';
 
@@ -20,7 +21,9 @@ export class MatchPane {
 
   constructor(
     private module: WebAssembly.Module,
-    private rules: () => string | null,
+    private rules: () => { text: string; roles: string[] } | null,
+    /** Opens a game, its joint moves from the start, in the Play pane. */
+    private open: (moves: string[][]) => void,
   ) {
     for (const id of ['ma-a', 'ma-b']) {
       const select = byId<HTMLSelectElement>(id);
@@ -43,18 +46,21 @@ export class MatchPane {
   }
 
   #start(): void {
-    const rules = this.rules();
+    const game = this.rules();
     const out = byId('ma-results');
-    if (rules === null) {
+    if (game === null) {
       out.replaceChildren(h('p', { class: 'warn' }, 'The rules have errors: fix them to play a match.'));
       return;
     }
     this.#finish('');
+    const rules = game.text;
     const players = `${this.#seat('ma-a')},${this.#seat('ma-b')}`;
     const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
     const workers = Math.max(1, Math.min(count, navigator.hardwareConcurrency || 1));
     const seed = randomSeed();
+    /** The games ended so far, by their number. */
     const games: MatchGame[] = [];
+    const numbers: number[] = [];
     const played = new Set<number>();
     const progress = byId<HTMLProgressElement>('ma-progress');
     progress.max = count;
@@ -69,8 +75,9 @@ export class MatchPane {
       if (reply.type === 'game' && !played.has(reply.index)) {
         played.add(reply.index);
         games.push(reply.game);
+        numbers.push(reply.index);
         progress.value = games.length;
-        this.#show(players, games, count, where);
+        this.#show(players, game.roles, games, numbers, count, where);
       } else if (reply.type === 'error') {
         this.#finish(`The match stopped: ${reply.message}`);
       } else if (reply.type === 'done' && --running === 0) {
@@ -102,10 +109,45 @@ export class MatchPane {
     );
   }
 
-  /** The tally of `games` so far, played on `where` (workers and engine). */
-  #show(players: string, games: MatchGame[], count: number, where: string): void {
+  /** The tally of `games` so far (game `numbers[i]` is `games[i]`), played on `where`
+   * (workers and engine): per player, per seat, and the games themselves. */
+  #show(players: string, roles: string[], games: MatchGame[], numbers: number[], count: number, where: string): void {
     const tallies = matchTally(players, games);
     const pm = (e: { mean: number; plus_minus: number }, scale: number) => `${(scale * e.mean).toFixed(1)} ± ${(scale * e.plus_minus).toFixed(1)}`;
+    const names = players.split(',');
+    const bySeat = h(
+      'details',
+      { class: 'match-seats', id: 'ma-seats' },
+      h('summary', {}, 'Results per seat'),
+      h(
+        'table',
+        { class: 'match-table' },
+        h('thead', {}, h('tr', {}, ...['seat', 'player', 'games', 'wins', 'draws', 'losses', 'mean score (95% CI)'].map((t) => h('th', {}, t)))),
+        h(
+          'tbody',
+          {},
+          ...matchTallyByRole(players, roles, games).flatMap((rt) =>
+            rt.tallies.filter((t) => t.games > 0).map((t) => h('tr', { 'data-role': rt.role }, h('td', {}, rt.role), h('td', {}, playerLabel(t.player)), ...[t.games, t.wins, t.draws, t.losses].map((n) => h('td', {}, String(n))), h('td', {}, pm(t.score, 1)))),
+          ),
+        ),
+      ),
+    );
+    const order = numbers.map((n, i) => [n, i]).sort((a, b) => a[0] - b[0]);
+    const gameList = h(
+      'details',
+      { class: 'match-games', id: 'ma-games-list' },
+      h('summary', {}, `Games (${games.length})`),
+      h(
+        'ol',
+        {},
+        ...order.map(([n, i]) => {
+          const g = games[i];
+          const who = roles.map((r, k) => `${r}: ${g.seats[k] === null ? 'nature' : playerLabel(names[g.seats[k] as number])}`).join(', ');
+          const end = g.goals ? `goals ${g.goals.join(' / ')}` : 'cut at the move limit';
+          return h('li', { value: n + 1, 'data-game': n }, `${who} · ${g.length} moves · ${end} `, h('button', { type: 'button', class: 'small', onclick: () => this.open(g.moves) }, 'Open in Play'));
+        }),
+      ),
+    );
     const table = h(
       'table',
       { class: 'match-table' },
@@ -121,6 +163,8 @@ export class MatchPane {
       table,
       h('div', { class: 'match-chart', 'aria-label': 'Wins, draws and losses per player' }, ...tallies.map(bar)),
       h('p', { class: 'muted chart-key' }, h('span', { class: 'key win' }), ' wins ', h('span', { class: 'key draw' }), ' draws ', h('span', { class: 'key loss' }), ' losses'),
+      bySeat,
+      gameList,
     );
   }
 
