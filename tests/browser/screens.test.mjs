@@ -87,6 +87,11 @@ for (const s of SCREENS) {
     assert.equal(await header(), valid, 'the header changed height with a longer status');
     if (s.board) await inView(page, page.locator('#board'), 'the chess board', view);
     assert.equal(await overflow(), 0, 'the page scrolls sideways on chess');
+    // The table of how each value is drawn fits beside the board, without scrolling sideways.
+    await page.locator('#board-pieces').click();
+    const [wide, room] = await page.locator('#board-display').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    assert.ok(wide <= room, `the Pieces table is ${wide} px wide in ${room} px on the ${s.name}`);
+    await page.locator('#board-pieces').click();
     await shot(page, `screen-${s.name}-chess`);
     assert.deepEqual(errors, []);
     await context.close();
