@@ -139,9 +139,9 @@ const LARGER: usize = 4;
 /// After a grounding at limits `scale` times the default stopped on one: the next try.
 pub fn larger_limits(scale: usize) -> LargerLimits {
     let next = scale.saturating_mul(LARGER);
-    let bytes = Options::default().scaled(next).max_rules as f64 * crate::ground::BYTES_PER_RULE;
+    let rules = Options::default().scaled(next).max_rules;
+    let bytes = rules as f64 * crate::ground::BYTES_PER_RULE;
     if bytes * 1.5 > PAGE_MEMORY {
-        let rules = Options::default().scaled(next).max_rules;
         return LargerLimits {
             scale: None,
             note: format!(

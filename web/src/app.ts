@@ -23,7 +23,7 @@ import { Autosave } from './storage/autosave';
 import { Seats } from './players/seats';
 import { runTask, type Running } from './analysis/tasks';
 import { renderProblems, renderSyntax } from './editor/problems';
-import { engineNote, networkHere, quickEngine, workerEngine, type AutoPick } from './engine/auto';
+import { autoChoice, engineNote, networkHere, quickEngine, workerEngine, type AutoPick } from './engine/auto';
 import { GraphPane } from './graph/pane';
 import { showBanner, toast } from './notices';
 import { Tabs } from './tabs';
@@ -149,7 +149,10 @@ export class App {
       module,
       caps,
       typedGame,
-      () => (typeof this.#pick === 'object' && this.#pick !== null ? { engine: this.#pick.engine, note: this.#pick.engineNote } : null),
+      () => {
+        const choice = autoChoice(this.#pick);
+        return choice && { engine: choice.engine, note: choice.engineNote };
+      },
     );
     new AnalysisPane(module, typed, () => workerEngine(this.#pick), (moves) => this.#openPath(moves));
     this.#editor = createEditor(byId('editor'), start.rules, () => this.#onEdit());

@@ -13,21 +13,27 @@ const MAIN_ENGINE_MS = 500;
  * decides. */
 export type AutoPick = EngineChoice | string | null;
 
+/** What `auto` picked, once it has (null while it decides or when it could not tell). */
+export function autoChoice(pick: AutoPick): EngineChoice | null {
+  return typeof pick === 'object' ? pick : null;
+}
+
 /** The engine workers should use: what `auto` picked, once known. */
 export function workerEngine(pick: AutoPick): string {
-  return typeof pick === 'object' && pick !== null ? pick.engine : 'auto';
+  return autoChoice(pick)?.engine ?? 'auto';
 }
 
 /** The engine for a task that must answer within seconds (a seat's move, Best moves): what
  * `auto` picked, or the reasoner while it decides (grounding a big game takes longer than
  * the task may). */
 export function quickEngine(pick: AutoPick): string {
-  return typeof pick === 'object' && pick !== null ? pick.engine : 'reasoner';
+  return autoChoice(pick)?.engine ?? 'reasoner';
 }
 
 /** `auto` picked the network and it builds quickly enough for the page's own session. */
 export function networkHere(pick: AutoPick): boolean {
-  return typeof pick === 'object' && pick !== null && pick.engine === 'propnet' && pick.engineMs <= MAIN_ENGINE_MS;
+  const choice = autoChoice(pick);
+  return choice?.engine === 'propnet' && choice.engineMs <= MAIN_ENGINE_MS;
 }
 
 /** Why the engine of `view` plays, for the engine line (after the engine's name). */

@@ -44,9 +44,8 @@ export function playerSpec(seat: Seat): string | null {
 
 /** "1 s a move", "5,000 playouts a move". */
 export function budgetLabel(budget: string): string {
-  const ms = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(budget);
-  if (ms) return `${(Number(ms[1]) / (ms[2] === 'ms' ? 1000 : 1)).toLocaleString('en')} s a move`;
-  return `${Number(budget).toLocaleString('en')} playouts a move`;
+  const ms = budgetMillis(budget);
+  return ms === null ? `${Number(budget).toLocaleString('en')} playouts a move` : `${(ms / 1000).toLocaleString('en')} s a move`;
 }
 
 /** The milliseconds a budget in time gives a move; null for a budget in playouts. */
