@@ -1,7 +1,9 @@
 // Shared by the browser tests and the benchmark: serve web/dist on a free localhost port
 // and drive the Debian chromium through npm playwright-core (nothing is downloaded).
 
-import { mkdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
@@ -78,3 +80,59 @@ export const TRIO = (() => {
     '(<= (next (time ?u)) (true (time ?t)) (succ ?t ?u))\n(<= terminal (true (at 20)))\n(<= terminal (true (time 30)))\n' +
     '(<= (goal p 100) (true (at 20)))\n(<= (goal p 0) (not (true (at 20))))\n';
 })();
+
+/** The root of the repository and ../shared beside it. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SHARED = join(ROOT, '../shared');
+
+/** Why Java cannot run here (scripts/setup.sh need_java installs it), or null when it can. */
+export function javaMissing() {
+  const run = spawnSync('java', ['-version']);
+  return run.status === 0 ? null : 'java is not installed (scripts/setup.sh need_java installs it)';
+}
+
+/** Waits for a line of `stream` that `wanted` matches; rejects when the stream ends first. */
+function lineOf(stream, wanted, what) {
+  return new Promise((ok, fail) => {
+    let text = '';
+    const hear = (chunk) => {
+      text += chunk;
+      // Whole lines only: a chunk may end inside one.
+      const line = text.split('\n').slice(0, -1).find((l) => wanted.test(l));
+      if (line) {
+        stream.off('data', hear);
+        stream.resume();
+        ok(line);
+      }
+    };
+    stream.setEncoding('utf8');
+    stream.on('data', hear);
+    stream.on('end', () => fail(new Error(`${what} stopped before it was ready:\n${text}`)));
+  });
+}
+
+/** `gdl player` (target/debug/gdl, built by `cargo test`) on a free loopback port: `{url, stop}`. */
+export async function startGdlPlayer(args = []) {
+  const gdl = join(ROOT, 'target/debug/gdl');
+  if (!existsSync(gdl)) throw new Error(`${gdl} is missing: build it with cargo build -p gdl-cli`);
+  const child = spawn(gdl, ['player', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const line = await lineOf(child.stderr, /listening on http:\/\//, 'gdl player');
+  return { url: `http://${line.split('http://')[1].trim()}`, stop: () => child.kill() };
+}
+
+/** Jocular (../shared/ggp-referee/jocular.jar) on a free loopback port: `{url, stop}`. It
+ * sends no CORS headers: the page reaches it through the relay of web/serve.mjs. */
+export async function startJocular() {
+  const port = await new Promise((ok) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => ok(port));
+    });
+  });
+  const jar = join(SHARED, 'ggp-referee/jocular.jar');
+  if (!existsSync(jar)) throw new Error(`${jar} is missing: the remote player tests need ../shared`);
+  const child = spawn('java', ['-jar', jar, '--daemon', `--port=${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Jocular says on stderr when it listens (a probe connection would upset it).
+  await lineOf(child.stderr, /Awaiting incoming connections/, 'Jocular');
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}

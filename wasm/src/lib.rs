@@ -3,17 +3,18 @@
 //! The game's API is `gdl_core::play`; this crate only converts its values to JavaScript
 //! (plain objects through serde-wasm-bindgen, typed by the TypeScript declarations `tsify`
 //! generates from the Rust types) and every error into a JS `Error` with its message.
-//! `text.rs` converts diagnostics for the editor, `groundview.rs` the grounded program.
+//! `text.rs` converts diagnostics for the editor, `groundview.rs` the grounded program,
+//! `protocol.rs` the GGP protocol for the page as a referee.
 //! Build: `wasm-pack build wasm --target web` (see `scripts/setup.sh`, `build_web`).
 
 pub mod groundview;
+pub mod protocol;
 pub mod text;
 
 use gdl_core::analyze::Options;
 use gdl_core::play::Stats;
 use gdl_core::play::{self, EngineInfo, ENGINES};
 use gdl_core::players::arena::Game;
-use gdl_core::players::Spec;
 use gdl_core::reasoner::{Limits, TimeLimit};
 use gdl_core::solve::Limit;
 use serde::de::DeserializeOwned;
@@ -221,8 +222,7 @@ pub fn match_tally(
     #[wasm_bindgen(unchecked_param_type = "MatchGame[]")] games: JsValue,
 ) -> Result<JsValue, JsError> {
     let games: Vec<Game> = from_js(games, "not a list of games")?;
-    let specs = Spec::parse_list(players).map_err(js_err)?;
-    to_js(&gdl_core::players::arena::tally(&specs, &games))
+    to_js(&gdl_core::players::arena::tally_named(&protocol::names(players)?, &games))
 }
 
 /// Per role of the game (`roles`, nature's left out), each player's results at that seat.
@@ -233,8 +233,7 @@ pub fn match_tally_by_role(
     #[wasm_bindgen(unchecked_param_type = "MatchGame[]")] games: JsValue,
 ) -> Result<JsValue, JsError> {
     let games: Vec<Game> = from_js(games, "not a list of games")?;
-    let specs = Spec::parse_list(players).map_err(js_err)?;
-    to_js(&gdl_core::players::arena::tally_by_role(&specs, &roles, &games))
+    to_js(&gdl_core::players::arena::tally_by_role_named(&protocol::names(players)?, &roles, &games))
 }
 
 /// The rules printed in `to` (`"prefix"` or `"infix"`).

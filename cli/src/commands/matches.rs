@@ -2,7 +2,7 @@
 //! Game `g` depends only on the seed and `g` (its players' seeds and seats), so a budget in
 //! playouts gives the same results whatever the number of threads.
 
-use super::referee::{self, Entrant};
+use super::referee;
 use crate::args::MatchArgs;
 use crate::load::{invalid, usage, Loader, Outcome};
 use crate::parallel::{self, each_thread};
@@ -11,6 +11,7 @@ use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
 use gdl_core::players::arena::{play_game, tally, Game, Tally};
 use gdl_core::players::Spec;
+use gdl_core::protocol::game::{entrants, Entrant};
 use serde_json::json;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,7 +20,7 @@ use std::time::Instant;
 
 pub fn run(args: &MatchArgs) -> Outcome {
     let (file, run, json, games) = (&args.file, &args.run, args.json, args.games);
-    let entrants = referee::entrants(&args.players).map_err(|e| usage(format!("--players: {e}")))?;
+    let entrants = entrants(&args.players).map_err(|e| usage(format!("--players: {e}")))?;
     let specs: Vec<Spec> =
         entrants.iter().filter_map(|e| if let Entrant::Local(s) = e { Some(*s) } else { None }).collect();
     if specs.len() < entrants.len() || args.record.is_some() {

@@ -8,88 +8,42 @@ use crate::args::MatchArgs;
 use crate::load::{invalid, usage, Loader, Outcome};
 use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
-use gdl_core::players::arena::{player_seed, seats, tally_named, Game};
-use gdl_core::players::Spec;
+use gdl_core::players::arena::tally_named;
+use gdl_core::protocol::game::{referee_game, Entrant, Terms};
 use gdl_core::protocol::message::{Message, MAX_MESSAGE_BYTES};
-use gdl_core::protocol::referee::{quoted, referee, Local, Record, Seat, Setup};
+use gdl_core::protocol::referee::{quoted, Record, Remote, Seat};
 use serde_json::json;
 use std::io::Read;
 use std::time::{Duration, Instant, SystemTime};
 
-/// A player of the list: one of ours, or one reached over HTTP.
-pub enum Entrant {
-    Local(Spec),
-    Remote(String),
-}
-
-/// Reads `--players`: specs of ours and `http://host:port` addresses, separated by commas.
-pub fn entrants(text: &str) -> Result<Vec<Entrant>, String> {
-    text.split(',')
-        .map(str::trim)
-        .map(|t| match t.strip_prefix("http://") {
-            Some(rest) if !rest.is_empty() => Ok(Entrant::Remote(t.trim_end_matches('/').to_string())),
-            Some(_) => Err("'http://' needs a host and port, such as http://127.0.0.1:9147".to_string()),
-            None => Spec::parse(t).map(Entrant::Local),
-        })
-        .collect()
-}
-
-/// A player reached over HTTP.
-struct Remote {
-    url: String,
-    agent: ureq::Agent,
-}
-
-impl Remote {
-    /// POSTs `message` and returns the reply's text, or why there is none within `clock` ms.
-    fn post(&self, message: &Message, clock: f64) -> Result<String, String> {
-        let start = Instant::now();
-        let sent = self
-            .agent
-            .post(&self.url)
-            .timeout(Duration::from_secs_f64(clock / 1000.0))
-            .set("Content-Type", "text/acl")
-            .send_string(&message.to_string());
-        let seconds = clock / 1000.0;
-        match sent {
-            Ok(response) => {
-                let mut text = String::new();
-                let read = response.into_reader().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_string(&mut text);
-                match read {
-                    Err(_) if start.elapsed().as_secs_f64() >= seconds => Err(format!("no reply in {seconds} s")),
-                    Err(e) => Err(format!("the reply could not be read: {e}")),
-                    Ok(_) if text.len() > MAX_MESSAGE_BYTES => {
-                        Err(format!("the reply is longer than {} MB", MAX_MESSAGE_BYTES >> 20))
-                    }
-                    Ok(_) => Ok(text),
+/// POSTs `message` to the player at `url` and returns the reply's text, or why there is
+/// none within `clock` ms.
+fn post(agent: &ureq::Agent, url: &str, message: &Message, clock: f64) -> Result<String, String> {
+    let start = Instant::now();
+    let sent = agent
+        .post(url)
+        .timeout(Duration::from_secs_f64(clock / 1000.0))
+        .set("Content-Type", "text/acl")
+        .send_string(&message.to_string());
+    let seconds = clock / 1000.0;
+    match sent {
+        Ok(response) => {
+            let mut text = String::new();
+            let read = response.into_reader().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_string(&mut text);
+            match read {
+                Err(_) if start.elapsed().as_secs_f64() >= seconds => Err(format!("no reply in {seconds} s")),
+                Err(e) => Err(format!("the reply could not be read: {e}")),
+                Ok(_) if text.len() > MAX_MESSAGE_BYTES => {
+                    Err(format!("the reply is longer than {} MB", MAX_MESSAGE_BYTES >> 20))
                 }
+                Ok(_) => Ok(text),
             }
-            Err(ureq::Error::Status(code, response)) => {
-                Err(format!("answered HTTP {code} {}", quoted(&response.into_string().unwrap_or_default())))
-            }
-            Err(_) if start.elapsed().as_secs_f64() >= seconds => Err(format!("no reply in {seconds} s")),
-            Err(e) => Err(format!("no reply: {e}")),
         }
-    }
-}
-
-impl Seat<Engine> for Remote {
-    fn name(&self) -> String {
-        self.url.clone()
-    }
-
-    fn tell(&mut self, message: &Message, clock: f64) -> Result<String, String> {
-        self.post(message, clock)
-    }
-
-    fn play(
-        &mut self,
-        message: &Message,
-        clock: f64,
-        _: (&mut Engine, &<Engine as StateMachine>::State, usize),
-        _: &dyn Fn() -> f64,
-    ) -> Result<String, String> {
-        self.post(message, clock)
+        Err(ureq::Error::Status(code, response)) => {
+            Err(format!("answered HTTP {code} {}", quoted(&response.into_string().unwrap_or_default())))
+        }
+        Err(_) if start.elapsed().as_secs_f64() >= seconds => Err(format!("no reply in {seconds} s")),
+        Err(e) => Err(format!("no reply: {e}")),
     }
 }
 
@@ -103,50 +57,33 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
     let loader = Loader::new(file, &args.run.engine, json)?;
     let mut m = loader.engine(file, json)?;
     let roles = m.roles().to_vec();
-    let names: Vec<String> = entrants
-        .iter()
-        .map(|e| match e {
-            Entrant::Local(spec) => spec.to_string(),
-            Entrant::Remote(url) => url.clone(),
-        })
-        .collect();
+    let names: Vec<String> = entrants.iter().map(Entrant::name).collect();
     let agent = ureq::AgentBuilder::new().build();
     let started = Instant::now();
     let now = || started.elapsed().as_secs_f64() * 1000.0;
     let stamp = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let seed = args.run.seed;
+    let terms = Terms {
+        id: &format!("gdl.{stamp}"),
+        start_clock: args.start_clock,
+        play_clock: args.play_clock,
+        max_steps: args.run.max_steps,
+        seed: args.run.seed,
+    };
+    let mut reach = |url: &str| -> Box<dyn Seat<Engine>> {
+        let (agent, to) = (agent.clone(), url.to_string());
+        Box::new(Remote { url: url.to_string(), post: move |m: &Message, clock| post(&agent, &to, m, clock) })
+    };
     let (mut games, mut records) = (Vec::new(), Vec::new());
     for g in 0..args.games {
-        let at = seats(entrants.len(), &roles, g);
-        // Nature (the role `random`, no seat) draws its moves uniformly, as in every match.
-        let mut seated: Vec<Box<dyn Seat<Engine>>> = at
-            .iter()
-            .enumerate()
-            .map(|(r, &p)| -> Box<dyn Seat<Engine>> {
-                match p.map(|p| &entrants[p]) {
-                    None => Box::new(Local { spec: Spec::Random, seed: player_seed(seed, g, r) }),
-                    Some(Entrant::Local(spec)) => Box::new(Local { spec: *spec, seed: player_seed(seed, g, r) }),
-                    Some(Entrant::Remote(url)) => Box::new(Remote { url: url.clone(), agent: agent.clone() }),
-                }
+        let (game, record) =
+            referee_game(&mut m, &loader.description, entrants, g, &terms, &mut reach, &now, &mut |s| {
+                eprintln!("gdl match: {s}")
             })
-            .collect();
-        let mut refs: Vec<&mut dyn Seat<Engine>> =
-            seated.iter_mut().map(|s| &mut **s as &mut dyn Seat<Engine>).collect();
-        let setup = Setup {
-            id: &format!("gdl.{stamp}.{}", g + 1),
-            description: &loader.description,
-            start_clock: args.start_clock,
-            play_clock: args.play_clock,
-            max_steps: args.run.max_steps,
-            seed: player_seed(seed, g, roles.len()),
-            players: at.iter().map(|p| p.map_or(0, |p| p + 1)).collect(),
-        };
-        let record = referee(&mut m, &mut refs, &setup, &now, &mut |s| eprintln!("gdl match: {s}")).map_err(invalid)?;
+            .map_err(invalid)?;
         if !json {
             eprintln!("{}", summary(g, &record));
         }
-        let moves = record.steps.iter().map(|s| s.moves.clone()).collect();
-        games.push(Game { seats: at, goals: record.goals.clone(), length: record.steps.len(), moves });
+        games.push(game);
         records.push(record);
     }
     let seconds = started.elapsed().as_secs_f64();

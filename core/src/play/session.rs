@@ -19,6 +19,8 @@ use crate::parse::detect_syntax;
 use crate::players::arena::{play_game, Game as MatchGame};
 use crate::players::Spec;
 use crate::program::normalise;
+use crate::protocol::game::{referee_game, Entrant, Terms};
+use crate::protocol::referee::{Record, Seat};
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
 use crate::solve::{solve, Limit, Solution};
@@ -276,6 +278,22 @@ impl Session {
         let specs = Spec::parse_list(players)?;
         let (m, _) = self.game()?.here();
         play_game(m, &specs, seed, game, max_steps, now).map_err(|e| e.message)
+    }
+
+    /// Game number `game` of a refereed match between `entrants` (remote players reached
+    /// through `reach`), from the initial state: the game and its record.
+    pub fn referee_game(
+        &mut self,
+        entrants: &[Entrant],
+        game: usize,
+        terms: &Terms,
+        reach: &mut dyn FnMut(&str) -> Box<dyn Seat<Engine>>,
+        now: &dyn Fn() -> f64,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<(MatchGame, Record)> {
+        let l = self.loaded()?;
+        let (m, _) = l.game.here();
+        referee_game(m, &l.description, entrants, game, terms, reach, now, log).map_err(|e| e.message)
     }
 
     /// Why `query` (an atom such as `(legal x (mark 1 1))`) holds or not at `step` (default:

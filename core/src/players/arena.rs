@@ -151,10 +151,14 @@ pub struct RoleTally {
 
 /// Per role (nature's left out): each player's tally over the games it played at that seat.
 pub fn tally_by_role(specs: &[Spec], roles: &[String], games: &[Game]) -> Vec<RoleTally> {
-    let names: Vec<String> = specs.iter().map(Spec::to_string).collect();
+    tally_by_role_named(&specs.iter().map(Spec::to_string).collect::<Vec<_>>(), roles, games)
+}
+
+/// The same, the players given by name (remote players included).
+pub fn tally_by_role_named(names: &[String], roles: &[String], games: &[Game]) -> Vec<RoleTally> {
     (roles.iter().enumerate())
         .filter(|(_, role)| !crate::gdl2::is_nature(role))
-        .map(|(r, role)| RoleTally { role: role.clone(), tallies: tally_at(&names, games, Some(r)) })
+        .map(|(r, role)| RoleTally { role: role.clone(), tallies: tally_at(names, games, Some(r)) })
         .collect()
 }
 

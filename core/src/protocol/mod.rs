@@ -4,10 +4,12 @@
 //! messages and replies, [`player`] is a player's side of one match (the position followed
 //! from the referee's moves, a move chosen on the clock), [`referee`] runs a match between
 //! seats that answer messages (players of our own, or remote ones reached by the caller) and
-//! records it. The HTTP server and client live in the CLI (`gdl player`, `gdl match`).
+//! records it, [`game`] seats the entrants of one game of a match. The HTTP server and client
+//! live in the CLI (`gdl player`, `gdl match`) and the page (`web/src/players/remote.ts`).
 //!
 //! GDL-II (percepts instead of joint moves) slots in as one more kind of [`message::Last`].
 
+pub mod game;
 pub mod message;
 pub mod player;
 pub mod referee;

@@ -8,7 +8,6 @@ use super::message::{reply_move, Last, Message};
 use super::think;
 use crate::ast::Description;
 use crate::machine::{Result, StateMachine};
-use crate::path::move_named;
 use crate::players::{legal, Spec};
 use crate::rng::Rng;
 use crate::solve::goal_number;
@@ -68,6 +67,33 @@ where
     }
 }
 
+/// A remote player in a seat: `post` sends it a message and returns its reply within `clock`
+/// milliseconds, or why there is none (the caller's HTTP: the CLI's, the page's).
+pub struct Remote<F> {
+    pub url: String,
+    pub post: F,
+}
+
+impl<M: StateMachine, F: FnMut(&Message, f64) -> std::result::Result<String, String>> Seat<M> for Remote<F> {
+    fn name(&self) -> String {
+        self.url.clone()
+    }
+
+    fn tell(&mut self, message: &Message, clock: f64) -> std::result::Result<String, String> {
+        (self.post)(message, clock)
+    }
+
+    fn play(
+        &mut self,
+        message: &Message,
+        clock: f64,
+        _: (&mut M, &M::State, usize),
+        _: &dyn Fn() -> f64,
+    ) -> std::result::Result<String, String> {
+        (self.post)(message, clock)
+    }
+}
+
 /// What a match is: its id, rules, clocks (seconds) and who sits where.
 pub struct Setup<'a> {
     pub id: &'a str,
@@ -84,6 +110,7 @@ pub struct Setup<'a> {
 
 /// One joint move and how long each role's answer took.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Step {
     pub moves: Vec<String>,
     pub millis: Vec<f64>,
@@ -92,6 +119,7 @@ pub struct Step {
 /// A player's failure: when (step 0 is the start; the step after the last is the stop),
 /// which role, and what was done about it.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Fault {
     pub step: usize,
     pub role: String,
@@ -101,6 +129,7 @@ pub struct Fault {
 
 /// A match as played.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "MatchRecord"))]
 pub struct Record {
     pub id: String,
     pub roles: Vec<String>,
@@ -135,14 +164,8 @@ pub fn referee<M: StateMachine>(
         faults: Vec::new(),
         goals: None,
     };
-    // `step` 0 is the start; `stop` marks faults at the stop.
     let mut fault = |record: &mut Record, step: usize, stop: bool, r: usize, what: String| {
-        let when = match step {
-            _ if stop => "at the stop".to_string(),
-            0 => "at the start".to_string(),
-            s => format!("at step {s}"),
-        };
-        let message = format!("player {} ({}) {when}: {what}", setup.players[r], roles[r]);
+        let message = fault_line(setup.players[r], &roles[r], step, stop, &what);
         log(&message);
         record.faults.push(Fault { step, role: roles[r].clone(), player: setup.players[r], message });
     };
@@ -151,14 +174,8 @@ pub fn referee<M: StateMachine>(
         let start = Message::start(setup.id, &roles[r], setup.description, setup.start_clock, setup.play_clock);
         let t = now();
         let reply = seat.tell(&start, start_ms);
-        let took = now() - t;
-        match reply {
-            Err(why) => fault(&mut record, 0, false, r, why),
-            Ok(_) if took > start_ms => fault(&mut record, 0, false, r, late(took, "start", setup.start_clock)),
-            Ok(reply) if !reply.trim().eq_ignore_ascii_case("ready") => {
-                fault(&mut record, 0, false, r, format!("answered {} instead of ready", quoted(&reply)))
-            }
-            Ok(_) => {}
+        if let Err(why) = judge_ready(reply, now() - t, setup.start_clock) {
+            fault(&mut record, 0, false, r, why);
         }
     }
     let mut state = m.initial_state();
@@ -172,19 +189,15 @@ pub fn referee<M: StateMachine>(
             let t = now();
             let answer = seat.play(&play, play_ms, (m, &state, r), now);
             let took = now() - t;
-            let chosen = answer.and_then(|reply| {
-                let text = reply_move(&reply)?;
-                match move_named(m, &moves, &text) {
-                    _ if took > play_ms => Err(late(took, "play", setup.play_clock)),
-                    Some(mv) => Ok(mv),
-                    None => Err(format!("{text} is not a legal move")),
+            let texts: Vec<String> = moves.iter().map(|&mv| m.move_text(mv)).collect();
+            let mv = match judge(answer, took, setup.play_clock, &texts) {
+                Ok(k) => moves[k],
+                Err(why) => {
+                    let k = rng.below(moves.len());
+                    fault(&mut record, step, false, r, replaced(&why, &texts[k]));
+                    moves[k]
                 }
-            });
-            let mv = chosen.unwrap_or_else(|why| {
-                let mv = moves[rng.below(moves.len())];
-                fault(&mut record, step, false, r, format!("{why}; played {} for it", m.move_text(mv)));
-                mv
-            });
+            };
             joint.push(mv);
             millis.push(took);
         }
@@ -204,6 +217,54 @@ pub fn referee<M: StateMachine>(
         }
     }
     Ok(record)
+}
+
+/// The legal move (its index in `legal`, canonical texts) that `answer` names, given `took`
+/// milliseconds against a play clock of `play_clock` seconds; or why it does not stand.
+pub fn judge(
+    answer: std::result::Result<String, String>,
+    took: f64,
+    play_clock: f64,
+    legal: &[String],
+) -> std::result::Result<usize, String> {
+    let text = reply_move(&answer?)?;
+    if took > play_clock * 1000.0 {
+        return Err(late(took, "play", play_clock));
+    }
+    legal.iter().position(|l| *l == text).ok_or_else(|| format!("{text} is not a legal move"))
+}
+
+/// Whether `answer` to a START, after `took` milliseconds against a start clock of
+/// `start_clock` seconds, is a player ready on time; or what is wrong.
+pub fn judge_ready(
+    answer: std::result::Result<String, String>,
+    took: f64,
+    start_clock: f64,
+) -> std::result::Result<(), String> {
+    match answer {
+        Err(why) => Err(why),
+        Ok(_) if took > start_clock * 1000.0 => Err(late(took, "start", start_clock)),
+        Ok(reply) if !reply.trim().eq_ignore_ascii_case("ready") => {
+            Err(format!("answered {} instead of ready", quoted(&reply)))
+        }
+        Ok(_) => Ok(()),
+    }
+}
+
+/// What a fault says when a random legal move stands in: "no reply in 3 s; played (mark 1 1) for it".
+pub fn replaced(why: &str, played: &str) -> String {
+    format!("{why}; played {played} for it")
+}
+
+/// A fault as the record and the log say it: "player 1 (x) at step 3: …" (step 0 is the
+/// start; `stop` marks a fault at the stop).
+pub fn fault_line(player: usize, role: &str, step: usize, stop: bool, what: &str) -> String {
+    let when = match step {
+        _ if stop => "at the stop".to_string(),
+        0 => "at the start".to_string(),
+        s => format!("at step {s}"),
+    };
+    format!("player {player} ({role}) {when}: {what}")
 }
 
 /// "answered after 3.2 s, past the 3 s play clock".

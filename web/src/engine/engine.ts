@@ -1,10 +1,10 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, formatText, initSync, largerLimits, matchTally, matchTallyByRole, mergePlayouts, ruleGraph } from '../../pkg/gdl_wasm.js';
+import init, { Session, capabilities, faultLine, formatText, initSync, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { Session, capabilities, formatText, largerLimits, matchTally, matchTallyByRole, mergePlayouts, ruleGraph };
+export { Session, capabilities, faultLine, formatText, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph };
 
 export type {
   Capabilities,
@@ -14,8 +14,10 @@ export type {
   Explanation,
   LoadResult,
   MatchGame,
+  MatchRecord,
   Outcome,
   Premise,
+  Refereed,
   Report as AnalysisReport,
   RuleGraph,
   Solution,

@@ -3,20 +3,57 @@
 // engine the page chose (auto while it has not) and the moves replayed; Stop terminates the
 // worker. Each game of a match is posted as it ends. A seat's worker loads the game when the
 // seat is chosen (`load`) and keeps it for every move it is asked for.
+// A `post` task sends one GGP message to a remote player and waits for its reply; a `referee`
+// task plays games refereed by core, remote players reached the same way (synchronous HTTP,
+// which a worker may use: the clock is the request's timeout).
 // An `upgrade` task grounds the game in full; when the network is measured faster, the
 // worker keeps that session and plays its next task on the same rules with it.
 
-import type { Session } from '../engine/engine';
+import { quoted, type Session } from '../engine/engine';
 import { openSession, serve, startOnce } from '../engine/worker-kit';
-import { remainingSpec, type PlayersReply, type PlayersRequest } from './protocol';
+import { remainingSpec, type Exchange, type PlayersReply, type PlayersRequest } from './protocol';
 
 /** The session kept for the next task on the same rules: the one an upgrade moved to the
  * network, or a seat's (loaded once, for all its moves). */
 let kept: { rules: string; engine: string; session: Session } | null = null;
 
+/** POSTs `message` to `url` and returns its reply within `clock` ms; throws an Error saying
+ * why there is none, in the words of `gdl match`. */
+function send(url: string, message: string, clock: number): string {
+  const xhr = new XMLHttpRequest();
+  xhr.open('POST', url, false);
+  xhr.timeout = Math.max(1, Math.ceil(clock));
+  // A type that needs no preflight (OPTIONS), which older players (Jocular) do not survive.
+  xhr.setRequestHeader('Content-Type', 'text/plain');
+  try {
+    xhr.send(message);
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'TimeoutError') throw new Error(`no reply in ${clock / 1000} s`);
+    throw new Error('no reply: the player cannot be reached (it is not running, or it sends no CORS headers and this page has no relay to it)');
+  }
+  if (xhr.status !== 200) throw new Error(`answered HTTP ${xhr.status} ${quoted(xhr.responseText)}`);
+  return xhr.responseText;
+}
+
+/** `send`, timed, as an exchange for the message logs (`to`: how the log names the player). */
+function exchange(to: string, url: string, message: string, clock: number): Exchange {
+  const at = Date.now();
+  const t = performance.now();
+  try {
+    const reply = send(url, message, clock);
+    return { to, message, reply, failure: null, millis: performance.now() - t, at };
+  } catch (e) {
+    return { to, message, reply: null, failure: (e as Error).message, millis: performance.now() - t, at };
+  }
+}
+
 serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
   const post = (m: PlayersReply) => postMessage(m);
   startOnce(module);
+  if (task.kind === 'post') {
+    post({ type: 'posted', exchange: exchange(task.url, task.url, task.message, task.clock) });
+    return;
+  }
   const session = kept?.rules === rules && kept.engine === engine ? kept.session : openSession(rules, engine).session;
   if (task.kind === 'upgrade') {
     const { moved, note } = session.upgrade();
@@ -32,6 +69,21 @@ serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
   if (task.kind === 'think') {
     session.replay(moves);
     post({ type: 'thought', thought: session.think(remainingSpec(task.player, Date.now() - task.requestedAt), task.role, task.seed) });
+    return;
+  }
+  if (task.kind === 'referee') {
+    const remote = (url: string, message: string, clock: number) => {
+      const sent = exchange(url, task.targets[url] ?? url, message, clock);
+      post({ type: 'exchange', exchange: sent });
+      if (sent.failure !== null) throw new Error(sent.failure);
+      return sent.reply as string;
+    };
+    const fault = (message: string) => post({ type: 'fault', message });
+    for (const g of task.games) {
+      const { game } = session.refereeGame(task.players, g, task.id, task.startClock, task.playClock, task.maxSteps, task.seed, remote, fault);
+      post({ type: 'game', index: g, game });
+    }
+    post({ type: 'done' });
     return;
   }
   for (const g of task.games) {

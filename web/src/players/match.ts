@@ -4,10 +4,13 @@
 // bar chart of each player's wins, draws and losses, updated as games end; the same per seat;
 // and the games themselves, each of which opens in the Play pane. A long match on the
 // reasoner moves to the propositional network ground in the background (see `start`).
+// A seat may be a remote player (remote.ts): the match is then refereed by core's referee over
+// the GGP protocol in one worker, on the clocks given, its messages in a log under the results.
 
 import { byId, h } from '../dom';
 import { matchTally, matchTallyByRole, type MatchGame, type Tally } from '../engine/engine';
-import { BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply } from './protocol';
+import { BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
+import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
 import { UpgradeController } from '../engine/upgrade';
 
 /** Most games in one match. */
@@ -18,6 +21,10 @@ export class MatchPane {
   #pool: Players[] = [];
   /** Moves a long match to the network (see `start`). */
   #upgrade = new UpgradeController();
+  /** The remote player each seat would have, and the match's clocks for them. */
+  #remotes: Record<string, Remote> = { 'ma-a': newRemote(), 'ma-b': newRemote() };
+  #clocks = { startClock: 10, playClock: 3 };
+  #log = new MessageLog(byId<HTMLDetailsElement>('ma-log'));
 
   constructor(
     private module: WebAssembly.Module,
@@ -31,7 +38,9 @@ export class MatchPane {
         h('option', { value: 'random' }, 'random'),
         ...BUDGETS.map((b) => h('option', { value: `uct:${b}`, selected: id === 'ma-a' && b === '1000' }, playerLabel(`uct:${b}`))),
         h('option', { value: 'perfect' }, 'perfect (small games)'),
+        h('option', { value: 'remote' }, 'remote player…'),
       );
+      select.addEventListener('change', () => this.#renderRemotes());
     }
     byId('match-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -40,9 +49,27 @@ export class MatchPane {
     byId('ma-stop').addEventListener('click', () => this.#finish('Stopped.'));
   }
 
-  /** The engine's name of the player chosen in select `id`. */
+  /** The engine's name of the player chosen in select `id` (a remote player: its address). */
   #seat(id: string): string {
-    return byId<HTMLSelectElement>(id).value;
+    const value = byId<HTMLSelectElement>(id).value;
+    return value === 'remote' ? this.#remotes[id].url : value;
+  }
+
+  /** The seats' remote players chosen. */
+  #remoteSeats(): string[] {
+    return ['ma-a', 'ma-b'].filter((id) => byId<HTMLSelectElement>(id).value === 'remote');
+  }
+
+  /** The address boxes of the remote seats, and the clocks. */
+  #renderRemotes(): void {
+    const ids = this.#remoteSeats();
+    const row = (id: string) => {
+      const name = id === 'ma-a' ? 'player A' : 'player B';
+      const changed = (r: Remote) => (this.#remotes[id] = r);
+      return h('div', { class: 'remote-seat' }, `${name[0].toUpperCase()}${name.slice(1)}: `, addressBox(this.module, `Address of ${name}`, this.#remotes[id], this.#log, changed));
+    };
+    const clocks = ids.length > 0 && h('div', { class: 'remote-seat' }, clockBoxes(this.#clocks, (c) => (this.#clocks = c), 'the match'));
+    byId('ma-remote').replaceChildren(...ids.map(row), clocks || '');
   }
 
   #start(): void {
@@ -52,11 +79,23 @@ export class MatchPane {
       out.replaceChildren(h('p', { class: 'warn' }, 'The rules have errors: fix them to play a match.'));
       return;
     }
+    const remote = this.#remoteSeats().map((id) => this.#remotes[id]);
+    const refused = remote.some((r) => r.target === null)
+      ? "Give each remote player's address and wait for its check (available or busy)."
+      : remote.length === 2 && remote[0].url === remote[1].url
+        ? 'A remote player plays one match at a time: give the two seats different players.'
+        : null;
+    if (refused) {
+      out.replaceChildren(h('p', { class: 'warn' }, refused));
+      return;
+    }
     this.#finish('');
+    this.#log.clear();
     const rules = game.text;
     const players = `${this.#seat('ma-a')},${this.#seat('ma-b')}`;
     const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
-    const workers = Math.max(1, Math.min(count, navigator.hardwareConcurrency || 1));
+    // A remote player plays one match at a time: its games go one after another.
+    const workers = remote.length > 0 ? 1 : Math.max(1, Math.min(count, navigator.hardwareConcurrency || 1));
     const seed = randomSeed();
     /** The games ended so far, by their number. */
     const games: MatchGame[] = [];
@@ -70,7 +109,11 @@ export class MatchPane {
     let where = `${workers} worker${workers > 1 ? 's' : ''}`;
     out.replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
     let running = workers;
-    const task = (mine: number[]) => ({ module: this.module, rules, engine: 'auto', moves: [], task: { kind: 'games' as const, players, seed, games: mine, maxSteps: 1000 } });
+    const targets = Object.fromEntries(remote.map((r) => [r.url, r.target as string]));
+    const id = `playground.${Date.now()}`;
+    const kind = (games: number[]): PlayersTask =>
+      remote.length > 0 ? { kind: 'referee', players, targets, id, ...this.#clocks, seed, games, maxSteps: 1000 } : { kind: 'games', players, seed, games, maxSteps: 1000 };
+    const task = (mine: number[]) => ({ module: this.module, rules, engine: 'auto', moves: [], task: kind(mine) });
     const onReply = (reply: PlayersReply) => {
       if (reply.type === 'game' && !played.has(reply.index)) {
         played.add(reply.index);
@@ -78,13 +121,19 @@ export class MatchPane {
         numbers.push(reply.index);
         progress.value = games.length;
         this.#show(players, game.roles, games, numbers, count, where);
+      } else if (reply.type === 'exchange') {
+        this.#log.add(reply.exchange);
+      } else if (reply.type === 'fault') {
+        this.#log.fault(reply.message);
       } else if (reply.type === 'error') {
         this.#finish(`The match stopped: ${reply.message}`);
       } else if (reply.type === 'done' && --running === 0) {
         this.#finish('');
       }
     };
-    for (let w = 0; w < workers; w++) this.#pool.push(startPlayers(task(share(count, w, workers)), onReply));
+    const more = (m: PlayersReply) => m.type === 'game' || m.type === 'exchange' || m.type === 'fault';
+    for (let w = 0; w < workers; w++) this.#pool.push(startPlayers(task(share(count, w, workers)), onReply, more));
+    if (remote.length > 0) return;
     // A long match grounds the game in full in one more worker: if the network is measured
     // faster, that worker plays the games left alone.
     this.#upgrade.schedule(

@@ -13,6 +13,10 @@ describe('players on the page', () => {
     expect(seatLabel({ mcts: '500ms' })).toBe('MCTS, 0.5 s a move');
     expect(playerLabel('uct:10000')).toBe('MCTS, 10,000 playouts a move');
     expect(playerLabel('random')).toBe('random');
+    // A remote player is no computer of ours: named by its address.
+    const remote = { url: 'http://127.0.0.1:9147', target: null, status: '', startClock: 10, playClock: 3 };
+    expect(playerSpec({ remote })).toBeNull();
+    expect(seatLabel({ remote })).toBe('remote player at http://127.0.0.1:9147');
     expect([budgetMillis('1s'), budgetMillis('500ms'), budgetMillis('1000')]).toEqual([1000, 500, null]);
     // A budget in time counts from the request: what the worker's start took comes out of it.
     expect(remainingSpec('uct:1s', 180)).toBe('uct:820ms');

@@ -13,7 +13,13 @@ export type PlayersTask =
    * its next task on the same rules (a match's remaining games, see match.ts). */
   | { kind: 'upgrade' }
   /** Loads the game and says so (`ready`): a seat's worker, kept for its moves. */
-  | { kind: 'load' };
+  | { kind: 'load' }
+  /** POSTs a GGP message to a remote player (`url`: the player or the relay to it) and waits
+   * `clock` ms at most for its reply (`posted`). */
+  | { kind: 'post'; url: string; message: string; clock: number }
+  /** Games of a match refereed by the protocol (core's referee): remote players among
+   * `players` are reached at `targets[url]`; each exchange and fault is posted as it happens. */
+  | { kind: 'referee'; players: string; targets: Record<string, string>; id: string; startClock: number; playClock: number; seed: number; games: number[]; maxSteps: number };
 /** A match worker at work: `stop` ends it, `send` gives it its next task. */
 export type Players = Job<PlayersRequest>;
 /** `engine`: the engine the page chose (`auto` when it has not yet). */
@@ -23,8 +29,23 @@ export type PlayersReply =
   | { type: 'game'; index: number; game: MatchGame }
   | { type: 'upgraded'; moved: boolean; note: string }
   | { type: 'ready' }
+  | { type: 'posted'; exchange: Exchange }
+  | { type: 'exchange'; exchange: Exchange }
+  | { type: 'fault'; message: string }
   | { type: 'done' }
   | { type: 'error'; message: string };
+
+/** One message to a remote player and what came back (`reply`, or `failure`: why none), with
+ * the milliseconds it took, as the message logs show them. */
+export interface Exchange {
+  to: string;
+  message: string;
+  reply: string | null;
+  failure: string | null;
+  millis: number;
+  /** When it was sent (Date.now()). */
+  at: number;
+}
 
 /** MCTS budgets per move, in the engine's notation: a time (`1s`, `500ms`) answers on any
  * game within it; a number of playouts plays the same moves for the same seed. */
@@ -32,14 +53,26 @@ export const BUDGETS = ['500ms', '1s', '3s', '10s', '100', '1000', '5000', '2000
 /** A computer seat's budget unless chosen: a time, so that it answers on any game. */
 export const DEFAULT_BUDGET = '1s';
 
-/** What sits at a seat: a person, or a computer player (MCTS with its budget per move). */
-export type Seat = 'human' | 'random' | 'perfect' | { mcts: string };
+/** A remote player: its address, where the page reaches it (the address, or the local relay
+ * to it; null until checked), what its INFO said, and the clocks in seconds. */
+export interface Remote {
+  url: string;
+  target: string | null;
+  status: string;
+  startClock: number;
+  playClock: number;
+}
 
-/** The engine's name for a computer seat (`uct:1s`, `uct:5000`), null for a person. */
+/** What sits at a seat: a person, a computer player (MCTS with its budget per move), or a
+ * remote player called over the GGP protocol. */
+export type Seat = 'human' | 'random' | 'perfect' | { mcts: string } | { remote: Remote };
+
+/** The engine's name for a computer seat of ours (`uct:1s`, `uct:5000`), null for a person or
+ * a remote player. */
 export function playerSpec(seat: Seat): string | null {
   if (seat === 'human') return null;
   if (typeof seat === 'string') return seat;
-  return `uct:${seat.mcts}`;
+  return 'mcts' in seat ? `uct:${seat.mcts}` : null;
 }
 
 /** "1 s a move", "5,000 playouts a move". */
@@ -57,6 +90,7 @@ export function budgetMillis(budget: string): number | null {
 /** A player as the page names it everywhere (setup and results): "MCTS, 1 s a move",
  * "random", "perfect"; `spec` is the engine's name (`uct:1s`). */
 export function playerLabel(spec: string): string {
+  if (spec.startsWith('http://')) return `remote player at ${spec}`;
   return spec.startsWith('uct:') ? `MCTS, ${budgetLabel(spec.slice(4))}` : spec;
 }
 
@@ -68,8 +102,9 @@ export function remainingSpec(spec: string, elapsed: number): string {
   return ms === null ? spec : `${kind}:${Math.max(1, Math.round(ms - elapsed))}ms`;
 }
 
-/** "MCTS, 1 s a move", "random", "perfect". */
+/** "MCTS, 1 s a move", "random", "perfect", "remote player at http://…". */
 export function seatLabel(seat: Seat): string {
+  if (typeof seat !== 'string' && 'remote' in seat) return playerLabel(seat.remote.url);
   return playerLabel(playerSpec(seat) ?? 'human');
 }
 

@@ -3,12 +3,15 @@
 // (match-worker.ts) with a visible "thinking" line and Stop (which hands its seats back to
 // people); its move goes to the play pane as a click would. Computers on every seat play on.
 // Stepped back in the move list, computers wait (so the moves after can be stepped through)
-// until a move is played there or "Continue from here" is clicked.
+// until a move is played there or "Continue from here" is clicked. A remote player (remote-seat.ts)
+// is refereed by the page over the GGP protocol, its messages in the log under the seats.
 
 import './players.css';
 import { byId, h } from '../dom';
 import type { View } from '../engine/engine';
-import { BUDGETS, DEFAULT_BUDGET, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
+import { RemoteSeat } from './remote-seat';
+import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
+import { BUDGETS, DEFAULT_BUDGET, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
 
 /** A computer seat's worker: it loads the game when the seat is chosen (loading a big game
  * takes a second, which would come out of the first move's time) and keeps it for every move
@@ -32,6 +35,9 @@ export class Seats {
   #workers = new Map<number, SeatWorker>();
   /** Back in the move list, computers wait unless asked to continue from there. */
   #resumed = false;
+  /** The remote players, per role, and their messages. */
+  #remotes = new Map<number, RemoteSeat>();
+  #log = new MessageLog(byId<HTMLDetailsElement>('play-log'));
 
   constructor(
     private module: WebAssembly.Module,
@@ -45,6 +51,7 @@ export class Seats {
     if (view.roles.join() !== this.#roles.join()) {
       this.#roles = view.roles;
       this.#seats = view.roles.map(() => 'human');
+      this.#endRemotes();
       this.#renderSeats();
     }
     const moved = this.#view === null || this.#view.step !== view.step || this.#view.history.length !== view.history.length || this.#view.state.join() !== view.state.join();
@@ -54,6 +61,7 @@ export class Seats {
       this.#resumed = false;
     }
     this.#startThinking();
+    for (const remote of this.#remotes.values()) remote.update(view);
   }
 
   /** No game to play: stop thinking. */
@@ -61,6 +69,13 @@ export class Seats {
     this.#stop();
     this.#view = null;
     for (const r of [...this.#workers.keys()]) this.#endWorker(r);
+    this.#endRemotes();
+  }
+
+  #endRemotes(): void {
+    for (const remote of this.#remotes.values()) remote.end();
+    this.#remotes.clear();
+    this.#log.clear();
   }
 
   /** Role `r`'s worker with `rules` loaded on the page's engine, started if it is not yet. */
@@ -175,7 +190,7 @@ export class Seats {
     // A budget in time fills a bar as it runs out (the longest of the thinkers').
     const millis = Math.max(0, ...thinkers.map((r) => {
       const seat = this.#seats[r];
-      return (typeof seat !== 'string' && budgetMillis(seat.mcts)) || 0;
+      return (typeof seat !== 'string' && 'mcts' in seat && budgetMillis(seat.mcts)) || 0;
     }));
     const bar = millis > 0 ? h('progress', { class: 'think-time', max: millis, value: 0, 'aria-label': 'Thinking time used' }) : null;
     box.replaceChildren(
@@ -195,27 +210,51 @@ export class Seats {
   #renderSeats(): void {
     const row = (role: string, r: number) => {
       const seat = this.#seats[r];
-      const kind = typeof seat === 'string' ? seat : 'mcts';
+      const kind = typeof seat === 'string' ? seat : 'mcts' in seat ? 'mcts' : 'remote';
       const select = h(
         'select',
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
-        ...['human', 'random', 'mcts', 'perfect'].map((k) => h('option', { value: k, selected: k === kind }, k === 'mcts' ? 'MCTS' : k)),
+        ...['human', 'random', 'mcts', 'perfect', 'remote'].map((k) => h('option', { value: k, selected: k === kind }, k === 'mcts' ? 'MCTS' : k === 'remote' ? 'remote player' : k)),
       );
       const budget =
         typeof seat !== 'string' &&
+        'mcts' in seat &&
         h(
           'select',
           { class: 'seat-budget', 'aria-label': `Budget of ${role}`, onchange: (e: Event) => this.#setSeat(r, 'mcts', (e.target as HTMLSelectElement).value) },
           ...BUDGETS.map((b) => h('option', { value: b, selected: b === seat.mcts }, budgetLabel(b))),
         );
-      return h('div', { class: 'seat', 'data-index': r }, h('strong', {}, `${role}: `), select, budget);
+      const remote = typeof seat !== 'string' && 'remote' in seat && this.#remoteBoxes(r, role, seat.remote);
+      return h('div', { class: 'seat', 'data-index': r }, h('strong', {}, `${role}: `), select, budget, remote);
     };
     byId('seats').replaceChildren(...this.#roles.map(row));
     this.#markReady();
   }
 
+  /** A remote seat's address, clocks and status (the boxes say their own changes); a change
+   * of address or clock starts its match anew. */
+  #remoteBoxes(r: number, role: string, remote: Remote): HTMLElement {
+    const changed = (next: Remote) => {
+      this.#seats[r] = { remote: next };
+      this.#remotes.get(r)?.end();
+      this.#remotes.set(r, new RemoteSeat(this.module, next, r, this.#log, this.rules, this.choose, (text, alert) => this.#remoteStatus(r, text, alert)));
+      if (this.#view) this.#remotes.get(r)?.update(this.#view);
+    };
+    const status = h('span', { class: 'remote-seat-status muted', role: 'status' });
+    return h('span', { class: 'remote-seat' }, addressBox(this.module, `Address of the remote player for ${role}`, remote, this.#log, changed), clockBoxes(remote, changed, role), status);
+  }
+
+  #remoteStatus(r: number, text: string, alert = false): void {
+    const el = byId('seats').querySelector<HTMLElement>(`.seat[data-index="${r}"] .remote-seat-status`);
+    if (!el) return;
+    el.textContent = text;
+    el.classList.toggle('warn', alert);
+  }
+
   #setSeat(r: number, kind: string, budget = DEFAULT_BUDGET): void {
-    this.#seats[r] = kind === 'mcts' ? { mcts: budget } : (kind as Seat);
+    this.#remotes.get(r)?.end();
+    this.#remotes.delete(r);
+    this.#seats[r] = kind === 'mcts' ? { mcts: budget } : kind === 'remote' ? { remote: newRemote() } : (kind as Seat);
     if (this.#thinking.delete(r)) this.#endWorker(r);
     this.#renderSeats();
     this.#startThinking();

@@ -1,0 +1,93 @@
+//! One game of a refereed match, as `gdl match` and the page's Match tab play it: the
+//! entrants (players of ours and remote addresses), seated as `players::arena` seats them
+//! (rotating with the game's number; GDL-II's nature drawing uniformly), refereed by
+//! [`referee`], the record also given as the arena's `Game` for the tallies.
+
+use super::referee::{referee, Local, Record, Seat, Setup};
+use crate::ast::Description;
+use crate::machine::{Result, StateMachine};
+use crate::players::arena::{player_seed, seats, Game};
+use crate::players::Spec;
+use std::hash::Hash;
+
+/// A player of a match: one of ours, or one reached over HTTP at an address.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Entrant {
+    Local(Spec),
+    Remote(String),
+}
+
+impl Entrant {
+    /// How tallies and records name it: `uct:1000`, `http://127.0.0.1:9147`.
+    pub fn name(&self) -> String {
+        match self {
+            Entrant::Local(spec) => spec.to_string(),
+            Entrant::Remote(url) => url.clone(),
+        }
+    }
+}
+
+/// Reads a list of players: specs of ours and `http://host:port` addresses, separated by commas.
+pub fn entrants(text: &str) -> std::result::Result<Vec<Entrant>, String> {
+    text.split(',')
+        .map(str::trim)
+        .map(|t| match t.strip_prefix("http://") {
+            Some(rest) if !rest.is_empty() => Ok(Entrant::Remote(t.trim_end_matches('/').to_string())),
+            Some(_) => Err("'http://' needs a host and port, such as http://127.0.0.1:9147".to_string()),
+            None => Spec::parse(t).map(Entrant::Local),
+        })
+        .collect()
+}
+
+/// A match's settings: its id (each game's is `id.N`), clocks in seconds, the move limit
+/// and the seed.
+pub struct Terms<'a> {
+    pub id: &'a str,
+    pub start_clock: f64,
+    pub play_clock: f64,
+    pub max_steps: usize,
+    pub seed: u64,
+}
+
+/// Game number `g` (from 0) of a match between `entrants` on `m`; `reach` makes the seat of
+/// a remote entrant from its address. Every fault is said to `log` as it happens.
+#[allow(clippy::too_many_arguments)]
+pub fn referee_game<M: StateMachine + 'static>(
+    m: &mut M,
+    description: &Description,
+    entrants: &[Entrant],
+    g: usize,
+    terms: &Terms,
+    reach: &mut dyn FnMut(&str) -> Box<dyn Seat<M>>,
+    now: &dyn Fn() -> f64,
+    log: &mut dyn FnMut(&str),
+) -> Result<(Game, Record)>
+where
+    M::State: Hash,
+{
+    let at = seats(entrants.len(), m.roles(), g);
+    let mut seated: Vec<Box<dyn Seat<M>>> = (at.iter().enumerate())
+        .map(|(r, &p)| -> Box<dyn Seat<M>> {
+            let seed = player_seed(terms.seed, g, r);
+            match p.map(|p| &entrants[p]) {
+                None => Box::new(Local { spec: Spec::Random, seed }),
+                Some(Entrant::Local(spec)) => Box::new(Local { spec: *spec, seed }),
+                Some(Entrant::Remote(url)) => reach(url),
+            }
+        })
+        .collect();
+    let mut refs: Vec<&mut dyn Seat<M>> = seated.iter_mut().map(|s| &mut **s as &mut dyn Seat<M>).collect();
+    let setup = Setup {
+        id: &format!("{}.{}", terms.id, g + 1),
+        description,
+        start_clock: terms.start_clock,
+        play_clock: terms.play_clock,
+        max_steps: terms.max_steps,
+        seed: player_seed(terms.seed, g, at.len()),
+        players: at.iter().map(|p| p.map_or(0, |p| p + 1)).collect(),
+    };
+    let record = referee(m, &mut refs, &setup, now, log)?;
+    let moves = record.steps.iter().map(|s| s.moves.clone()).collect();
+    let game = Game { seats: at, goals: record.goals.clone(), length: record.steps.len(), moves };
+    Ok((game, record))
+}
