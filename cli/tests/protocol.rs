@@ -1,7 +1,8 @@
 //! The GGP protocol end to end, on loopback only: `gdl player` against hostile clients and
 //! against our referee; `gdl match` refereeing players that never answer or answer garbage;
 //! and, with Java, real third-party software from `../shared/ggp-referee`: the Dresden
-//! GameController referees our player (tic-tac-toe, connect four), and `gdl match`
+//! GameController referees our player (tic-tac-toe, connect four; GDL-II: Monty Hall and
+//! Kriegspiel tic-tac-toe 4×4, our player told only its percepts), and `gdl match`
 //! referees Jocular. Each Java test says so and stops when Java is not installed
 //! (`scripts/setup.sh` installs it with `need_java`).
 
@@ -196,17 +197,18 @@ fn java(test: &str) -> bool {
     ok
 }
 
-/// The Dresden GameController referees a match of `game` (from the corpus) between our
-/// player as the first role and its random player as the second; returns its log.
-fn dresden(game: &str, play_clock: &str) -> String {
+/// The Dresden GameController referees a match of `game` (a file of `../shared`) between our
+/// player as the first role and its random player as the second, in GDL (`version` 1) or
+/// GDL-II (2: our player gets its percepts only); returns its log.
+fn dresden(game: &str, play_clock: &str, version: &str) -> String {
     let (_player, address) = player(&["--player", "uct:500ms"]);
     let (host, port) = address.split_once(':').unwrap();
     let out = Command::new("java")
         .arg("-jar")
         .arg(shared("ggp-referee/gamecontroller-cli.jar"))
         .arg("m1")
-        .arg(shared(&format!("corpus/ggp-base/{game}")))
-        .args(["10", play_clock, "1", "-remote", "1", "ours", host, port, "1", "-random", "2"])
+        .arg(shared(game))
+        .args(["10", play_clock, version, "-remote", "1", "ours", host, port, version, "-random", "2"])
         .output()
         .unwrap();
     let log = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
@@ -228,14 +230,47 @@ fn clean(log: &str) {
 #[test]
 fn the_dresden_gamecontroller_referees_our_player_at_tictactoe() {
     if java("the_dresden_gamecontroller_referees_our_player_at_tictactoe") {
-        clean(&dresden("tictactoe.kif", "3"));
+        clean(&dresden("corpus/ggp-base/tictactoe.kif", "3", "1"));
     }
 }
 
 #[test]
 fn the_dresden_gamecontroller_referees_our_player_at_connect_four() {
     if java("the_dresden_gamecontroller_referees_our_player_at_connect_four") {
-        clean(&dresden("connectFour.kif", "3"));
+        clean(&dresden("corpus/ggp-base/connectFour.kif", "3", "1"));
+    }
+}
+
+/// The messages the referee's log shows it sent to our player after the START.
+fn sent_to_ours(log: &str) -> Vec<&str> {
+    let sent = log.lines().filter_map(|l| l.split_once("message to ours sent: ").map(|(_, m)| m));
+    sent.filter(|m| !m.starts_with("\"(START")).collect()
+}
+
+#[test]
+fn the_dresden_gamecontroller_referees_our_player_at_monty_hall() {
+    if java("the_dresden_gamecontroller_referees_our_player_at_monty_hall") {
+        let log = dresden("corpus-gdl2/montyhall.kif", "3", "2");
+        clean(&log);
+        // Our player (the candidate) is told its percepts, never where nature hid the car.
+        let sent = sent_to_ours(&log);
+        assert_eq!(sent.len(), 4, "NIL, two PLAYs with percepts, STOP:\n{log}");
+        assert!(sent[1].starts_with("\"(PLAY m1 ((DOES CANDIDATE (CHOOSE "), "{}", sent[1]);
+        assert!(sent.iter().all(|m| !m.contains("HIDE_CAR")), "{sent:?}");
+        assert!(log.contains("seesTerms(RANDOM) = [(DOES CANDIDATE (CHOOSE "), "{log}");
+    }
+}
+
+#[test]
+fn the_dresden_gamecontroller_referees_our_player_at_kriegspiel_tictactoe() {
+    if java("the_dresden_gamecontroller_referees_our_player_at_kriegspiel_tictactoe") {
+        let log = dresden("corpus-gdl2/kriegTTT_4x4.kif", "3", "2");
+        clean(&log);
+        // Each PLAY after the first says whether our own mark went in: (YOUGOTIT m n) or (MARK m n).
+        for m in &sent_to_ours(&log)[1..] {
+            let percepts = m.split_once(" m1 ").unwrap().1;
+            assert!(percepts.starts_with("((YOUGOTIT ") || percepts.starts_with("((MARK "), "{m}");
+        }
     }
 }
 

@@ -280,7 +280,12 @@ fn load(setup: &Setup, id: &str, role: &str, rules: &str, arrived: Instant) -> R
     let chosen =
         engine::build(setup.choice, &valid.description, setup.limits, setup.options, &now).map_err(|d| d.message)?;
     let game = Match::new(id, role, chosen.engine, setup.spec, setup.seed)?;
-    eprintln!("gdl player: match {id} as {role}, engine {}, ready after {:.0} ms", chosen.note, now());
+    let plays = if game.is_hidden() {
+        format!(", GDL-II: plays {} from its role's history", game.spec())
+    } else {
+        String::new()
+    };
+    eprintln!("gdl player: match {id} as {role}, engine {}{plays}, ready after {:.0} ms", chosen.note, now());
     Ok(game)
 }
 

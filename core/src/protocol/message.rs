@@ -2,6 +2,9 @@
 //! (`(START id role (rules) startclock playclock)`, `(PLAY id NIL)`, `(PLAY id (moves))`,
 //! `(STOP id (moves))`, `(ABORT id)`, `(INFO)`, `(PING)`), read with the KIF reader of
 //! `parse` and printed back; and a player's reply, of which the first term is the move.
+//! GDL-II: the Dresden GameController sends a role its percepts where GDL has the joint move
+//! (`(PLAY id (percepts))`, so only the game tells the two apart); the other form, which our
+//! referee sends, adds the turn and the role's own last move: `(PLAY id turn move (percepts))`.
 
 use crate::ast::Description;
 use crate::parse::{read_sexp, Sexp, Syntax};
@@ -13,9 +16,12 @@ use std::fmt;
 pub enum Last {
     /// `NIL`: the match has just started.
     Nothing,
-    /// The joint move, in the order of the roles, each move in canonical text.
+    /// The joint move, in the order of the roles, each move in canonical text; in a GDL-II
+    /// game as the Dresden GameController speaks, the role's percepts.
     Moves(Vec<String>),
-    // GDL-II adds `Percepts(Vec<String>)`: what the player sees, not the joint move.
+    /// GDL-II: after joint move number `turn` (from 1), the role's own move in it (`None`:
+    /// NIL, not said) and its percepts.
+    Percepts { turn: usize, own: Option<String>, percepts: Vec<String> },
 }
 
 /// One message from a referee to a player.
@@ -87,17 +93,18 @@ impl Message {
                     play_clock: seconds(&items[5], "play clock")?,
                 })
             }
-            "play" => {
-                wants(2, "(id NIL) or (id (moves))")?;
-                Ok(Message::Play { id: id()?, last: last(items.get(2).ok_or("PLAY needs the last moves or NIL")?)? })
-            }
-            "stop" => {
-                // Some referees send `(STOP id)` without the last moves.
-                if args == 1 {
-                    return Ok(Message::Stop { id: id()?, last: Last::Nothing });
-                }
-                wants(2, "(id (moves))")?;
-                Ok(Message::Stop { id: id()?, last: last(&items[2])? })
+            "play" | "stop" => {
+                let last = match args {
+                    // Some referees send `(STOP id)` without the last moves.
+                    1 if kind == "stop" => Last::Nothing,
+                    4 => percepts(&items[2..])?,
+                    _ => {
+                        wants(2, "(id NIL), (id (moves)) or (id turn move (percepts))")?;
+                        last(&items[2])?
+                    }
+                };
+                let id = id()?;
+                Ok(if kind == "play" { Message::Play { id, last } } else { Message::Stop { id, last } })
             }
             "abort" => {
                 wants(1, "(id)")?;
@@ -151,6 +158,24 @@ fn last(s: &Sexp) -> Result<Last, String> {
     Ok(Last::Moves(moves.collect::<Result<_, _>>()?))
 }
 
+/// GDL-II's `turn move (percepts)`; the move and the percepts may be NIL.
+fn percepts(items: &[Sexp]) -> Result<Last, String> {
+    let turn =
+        items[0].symbol().and_then(|t| t.parse::<usize>().ok()).ok_or("GDL-II: the turn must be a whole number")?;
+    let own = match items[1].symbol() {
+        Some("nil") => None,
+        _ => Some(term_text(&items[1]).map_err(|e| format!("the last move: {e}"))?),
+    };
+    let percepts = match (items[2].symbol(), items[2].items()) {
+        (Some("nil"), _) => Vec::new(),
+        (_, Some(list)) => {
+            list.iter().map(|p| term_text(p).map_err(|e| format!("the percepts: {e}"))).collect::<Result<_, _>>()?
+        }
+        _ => return Err("GDL-II: the percepts must be a list or NIL".into()),
+    };
+    Ok(Last::Percepts { turn, own, percepts })
+}
+
 /// The canonical text of a ground term.
 fn term_text(s: &Sexp) -> Result<String, String> {
     let term = s.clone().term().map_err(|d| d.message)?;
@@ -172,6 +197,9 @@ impl fmt::Display for Last {
         match self {
             Last::Nothing => f.write_str("NIL"),
             Last::Moves(moves) => write!(f, "({})", moves.join(" ")),
+            Last::Percepts { turn, own, percepts } => {
+                write!(f, "{turn} {} ({})", own.as_deref().unwrap_or("NIL"), percepts.join(" "))
+            }
         }
     }
 }

@@ -7,7 +7,8 @@
 //! records it, [`game`] seats the entrants of one game of a match. The HTTP server and client
 //! live in the CLI (`gdl player`, `gdl match`) and the page (`web/src/players/remote.ts`).
 //!
-//! GDL-II (percepts instead of joint moves) slots in as one more kind of [`message::Last`].
+//! GDL-II: a role gets its percepts instead of the joint move ([`message::Last`]); our players
+//! play it from their role's history (the honest player).
 
 pub mod game;
 pub mod message;
@@ -18,21 +19,30 @@ use crate::machine::{Result, StateMachine};
 use crate::players::{Decision, Spec, View};
 use std::hash::Hash;
 
-/// A move of `role` in `state` by the player `spec` thinking `millis` milliseconds at most
-/// (a budget in playouts stops there too).
+/// A move chosen from `view` (the state and a role, or a GDL-II role's history) by the
+/// player `spec` thinking `millis` milliseconds at most (a budget in playouts stops there too).
 pub fn think<M: StateMachine + 'static>(
     spec: Spec,
     seed: u64,
     m: &mut M,
-    state: &M::State,
-    role: usize,
+    view: View<'_, M>,
     millis: f64,
     now: &dyn Fn() -> f64,
 ) -> Result<Decision<M::Move>>
 where
     M::State: Hash,
 {
-    spec.within(millis.max(0.0)).player(seed).choose(m, View::State(state, role), now)
+    spec.within(millis.max(0.0)).player(seed).choose(m, view, now)
+}
+
+/// The player a GDL-II game is played with when `spec` cannot play from a history: `mc` and
+/// `uct` become the honest player with the same budget (`perfect`, with its default one).
+pub fn for_hidden(spec: Spec) -> Spec {
+    match spec {
+        Spec::Flat(b) | Spec::Uct(b) => Spec::Honest(b),
+        Spec::Perfect => Spec::parse("honest").expect("a spec"),
+        s => s,
+    }
 }
 
 #[cfg(test)]

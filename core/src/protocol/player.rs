@@ -1,11 +1,15 @@
 //! A player's side of one match: its role, the position followed step by step from the
-//! joint moves the referee sends, and a move chosen within the time it is given.
+//! joint moves the referee sends, and a move chosen within the time it is given. In a GDL-II
+//! game the player never knows the position: it keeps its role's history (its moves, the
+//! percepts the referee sends) and plays from that with the honest player.
 
 use super::message::Last;
-use super::think;
+use super::{for_hidden, think};
+use crate::infoset::{defines_sees, History};
 use crate::machine::StateMachine;
 use crate::path::move_named;
-use crate::players::{legal, Spec};
+use crate::players::honest::particles;
+use crate::players::{legal, Spec, View};
 use crate::rng::Rng;
 use crate::solve::goal_number;
 use std::hash::Hash;
@@ -18,9 +22,14 @@ pub struct Match<M: StateMachine> {
     pub step: usize,
     m: M,
     state: M::State,
+    hidden: Option<Hidden<M>>,
     spec: Spec,
     rng: Rng,
 }
+
+/// GDL-II: the role's history, and its last move sent (the Dresden form of PLAY does not
+/// repeat it).
+type Hidden<M> = (History<<M as StateMachine>::Move>, Option<<M as StateMachine>::Move>);
 
 /// A move chosen, and what went wrong choosing it (the player failed, so a random legal
 /// move stands in).
@@ -35,24 +44,41 @@ where
     M::State: Hash,
 {
     /// The match `id` on the game `m`, playing `role`.
-    pub fn new(id: &str, role: &str, m: M, spec: Spec, seed: u64) -> Result<Match<M>, String> {
+    pub fn new(id: &str, role: &str, mut m: M, spec: Spec, seed: u64) -> Result<Match<M>, String> {
         let Some(r) = m.roles().iter().position(|x| x == role) else {
             return Err(format!("role '{role}' is not in the game: its roles are {}", m.roles().join(", ")));
         };
         let state = m.initial_state();
-        Ok(Match { id: id.to_string(), role: r, step: 0, m, state, spec, rng: Rng::new(seed) })
+        let hidden = defines_sees(&mut m).map_err(|e| e.message)?.then(|| (History::new(r), None));
+        let spec = if hidden.is_some() { for_hidden(spec) } else { spec };
+        Ok(Match { id: id.to_string(), role: r, step: 0, m, state, hidden, spec, rng: Rng::new(seed) })
+    }
+
+    /// The player that plays (in a GDL-II game, one that plays from the role's history).
+    pub fn spec(&self) -> Spec {
+        self.spec
+    }
+
+    /// Whether the game hides moves (GDL-II): the player knows its history, not the position.
+    pub fn is_hidden(&self) -> bool {
+        self.hidden.is_some()
     }
 
     pub fn roles(&self) -> &[String] {
         self.m.roles()
     }
 
-    /// Plays the referee's last joint move (`Nothing` before the first move).
+    /// Plays the referee's last joint move (`Nothing` before the first move); in a GDL-II
+    /// game, adds the role's move and percepts to its history.
     pub fn advance(&mut self, last: &Last) -> Result<(), String> {
+        if self.hidden.is_some() {
+            return self.perceive(last);
+        }
         let moves = match last {
             Last::Nothing if self.step == 0 => return Ok(()),
             Last::Nothing => return Err(format!("NIL as the last moves, but {} moves have been played", self.step)),
             Last::Moves(moves) => moves,
+            Last::Percepts { .. } => return Err("percepts, but this game has no sees: send the joint move".into()),
         };
         let roles = self.m.roles().to_vec();
         if moves.len() != roles.len() {
@@ -74,9 +100,42 @@ where
         Ok(())
     }
 
-    /// Whether the position is terminal (an engine error counts as over).
+    /// GDL-II: one more step of the role's history, its own move being the one the referee
+    /// says (or, when it does not, the one this player sent).
+    fn perceive(&mut self, last: &Last) -> Result<(), String> {
+        let (own, percepts) = match last {
+            Last::Nothing if self.step == 0 => return Ok(()),
+            Last::Nothing => return Err(format!("NIL as the last percepts, but {} moves have been played", self.step)),
+            Last::Moves(percepts) => (None, percepts),
+            Last::Percepts { own, percepts, .. } => (own.as_deref(), percepts),
+        };
+        let Some((history, sent)) = &mut self.hidden else { unreachable!("perceive is for GDL-II games") };
+        let mv = match (own, *sent) {
+            (None, Some(mv)) => mv,
+            (Some(text), Some(mv)) if self.m.move_text(mv) == text => mv,
+            (Some(text), _) => {
+                // A move the referee played for us: legal in some state we may be in.
+                let states = particles(&mut self.m, history, 1, &mut self.rng).map_err(|e| e.message)?;
+                let legal = match states.first() {
+                    Some(s) => self.m.legal_moves(s, self.role).map_err(|e| e.message)?,
+                    None => Vec::new(),
+                };
+                move_named(&self.m, &legal, text).ok_or_else(|| {
+                    format!("{text} is not a legal move of {} at step {}", self.m.roles()[self.role], self.step + 1)
+                })?
+            }
+            (None, None) => return Err("percepts before this player made any move: send its move too".into()),
+        };
+        history.push(mv, percepts.clone());
+        *sent = None;
+        self.step += 1;
+        Ok(())
+    }
+
+    /// Whether the position is terminal (an engine error counts as over); in a GDL-II game
+    /// only the referee knows, and says so with STOP.
     pub fn is_over(&mut self) -> bool {
-        self.m.is_terminal(&self.state).unwrap_or(true)
+        self.hidden.is_none() && self.m.is_terminal(&self.state).unwrap_or(true)
     }
 
     /// Each role's goal value when the game is over.
@@ -94,13 +153,28 @@ where
             return Err("the game is over: there is no move to make".into());
         }
         let seed = self.rng.next_u64();
-        match think(self.spec, seed, &mut self.m, &self.state, self.role, millis, now) {
-            Ok(d) => Ok(Choice { text: self.m.move_text(d.chosen), playouts: d.playouts, trouble: None }),
+        let view = match &self.hidden {
+            Some((history, _)) => View::History(history),
+            None => View::State(&self.state, self.role),
+        };
+        let (mv, playouts, trouble) = match think(self.spec, seed, &mut self.m, view, millis, now) {
+            Ok(d) => (d.chosen, d.playouts, None),
             Err(e) => {
-                let moves = legal(&mut self.m, &self.state, self.role).map_err(|e| e.message)?;
-                let mv = moves[self.rng.below(moves.len())];
-                Ok(Choice { text: self.m.move_text(mv), playouts: 0, trouble: Some(e.message) })
+                // In a GDL-II game, a state consistent with the history stands for the position.
+                let state = match &self.hidden {
+                    Some((history, _)) => particles(&mut self.m, history, 1, &mut self.rng)
+                        .map_err(|e| e.message)?
+                        .pop()
+                        .ok_or_else(|| format!("{}; and no position fits what this player saw", e.message))?,
+                    None => self.state.clone(),
+                };
+                let moves = legal(&mut self.m, &state, self.role).map_err(|e| e.message)?;
+                (moves[self.rng.below(moves.len())], 0, Some(e.message))
             }
+        };
+        if let Some((_, sent)) = &mut self.hidden {
+            *sent = Some(mv);
         }
+        Ok(Choice { text: self.m.move_text(mv), playouts, trouble })
     }
 }

@@ -2,13 +2,17 @@
 //! (a player of our own, or a remote player the caller reaches over HTTP). It sends START,
 //! PLAY with the last joint move and STOP, keeps the clocks, replaces a late, missing or
 //! illegal move by a random legal one and records why, and keeps the match record (moves,
-//! time per move, faults, goals).
+//! time per move, faults, goals). In a GDL-II game each role is sent only its own move and
+//! percepts (`(PLAY id turn move (percepts))`), players of ours play from their role's
+//! history, and nature (the role `random`) is played by the referee.
 
 use super::message::{reply_move, Last, Message};
-use super::think;
+use super::{for_hidden, think};
 use crate::ast::Description;
+use crate::gdl2::is_nature;
+use crate::infoset::{defines_sees, History};
 use crate::machine::{Result, StateMachine};
-use crate::players::{legal, Spec};
+use crate::players::{legal, Spec, View};
 use crate::rng::Rng;
 use crate::solve::goal_number;
 use serde::Serialize;
@@ -21,12 +25,14 @@ pub trait Seat<M: StateMachine> {
     /// The reply to START, STOP or ABORT within `clock` milliseconds, or why none came.
     fn tell(&mut self, message: &Message, clock: f64) -> std::result::Result<String, String>;
     /// The reply to PLAY within `clock` milliseconds, or why none came. A player of our own
-    /// reads the position (`m`, `state`, `role`); a remote one only the message.
+    /// reads what its role knows (`view`: the state, or in a GDL-II game its history); a
+    /// remote one only the message.
     fn play(
         &mut self,
         message: &Message,
         clock: f64,
-        position: (&mut M, &M::State, usize),
+        m: &mut M,
+        view: View<'_, M>,
         now: &dyn Fn() -> f64,
     ) -> std::result::Result<String, String>;
 }
@@ -58,11 +64,13 @@ where
         &mut self,
         _: &Message,
         clock: f64,
-        (m, state, role): (&mut M, &M::State, usize),
+        m: &mut M,
+        view: View<'_, M>,
         now: &dyn Fn() -> f64,
     ) -> std::result::Result<String, String> {
         self.seed = Rng::new(self.seed).next_u64();
-        let d = think(self.spec, self.seed, m, state, role, clock * 0.9, now).map_err(|e| e.message)?;
+        let spec = if matches!(view, View::History(_)) { for_hidden(self.spec) } else { self.spec };
+        let d = think(spec, self.seed, m, view, clock * 0.9, now).map_err(|e| e.message)?;
         Ok(m.move_text(d.chosen))
     }
 }
@@ -87,7 +95,8 @@ impl<M: StateMachine, F: FnMut(&Message, f64) -> std::result::Result<String, Str
         &mut self,
         message: &Message,
         clock: f64,
-        _: (&mut M, &M::State, usize),
+        _: &mut M,
+        _: View<'_, M>,
         _: &dyn Fn() -> f64,
     ) -> std::result::Result<String, String> {
         (self.post)(message, clock)
@@ -179,15 +188,20 @@ pub fn referee<M: StateMachine>(
         }
     }
     let mut state = m.initial_state();
-    let mut last = Last::Nothing;
+    // GDL-II: what each role knows, and what it is told.
+    let hidden = defines_sees(m)?;
+    let mut histories: Vec<History<M::Move>> = (0..roles.len()).map(History::new).collect();
+    let mut last = vec![Last::Nothing; roles.len()];
     while !m.is_terminal(&state)? && record.steps.len() < setup.max_steps {
         let step = record.steps.len() + 1;
-        let play = Message::Play { id: setup.id.to_string(), last: last.clone() };
         let (mut joint, mut millis) = (Vec::new(), Vec::new());
         for (r, seat) in seats.iter_mut().enumerate() {
+            let play = Message::Play { id: setup.id.to_string(), last: last[r].clone() };
             let moves = legal(m, &state, r)?;
+            let view =
+                if hidden && !is_nature(&roles[r]) { View::History(&histories[r]) } else { View::State(&state, r) };
             let t = now();
-            let answer = seat.play(&play, play_ms, (m, &state, r), now);
+            let answer = seat.play(&play, play_ms, m, view, now);
             let took = now() - t;
             let texts: Vec<String> = moves.iter().map(|&mv| m.move_text(mv)).collect();
             let mv = match judge(answer, took, setup.play_clock, &texts) {
@@ -202,16 +216,24 @@ pub fn referee<M: StateMachine>(
             millis.push(took);
         }
         let texts: Vec<String> = joint.iter().map(|&mv| m.move_text(mv)).collect();
+        last = match m.percepts(&state, &joint)?.filter(|_| hidden) {
+            Some(seen) => (seen.into_iter().enumerate())
+                .map(|(r, percepts)| {
+                    histories[r].push(joint[r], percepts.clone());
+                    Last::Percepts { turn: step, own: Some(texts[r].clone()), percepts }
+                })
+                .collect(),
+            None => vec![Last::Moves(texts.clone()); roles.len()],
+        };
         state = m.next_state(&state, &joint)?;
-        record.steps.push(Step { moves: texts.clone(), millis });
-        last = Last::Moves(texts);
+        record.steps.push(Step { moves: texts, millis });
     }
     if m.is_terminal(&state)? {
         record.goals = Some(m.goals(&state)?.iter().map(|g| goal_number(g)).collect());
     }
-    let stop = Message::Stop { id: setup.id.to_string(), last };
     let after = record.steps.len() + 1;
-    for (r, seat) in seats.iter_mut().enumerate() {
+    for (r, (seat, last)) in seats.iter_mut().zip(last).enumerate() {
+        let stop = Message::Stop { id: setup.id.to_string(), last };
         if let Err(why) = seat.tell(&stop, play_ms) {
             fault(&mut record, after, true, r, why);
         }

@@ -7,7 +7,7 @@ use super::player::Match;
 use super::referee::{referee, Local, Seat, Setup};
 use crate::engine::{build, Choice, Engine};
 use crate::machine::StateMachine;
-use crate::players::{Budget, Spec};
+use crate::players::{Budget, Spec, View};
 
 fn text(name: &str) -> String {
     std::fs::read_to_string(format!("{}/../games/{name}.kif", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -105,13 +105,7 @@ impl<M: StateMachine> Seat<M> for Canned {
     fn tell(&mut self, _: &Message, _: f64) -> Result<String, String> {
         self.0.clone().map(|_| "ready".into())
     }
-    fn play(
-        &mut self,
-        _: &Message,
-        _: f64,
-        _: (&mut M, &M::State, usize),
-        _: &dyn Fn() -> f64,
-    ) -> Result<String, String> {
+    fn play(&mut self, _: &Message, _: f64, _: &mut M, _: View<'_, M>, _: &dyn Fn() -> f64) -> Result<String, String> {
         self.0.clone()
     }
 }
@@ -169,4 +163,139 @@ fn a_late_answer_is_replaced() {
     let first = &record.faults[0].message;
     assert!(first.contains("answered after 2.0 s, past the 1 s start clock"), "{first}");
     assert!(record.faults.iter().any(|f| f.message.contains("past the 1 s play clock; played")));
+}
+
+#[test]
+fn gdl2_messages_read_in_both_forms() {
+    // The Dresden GameController's: the percepts where GDL has the joint move (an empty list too).
+    let dresden = Message::parse("(PLAY m1 ((DOES CANDIDATE (CHOOSE 1)) (OPEN_DOOR 2)))").unwrap();
+    assert_eq!(
+        dresden,
+        Message::Play {
+            id: "m1".into(),
+            last: Last::Moves(vec!["(does candidate (choose 1))".into(), "(open_door 2)".into()])
+        }
+    );
+    assert_eq!(Message::parse("(PLAY m1 ())").unwrap(), Message::Play { id: "m1".into(), last: Last::Moves(vec![]) });
+    // Ours: the turn, the role's own move, its percepts.
+    let ours = Message::Play {
+        id: "m1".into(),
+        last: Last::Percepts { turn: 2, own: Some("(choose 1)".into()), percepts: vec!["(open_door 2)".into()] },
+    };
+    assert_eq!(ours.to_string(), "(PLAY m1 2 (choose 1) ((open_door 2)))");
+    assert_eq!(Message::parse(&ours.to_string()).unwrap(), ours);
+    let stop = Message::parse("(STOP m1 3 NIL NIL)").unwrap();
+    assert_eq!(stop, Message::Stop { id: "m1".into(), last: Last::Percepts { turn: 3, own: None, percepts: vec![] } });
+    for (message, says) in [
+        ("(PLAY m1 two noop ())", "the turn must be a whole number"),
+        ("(PLAY m1 2 noop seen)", "the percepts must be a list or NIL"),
+        ("(PLAY m1 2 ?x ())", "the last move: ?x has a variable"),
+        ("(PLAY m1 2 noop)", "PLAY takes 2 arguments"),
+    ] {
+        let e = Message::parse(message).unwrap_err();
+        assert!(e.contains(says), "{message}: {e}");
+    }
+}
+
+#[test]
+fn a_gdl2_player_follows_its_percepts_in_both_forms_and_plays_honestly() {
+    let rules = crate::shared::gdl2_game("montyhall");
+    let mut game = Match::new("m1", "candidate", engine(&rules), Spec::Uct(Budget::Playouts(50)), 7).unwrap();
+    assert!(game.is_hidden());
+    assert_eq!(game.spec().to_string(), "honest:50", "uct cannot play from a history: honest with its budget");
+    game.advance(&Last::Nothing).unwrap();
+    // Step 1: the candidate chooses a door while nature hides the car.
+    let chosen = game.choose(1000.0, &|| 0.0).unwrap();
+    assert!(chosen.text.starts_with("(choose ") && chosen.trouble.is_none(), "{}", chosen.text);
+    // The Dresden form: percepts only (its own move is the one it sent).
+    game.advance(&Last::Moves(vec![format!("(does candidate {})", chosen.text)])).unwrap();
+    assert_eq!(game.choose(1000.0, &|| 0.0).unwrap().text, "noop");
+    // Our form: the turn, its own move, its percepts (a door nature opened, not the chosen one).
+    let door = (1..=3).map(|d| format!("(choose {d})")).position(|c| c != chosen.text).unwrap() + 1;
+    let seen = vec!["(does candidate noop)".to_string(), format!("(open_door {door})")];
+    game.advance(&Last::Percepts { turn: 2, own: Some("noop".into()), percepts: seen }).unwrap();
+    let last = game.choose(1000.0, &|| 0.0).unwrap();
+    assert!(["switch", "noop"].contains(&last.text.as_str()), "{}", last.text);
+    assert_eq!(game.step, 2);
+    let e = game.advance(&Last::Percepts { turn: 3, own: Some("(fly away)".into()), percepts: vec![] }).unwrap_err();
+    assert!(e.contains("(fly away) is not a legal move of candidate at step 3"), "{e}");
+    // A game without sees takes joint moves only.
+    let mut ttt = Match::new("m2", "x", engine(&text("tictactoe")), Spec::Random, 1).unwrap();
+    assert!(ttt
+        .advance(&Last::Percepts { turn: 1, own: None, percepts: vec![] })
+        .unwrap_err()
+        .contains("this game has no sees"));
+}
+
+/// A seat of ours that also keeps every PLAY and STOP it is sent.
+struct Recording(Local, Vec<Message>);
+
+impl<M: StateMachine + 'static> Seat<M> for Recording
+where
+    M::State: std::hash::Hash,
+{
+    fn name(&self) -> String {
+        Seat::<M>::name(&self.0)
+    }
+    fn tell(&mut self, message: &Message, clock: f64) -> Result<String, String> {
+        self.1.push(message.clone());
+        Seat::<M>::tell(&mut self.0, message, clock)
+    }
+    fn play(
+        &mut self,
+        message: &Message,
+        clock: f64,
+        m: &mut M,
+        view: View<'_, M>,
+        now: &dyn Fn() -> f64,
+    ) -> Result<String, String> {
+        self.1.push(message.clone());
+        assert!(matches!(view, View::History(_)), "a player of a GDL-II game is given its history, never the state");
+        self.0.play(message, clock, m, view, now)
+    }
+}
+
+#[test]
+fn in_gdl2_the_referee_tells_each_role_only_its_own_move_and_percepts() {
+    let rules = crate::shared::gdl2_game("kriegTTT_4x4");
+    let desc = crate::parse::parse(&rules).description;
+    let mut m = engine(&rules);
+    let mut a = Recording(Local { spec: Spec::Uct(Budget::Playouts(20)), seed: 1 }, Vec::new());
+    let mut b = Recording(Local { spec: Spec::Random, seed: 2 }, Vec::new());
+    let setup = setup(&desc, 10.0, 3.0);
+    let record = referee(&mut m, &mut [&mut a, &mut b], &setup, &|| 0.0, &mut |_| {}).unwrap();
+    assert!(record.goals.is_some(), "played to the end: {:?}", record.faults);
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    for (r, seat) in [(0, &a), (1, &b)] {
+        let told: Vec<&Message> =
+            seat.1.iter().filter(|m| matches!(m, Message::Play { .. } | Message::Stop { .. })).collect();
+        assert_eq!(told.len(), record.steps.len() + 1, "one PLAY per step and a STOP");
+        assert!(matches!(told[0], Message::Play { last: Last::Nothing, .. }));
+        for (k, message) in told[1..].iter().enumerate() {
+            let (Message::Play { last, .. } | Message::Stop { last, .. }) = message else { unreachable!() };
+            let Last::Percepts { turn, own, percepts } = last else { panic!("{message}") };
+            assert_eq!((*turn, own.as_deref()), (k + 1, Some(record.steps[k].moves[r].as_str())), "{message}");
+            // Its own percepts only: whether its own mark went in, never the other's.
+            let own = own.clone().unwrap();
+            assert!(percepts.iter().all(|p| p.replace("yougotit", "mark") == own), "{message}");
+        }
+    }
+}
+
+#[test]
+fn in_gdl2_the_referee_plays_nature() {
+    let rules = crate::shared::gdl2_game("montyhall");
+    let desc = crate::parse::parse(&rules).description;
+    let mut m = engine(&rules);
+    let mut candidate = Recording(Local { spec: Spec::Uct(Budget::Playouts(20)), seed: 1 }, Vec::new());
+    let mut nature = Local { spec: Spec::Random, seed: 3 };
+    let setup = Setup { players: vec![1, 0], ..setup(&desc, 10.0, 3.0) };
+    let record = referee(&mut m, &mut [&mut candidate, &mut nature], &setup, &|| 0.0, &mut |_| {}).unwrap();
+    assert_eq!(record.steps.len(), 3);
+    assert!(record.goals.is_some() && record.faults.is_empty(), "{:?}", record.faults);
+    // The candidate is never told where the car was hidden.
+    let hidden = &record.steps[0].moves[1];
+    assert!(hidden.starts_with("(hide_car "), "{hidden}");
+    let told = candidate.1.iter().filter(|m| !matches!(m, Message::Start { .. }));
+    assert!(told.map(|m| m.to_string()).all(|m| !m.contains("hide_car")), "{:?}", candidate.1);
 }
