@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 mod args;
 mod commands;
+mod http;
 mod load;
 mod measure;
 mod parallel;

@@ -88,26 +88,34 @@ fn our_player_answers_hostile_clients_and_keeps_serving() {
     assert_eq!(&head, b"HTTP/1.1 413");
     big.shutdown(std::net::Shutdown::Both).unwrap();
     let _ = sending.join();
-    // A client that trickles its message is cut off, and others are served meanwhile. (A
-    // body under 1 KB is read by tiny_http before the player sees it: such a slow client
-    // holds one thread of the server, and the others are served all the same.)
-    let mut slow = TcpStream::connect(&address).unwrap();
-    write!(slow, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n(IN").unwrap();
-    let trickle = thread::spawn(move || {
-        for _ in 0..10 {
-            thread::sleep(Duration::from_millis(300));
-            if slow.write_all(b" ").is_err() {
-                break;
+    // Clients that trickle their message (a small one, or only its head) or send nothing at
+    // all are cut off when --read-timeout (1 s) runs out, and others are served meanwhile.
+    let trickle = |head: &'static str| {
+        let mut slow = TcpStream::connect(&address).unwrap();
+        write!(slow, "{head}").unwrap();
+        thread::spawn(move || {
+            for _ in 0..if head.is_empty() { 0 } else { 10 } {
+                thread::sleep(Duration::from_millis(300));
+                if slow.write_all(b" ").is_err() {
+                    break;
+                }
             }
-        }
-        slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let mut head = [0u8; 12];
-        slow.read_exact(&mut head).unwrap();
-        String::from_utf8_lossy(&head).to_string()
-    });
+            slow.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            let mut head = [0u8; 12];
+            slow.read_exact(&mut head).map(|_| String::from_utf8_lossy(&head).to_string()).unwrap_or_default()
+        })
+    };
+    let slow = [
+        trickle("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n(IN"),
+        trickle("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\n\r\n(IN"),
+        trickle("POST / HTTP/1.1\r\nHost: x\r\nX-Slow: "),
+        trickle(""),
+    ];
     assert_eq!(post(&address, "(PING)"), (200, "available".into()));
-    let answer = trickle.join().unwrap();
-    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    for (k, answer) in slow.into_iter().enumerate() {
+        let answer = answer.join().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 408"), "slow client {k}: {answer}");
+    }
     // A whole match against our referee, then another one: the player is still sound.
     let tictactoe = root().join("games/tictactoe.kif");
     let record = tempfile::NamedTempFile::new().unwrap();
@@ -159,6 +167,32 @@ fn referee_against(address: &str) -> (String, serde_json::Value) {
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(out.status.success(), "{stderr}");
     (stderr, serde_json::from_str(&std::fs::read_to_string(record.path()).unwrap()).unwrap())
+}
+
+#[test]
+fn our_player_answers_concurrent_asks() {
+    let (_player, address) = player(&["--player", "random"]);
+    let start = "(START m1 x ((role x) (init (on)) (<= (legal x stop) (true (on))) (<= (next off) (does x stop)) (<= terminal (true off)) (goal x 100)) 10 3)";
+    // Many at once: every INFO is answered, and of three STARTs exactly one is taken.
+    let asks: Vec<_> = (0..24)
+        .map(|k| {
+            let address = address.clone();
+            thread::spawn(move || post(&address, if k % 8 == 0 { start } else { "(INFO)" }))
+        })
+        .collect();
+    let answers: Vec<(u16, String)> = asks.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(answers.iter().all(|(code, _)| *code == 200), "{answers:?}");
+    let ready = answers.iter().filter(|(_, a)| a == "ready").count();
+    assert_eq!(ready, 1, "{answers:?}");
+    assert_eq!(
+        answers.iter().filter(|(_, a)| a == "busy").count()
+            + ready
+            + answers.iter().filter(|(_, a)| a == "available").count(),
+        24
+    );
+    assert_eq!(post(&address, "(PLAY m1 NIL)"), (200, "stop".into()));
+    assert_eq!(post(&address, "(ABORT m1)"), (200, "aborted".into()));
+    assert_eq!(post(&address, "(INFO)"), (200, "available".into()));
 }
 
 #[test]

@@ -1,12 +1,14 @@
 //! `gdl player`: an HTTP server that plays GGP matches, one at a time, as GGP-Base and the
 //! Dresden GameController expect. The protocol itself (messages, a player's match) is
-//! `gdl_core::protocol`; this file is the HTTP glue: one thread per request reads a bounded
-//! body and answers INFO itself, and one match thread owns the engine (the reasoner is not
+//! `gdl_core::protocol`; this file is the HTTP glue over `crate::http` (one thread per
+//! connection, each read bounded in time and size): each request's thread answers INFO
+//! itself, and one match thread owns the engine (the reasoner is not
 //! `Send`), loads the START's rules and plays each PLAY within the clock less a margin:
 //! `--margin` (at most 40% of the clock), raised when an answer is measured to leave later
 //! than planned (the search's last playouts, freeing its tree, threads waiting for a core).
 
 use crate::args::PlayerArgs;
+use crate::http::{self, Answer, Request};
 use crate::load::{usage, Outcome};
 use gdl_core::diagnostic::LineIndex;
 use gdl_core::engine::{self, Choice, Engine};
@@ -16,14 +18,19 @@ use gdl_core::protocol::message::{Message, MAX_MESSAGE_BYTES};
 use gdl_core::protocol::player::Match;
 use gdl_core::reasoner::Limits;
 use std::net::IpAddr;
+use std::net::TcpListener;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-use tiny_http::{Header, Method, Request, Response, Server};
 
-/// An answer: HTTP status and body.
-type Answer = (u16, String);
+/// The headers of every answer: browser referees may call the player (CORS).
+const HEADERS: [(&str, &str); 4] = [
+    ("Access-Control-Allow-Origin", "*"),
+    ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
+    ("Access-Control-Allow-Headers", "Content-Type"),
+    ("Content-Type", "text/acl; charset=utf-8"),
+];
 
 /// A message for the match thread, when it arrived, and where its answer goes.
 struct Job {
@@ -48,9 +55,9 @@ pub fn run(args: &PlayerArgs) -> Outcome {
     if !host.is_loopback() {
         eprintln!("gdl player: warning: listening on {host}, so any machine that reaches this one can send it matches");
     }
-    let server =
-        Server::http((host, args.port)).map_err(|e| usage(format!("cannot listen on {host}:{}: {e}", args.port)))?;
-    let address = server.server_addr().to_ip().map_or(format!("{host}:{}", args.port), |a| a.to_string());
+    let listener = TcpListener::bind((host, args.port))
+        .map_err(|e| usage(format!("cannot listen on {host}:{}: {e}", args.port)))?;
+    let address = listener.local_addr().map_or(format!("{host}:{}", args.port), |a| a.to_string());
     eprintln!("gdl player: {spec} listening on http://{address}");
     let setup = Setup {
         spec,
@@ -66,86 +73,41 @@ pub fn run(args: &PlayerArgs) -> Outcome {
     let (jobs, inbox) = channel();
     let (playing, measured) = (busy.clone(), answered.clone());
     thread::spawn(move || play_matches(&setup, &inbox, &playing, &measured));
-    for request in server.incoming_requests() {
-        // The clock starts here, before a thread is found for the request.
-        let arrived = Instant::now();
-        let (jobs, busy, answered) = (jobs.clone(), busy.clone(), answered.clone());
-        let shared = Shared { jobs, busy, answered, margin, read_timeout };
-        thread::spawn(move || serve(request, arrived, &shared));
-    }
+    let shared = Shared { jobs: Mutex::new(jobs), busy, answered, margin };
+    // The clock starts when the connection is taken, before its request is read.
+    http::serve(listener, read_timeout, MAX_MESSAGE_BYTES, &HEADERS, move |request| serve(request, &shared));
     Ok(())
 }
 
 /// What every request's thread shares: the way to the match thread, whether a match is on,
 /// when the last move left (milliseconds after its PLAY arrived), and the settings.
 struct Shared {
-    jobs: Sender<Job>,
+    jobs: Mutex<Sender<Job>>,
     busy: Arc<Mutex<Option<String>>>,
     answered: Arc<Mutex<Option<f64>>>,
     margin: f64,
-    read_timeout: f64,
 }
 
 /// Answers one request: CORS preflight, INFO, or a message passed to the match thread.
-fn serve(mut request: Request, arrived: Instant, shared: &Shared) {
-    let (mut answer, mut is_move) = ((204, String::new()), false);
-    match request.method() {
-        Method::Options => {}
-        Method::Post => match body(&mut request, arrived, shared.read_timeout) {
-            Ok(text) => (answer, is_move) = respond_to(&text, arrived, shared),
-            Err(refused) => answer = refused,
+fn serve(request: Request, shared: &Shared) {
+    let arrived = request.arrived;
+    let (answer, is_move) = match request.method.as_str() {
+        "OPTIONS" => ((204, String::new()), false),
+        "POST" => match std::str::from_utf8(&request.body) {
+            Ok(text) => respond_to(text, arrived, shared),
+            Err(_) => ((400, "error: the message is not UTF-8 text".to_string()), false),
         },
         // A browser or a person looking: say whether a match is on.
-        Method::Get => answer = (200, status(&shared.busy).into()),
-        m => answer = (405, format!("error: {m} is not a GGP message: POST the message")),
-    }
+        "GET" => ((200, status(&shared.busy).to_string()), false),
+        m => ((405, format!("error: {m} is not a GGP message: POST the message")), false),
+    };
     if answer.0 >= 400 {
         eprintln!("gdl player: answered {}: {}", answer.0, answer.1);
     }
-    let cors = [
-        ("Access-Control-Allow-Origin", "*"),
-        ("Access-Control-Allow-Methods", "POST, GET, OPTIONS"),
-        ("Access-Control-Allow-Headers", "Content-Type"),
-        ("Content-Type", "text/acl; charset=utf-8"),
-    ];
-    let mut response = Response::from_string(answer.1).with_status_code(answer.0);
-    for (name, value) in cors {
-        response.add_header(Header::from_bytes(name, value).expect("ASCII header"));
-    }
-    // A body left unread (too big, too slow) leaves the connection unusable.
-    if matches!(answer.0, 408 | 413) {
-        response.add_header(Header::from_bytes("Connection", "close").expect("ASCII header"));
-    }
-    // The referee may have given up and closed the connection: nothing to do then.
-    let _ = request.respond(response);
+    request.respond(answer, &HEADERS);
     if is_move {
         *shared.answered.lock().expect("no thread panics holding it") = Some(millis(arrived));
     }
-}
-
-/// The body as text, at most `MAX_MESSAGE_BYTES`, sent within `seconds` (checked between
-/// reads: a client that trickles bytes is cut off; one that sends nothing more holds only
-/// its own thread).
-fn body(request: &mut Request, arrived: Instant, seconds: f64) -> Result<String, Answer> {
-    let too_big = || (413, format!("error: a message may have {} MB at most", MAX_MESSAGE_BYTES >> 20));
-    if request.body_length().is_some_and(|n| n > MAX_MESSAGE_BYTES) {
-        return Err(too_big());
-    }
-    let mut bytes = Vec::new();
-    let mut chunk = [0u8; 16 << 10];
-    let reader = request.as_reader();
-    loop {
-        if arrived.elapsed().as_secs_f64() > seconds {
-            return Err((408, format!("error: the message took more than {seconds} s to arrive")));
-        }
-        match reader.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) if bytes.len() + n > MAX_MESSAGE_BYTES => return Err(too_big()),
-            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
-            Err(e) => return Err((400, format!("error: the message could not be read: {e}"))),
-        }
-    }
-    String::from_utf8(bytes).map_err(|_| (400, "error: the message is not UTF-8 text".to_string()))
 }
 
 fn status(busy: &Mutex<Option<String>>) -> &'static str {
@@ -177,7 +139,7 @@ fn respond_to(text: &str, arrived: Instant, shared: &Shared) -> (Answer, bool) {
         _ => (None, false),
     };
     let (tx, rx) = channel();
-    if shared.jobs.send(Job { message, arrived, answer: tx }).is_err() {
+    if shared.jobs.lock().expect("no thread panics holding it").send(Job { message, arrived, answer: tx }).is_err() {
         return (stopped(), false);
     }
     let Some(seconds) = start_clock else {
