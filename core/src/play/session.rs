@@ -88,6 +88,9 @@ pub struct Thought {
     pub expects: Option<f64>,
 }
 
+/// Told a thinking computer's [`Thought`] so far (see [`Session::think`]).
+pub type ThoughtReport = Box<dyn FnMut(&Thought)>;
+
 /// The loaded game.
 struct Loaded {
     game: Game<Engine>,
@@ -248,8 +251,17 @@ impl Session {
     }
 
     /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, ...) chooses for role
-    /// number `role` in the current position; `now` gives milliseconds.
-    pub fn think(&mut self, player: &str, role: usize, seed: u64, now: &dyn Fn() -> f64) -> Result<Thought> {
+    /// number `role` in the current position; `now` gives milliseconds. While it searches,
+    /// `report` (if any) is told its playouts and best move so far, every
+    /// `players::REPORT_MILLIS`.
+    pub fn think(
+        &mut self,
+        player: &str,
+        role: usize,
+        seed: u64,
+        now: &dyn Fn() -> f64,
+        report: Option<ThoughtReport>,
+    ) -> Result<Thought> {
         let spec = Spec::parse(player)?;
         let (m, state) = self.game()?.here();
         if role >= m.roles().len() {
@@ -258,7 +270,15 @@ impl Session {
         if m.is_terminal(state).map_err(|e| e.message)? {
             return Err("the game is over: there is no move to choose".into());
         }
-        let d = spec.player(seed).choose(m, state, role, now).map_err(|e| e.message)?;
+        let mut p = spec.player(seed);
+        if let Some(mut report) = report {
+            let moves = m.legal_moves(state, role).map_err(|e| e.message)?;
+            let texts: Vec<String> = moves.into_iter().map(|mv| m.move_text(mv)).collect();
+            p.report_to(Box::new(move |d| {
+                report(&Thought { chosen: texts[d.chosen].clone(), playouts: d.playouts, expects: d.expects })
+            }));
+        }
+        let d = p.choose(m, state, role, now).map_err(|e| e.message)?;
         Ok(Thought { chosen: m.move_text(d.chosen), playouts: d.playouts, expects: d.expects })
     }
 
