@@ -171,10 +171,10 @@ impl Session {
         to_js(&self.inner.analyze(options).map_err(js_err)?)
     }
 
-    /// The move `player` (`random`, `mc:500`, `uct:1000`, `uct:1s`, `perfect`) chooses for
-    /// role number `role` in the current position: `{move, playouts, expects}`. While it
-    /// searches, `progress` (if given) is called with the same shape, so far, about every
-    /// 100 ms.
+    /// The move `player` (`random`, `mc:500`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`)
+    /// chooses for role number `role` in the current position: `{move, playouts, expects}`
+    /// (in a game with `sees`, from the role's history alone). While it searches, `progress`
+    /// (if given) is called with the same shape, so far, about every 100 ms.
     #[wasm_bindgen(unchecked_return_type = "Thought")]
     pub fn think(
         &mut self,

@@ -14,10 +14,11 @@ use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{reasoner_note, upgrade, Engine};
 use crate::explain::{Explainer, Explanation};
+use crate::infoset::defines_sees;
 use crate::machine::StateMachine;
 use crate::parse::detect_syntax;
 use crate::players::arena::{play_game, Game as MatchGame};
-use crate::players::Spec;
+use crate::players::{self, Spec};
 use crate::program::normalise;
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
@@ -250,10 +251,11 @@ impl Session {
         Ok(stats)
     }
 
-    /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, ...) chooses for role
-    /// number `role` in the current position; `now` gives milliseconds. While it searches,
-    /// `report` (if any) is told its playouts and best move so far, every
-    /// `players::REPORT_MILLIS`.
+    /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`, ...)
+    /// chooses for role number `role` in the current position; `now` gives milliseconds. In a
+    /// game with `sees` the player is shown the role's history only (`mc`, `uct`, `perfect`
+    /// then refuse, saying to use `honest`). While it searches, `report` (if any) is told its
+    /// playouts and best move so far, every `players::REPORT_MILLIS`.
     pub fn think(
         &mut self,
         player: &str,
@@ -263,13 +265,21 @@ impl Session {
         report: Option<ThoughtReport>,
     ) -> Result<Thought> {
         let spec = Spec::parse(player)?;
-        let (m, state) = self.game()?.here();
+        let game = self.game()?;
+        let (m, state) = game.here();
         if role >= m.roles().len() {
             return Err(format!("the game has no role number {role}"));
         }
         if m.is_terminal(state).map_err(|e| e.message)? {
             return Err("the game is over: there is no move to choose".into());
         }
+        // In a game with `sees` the player is shown its role's history, never the state.
+        let history = if defines_sees(m).map_err(|e| e.message)? { Some(game.history_of(role)?) } else { None };
+        let (m, state) = game.here();
+        let view = match &history {
+            Some(h) => players::View::History(h),
+            None => players::View::State(state, role),
+        };
         let mut p = spec.player(seed);
         if let Some(mut report) = report {
             let moves = m.legal_moves(state, role).map_err(|e| e.message)?;
@@ -278,7 +288,7 @@ impl Session {
                 report(&Thought { chosen: texts[d.chosen].clone(), playouts: d.playouts, expects: d.expects })
             }));
         }
-        let d = p.choose(m, state, role, now).map_err(|e| e.message)?;
+        let d = p.choose(m, view, now).map_err(|e| e.message)?;
         Ok(Thought { chosen: m.move_text(d.chosen), playouts: d.playouts, expects: d.expects })
     }
 
