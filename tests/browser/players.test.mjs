@@ -53,8 +53,13 @@ test('a seat set to MCTS answers the human move', async () => {
   assert.ok((await playouts()) > first);
   await shot(page, 'players-thinking-so-far');
   // Move now plays that move at once, long before its 10 s.
-  const best = /best so far (\(move \d \d \d \d\))/.exec(await soFar.textContent())[1];
-  await page.locator('#think-now').click();
+  // (The line is read and the button clicked in one task of the page: no report comes between.)
+  const line = await page.evaluate(() => {
+    const text = document.querySelector('#think-so-far').textContent;
+    document.querySelector('#think-now').click();
+    return text;
+  });
+  const best = /best so far (\(move \d \d \d \d\))/.exec(line)[1];
   await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3, null, { timeout: 2_000 });
   assert.match(await page.locator('#history li').nth(2).textContent(), new RegExp(best.replace(/[()]/g, '\\$&')));
   assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'mcts');
