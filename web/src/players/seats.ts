@@ -3,7 +3,9 @@
 // (match-worker.ts) with a visible "thinking" line and Stop (which hands its seats back to
 // people); its move goes to the play pane as a click would. Computers on every seat play on.
 // Stepped back in the move list, computers wait (so the moves after can be stepped through)
-// until a move is played there or "Continue from here" is clicked.
+// until a move is played there or "Continue from here" is clicked. GDL-II's role `random` is
+// nature: no seat, it draws each move uniformly among its legal ones (as a computer does,
+// waiting likewise), unless the teacher chooses its moves to demonstrate.
 
 import './players.css';
 import { byId, h } from '../dom';
@@ -32,23 +34,28 @@ export class Seats {
   #workers = new Map<number, SeatWorker>();
   /** Back in the move list, computers wait unless asked to continue from there. */
   #resumed = false;
+  /** The teacher chooses nature's moves; else nature draws them. */
+  #natureByHand = false;
+  /** The position where nature last drew its move (it draws once per position). */
+  #natureDrew = '';
 
   constructor(
     private module: WebAssembly.Module,
     private rules: () => string | null,
     private engine: () => string,
     private choose: (role: number, move: string) => void,
+    private natureByHand: (on: boolean) => void,
   ) {}
 
   /** The position shown changed: computers whose turn it is start thinking. */
   update(view: View): void {
+    const moved = this.#view === null || this.#view.step !== view.step || this.#view.history.length !== view.history.length || this.#view.state.join() !== view.state.join();
+    this.#view = view;
     if (view.roles.join() !== this.#roles.join()) {
       this.#roles = view.roles;
       this.#seats = view.roles.map(() => 'human');
       this.#renderSeats();
     }
-    const moved = this.#view === null || this.#view.step !== view.step || this.#view.history.length !== view.history.length || this.#view.state.join() !== view.state.join();
-    this.#view = view;
     if (moved) {
       this.#stop();
       this.#resumed = false;
@@ -113,9 +120,21 @@ export class Seats {
     const rules = this.rules();
     this.#warm();
     if (!view || view.terminal || rules === null) return this.#renderThinking();
-    const computerToMove = view.roles.some((_, r) => playerSpec(this.#seats[r]) !== null && view.legal[r].length > 1);
+    const natureDraws = (r: number) => view.nature[r] && !this.#natureByHand && view.legal[r].length > 0;
+    const computerToMove = view.roles.some((_, r) => (playerSpec(this.#seats[r]) !== null && view.legal[r].length > 1) || natureDraws(r));
     if (computerToMove && view.step < view.history.length && !this.#resumed) return this.#renderWaiting();
     const moves = view.history.slice(0, view.step);
+    // Nature draws once per position, uniformly (its move waits, unseen, for the others'),
+    // after the page has drawn the position.
+    const here = (v: View) => `${v.step}\n${v.history.length}\n${v.state.join()}`;
+    if (this.#natureDrew !== here(view)) {
+      this.#natureDrew = here(view);
+      const drawing = view.roles.map((_, r) => r).filter(natureDraws);
+      setTimeout(() => {
+        if (this.#view === null || here(this.#view) !== here(view)) return;
+        for (const r of drawing) this.choose(r, view.legal[r][Math.floor(Math.random() * view.legal[r].length)]);
+      });
+    }
     view.roles.forEach((_, r) => {
       const player = playerSpec(this.#seats[r]);
       if (player === null || view.legal[r].length < 2 || this.#thinking.has(r)) return;
@@ -194,6 +213,10 @@ export class Seats {
 
   #renderSeats(): void {
     const row = (role: string, r: number) => {
+      if (this.#view?.nature[r]) {
+        const byHand = h('input', { type: 'checkbox', id: 'nature-by-hand', checked: this.#natureByHand, onchange: (e: Event) => this.#setNatureByHand((e.target as HTMLInputElement).checked) });
+        return h('div', { class: 'seat nature', 'data-index': r }, h('strong', {}, `${role}: `), 'nature, draws its moves at random ', h('label', { class: 'small' }, byHand, ' I choose its moves'));
+      }
       const seat = this.#seats[r];
       const kind = typeof seat === 'string' ? seat : 'mcts';
       const select = h(
@@ -212,6 +235,14 @@ export class Seats {
     };
     byId('seats').replaceChildren(...this.#roles.map(row));
     this.#markReady();
+  }
+
+  /** The teacher chooses nature's moves (on), or nature draws them again (off). */
+  #setNatureByHand(on: boolean): void {
+    this.#natureByHand = on;
+    this.#natureDrew = '';
+    this.natureByHand(on);
+    this.#startThinking();
   }
 
   #setSeat(r: number, kind: string, budget = DEFAULT_BUDGET): void {
