@@ -34,8 +34,8 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Random playouts for a while: playouts per second, average length, outcomes.
     Bench(BenchArgs),
-    /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect, or a GGP player at
-    /// http://host:port): wins, draws, losses and mean score per player with 95% confidence
+    /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect, honest:N for games
+    /// with hidden information, or a GGP player at http://host:port): wins, draws, losses and mean score per player with 95% confidence
     /// intervals. Seats rotate between games; with more roles than players the list cycles.
     Match(MatchArgs),
     /// Serve GGP matches over HTTP (START, PLAY, STOP as GGP-Base and the Dresden
@@ -134,7 +134,7 @@ pub struct BenchArgs {
 pub struct MatchArgs {
     pub file: PathBuf,
     /// Players, comma-separated: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect,
-    /// or http://host:port for a player answering the GGP protocol (games then run one at a
+    /// honest:PLAYOUTS (GDL-II: it plays from what its role sees), or http://host:port for a player answering the GGP protocol (games then run one at a
     /// time, refereed on the clocks below).
     #[arg(long)]
     pub players: String,

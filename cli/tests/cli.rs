@@ -322,12 +322,35 @@ fn match_tallies_players_with_confidence_intervals() {
     assert!(text.contains("uct:200 vs random") && text.contains("points (95% CI)"), "{text}");
 }
 
+/// A game of `../shared/corpus-gdl2` (the test fails when it is missing).
+fn gdl2_game(name: &str) -> std::path::PathBuf {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../shared/corpus-gdl2/{name}.kif"));
+    assert!(path.exists(), "this test needs ../shared/corpus-gdl2 beside the repository: {}", path.display());
+    path
+}
+
+/// GDL-II: the honest player plays Kriegspiel tic-tac-toe against random from what its role
+/// sees, tallied as for GDL; a player that reads the true state is refused in words.
+#[test]
+fn match_plays_gdl2_with_the_honest_player() {
+    let krieg = gdl2_game("kriegTTT_4x4");
+    let args = ["match", krieg.to_str().unwrap(), "--players", "honest:100,random", "--games", "4", "--seed", "1"];
+    let v: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat())).unwrap();
+    let honest = &v["players"][0];
+    assert_eq!((honest["player"].as_str(), honest["games"].as_u64()), (Some("honest:100"), Some(4)));
+    let decided = ["wins", "draws", "losses", "unfinished"].iter().map(|k| honest[k].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(decided, 4);
+    let out = gdl().args(["match", krieg.to_str().unwrap(), "--players", "uct:10,random"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("uct reads the true state") && err.contains("use honest"), "{err}");
+}
+
 /// GDL-II: the role `random` is nature, no player sits there (`null` seat), and with one
 /// seated role the table is the mean score.
 #[test]
 fn match_lets_nature_play_random() {
-    let monty = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus-gdl2/montyhall.kif");
-    assert!(monty.exists(), "this test needs ../shared/corpus-gdl2 beside the repository: {}", monty.display());
+    let monty = gdl2_game("montyhall");
     let args = ["match", monty.to_str().unwrap(), "--players", "random", "--games", "4", "--seed", "2"];
     let v: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat())).unwrap();
     assert_eq!(v["games"][0]["seats"], serde_json::json!([0, null]));
@@ -340,8 +363,7 @@ fn match_lets_nature_play_random() {
 /// information set (exact here: the car is behind door 1 or 2).
 #[test]
 fn info_as_a_role_gives_its_information_set() {
-    let monty = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus-gdl2/montyhall.kif");
-    assert!(monty.exists(), "this test needs ../shared/corpus-gdl2 beside the repository: {}", monty.display());
+    let monty = gdl2_game("montyhall");
     let path = "(choose 1), (hide_car 2); noop, (open_door 3)";
     let args = ["info", monty.to_str().unwrap(), "--as", "candidate", "--path", path];
     let v: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat())).unwrap();

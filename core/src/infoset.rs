@@ -41,6 +41,39 @@ pub struct InfoSet<S> {
     pub estimate: Option<f64>,
 }
 
+impl<Mv> History<Mv> {
+    /// A role's history before the first move.
+    pub fn new(role: usize) -> History<Mv> {
+        History { role, moves: Vec::new(), percepts: Vec::new() }
+    }
+
+    /// One more step: the role played `own`, then perceived `percepts` (canonical texts, put
+    /// in order here, duplicates dropped) — as a protocol player learns them from the referee.
+    pub fn push(&mut self, own: Mv, mut percepts: Vec<String>) {
+        percepts.sort();
+        percepts.dedup();
+        self.moves.push(own);
+        self.percepts.push(percepts);
+    }
+}
+
+/// Whether the game defines `sees` (GDL-II), asked of the initial state with each role's
+/// first legal move (a game over at once, or where a role cannot move, hides nothing).
+pub fn defines_sees<M: StateMachine>(m: &mut M) -> Result<bool> {
+    let s = m.initial_state();
+    if m.is_terminal(&s)? {
+        return Ok(false);
+    }
+    let mut joint = Vec::new();
+    for r in 0..m.roles().len() {
+        match m.legal_moves(&s, r)?.first() {
+            Some(&mv) => joint.push(mv),
+            None => return Ok(false),
+        }
+    }
+    Ok(m.percepts(&s, &joint)?.is_some())
+}
+
 /// What `role` perceives when `joint` is played in `state`: its percepts, or in a game
 /// without `sees` the whole joint move.
 pub fn observe<M: StateMachine>(m: &mut M, state: &M::State, joint: &[M::Move], role: usize) -> Result<Vec<String>> {

@@ -172,8 +172,9 @@ impl Session {
         to_js(&self.inner.analyze(options).map_err(js_err)?)
     }
 
-    /// The move `player` (`random`, `mc:500`, `uct:1000`, `uct:1s`, `perfect`) chooses for
-    /// role number `role` in the current position: `{move, playouts, expects}`.
+    /// The move `player` (`random`, `mc:500`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`)
+    /// chooses for role number `role` in the current position: `{move, playouts, expects}`
+    /// (in a game with `sees`, from the role's history alone).
     #[wasm_bindgen(unchecked_return_type = "Thought")]
     pub fn think(&mut self, player: &str, role: u32, seed: f64) -> Result<JsValue, JsError> {
         to_js(&self.inner.think(player, role as usize, seed as u64, &performance_now).map_err(js_err)?)

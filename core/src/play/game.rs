@@ -6,6 +6,7 @@
 //! history, dropped when another move is played.
 
 use super::position::Position;
+use crate::infoset::{observe, History};
 use crate::machine::StateMachine;
 use crate::path::{joint_moves, move_named};
 
@@ -78,14 +79,7 @@ impl<M: StateMachine> Game<M> {
         if m.is_terminal(state).map_err(|e| e.message)? {
             return Err("the game is over: no more moves can be played".into());
         }
-        let mut moves = Vec::with_capacity(roles.len());
-        for (r, text) in joint.iter().enumerate() {
-            let legal = m.legal_moves(state, r).map_err(|e| e.message)?;
-            match move_named(m, &legal, text) {
-                Some(x) => moves.push(x),
-                None => return Err(format!("{text} is not a legal move for {} here", roles[r])),
-            }
-        }
+        let moves = joint_named(m, state, joint)?;
         let next = m.next_state(state, &moves).map_err(|e| e.message)?;
         self.states.truncate(self.cursor + 1);
         self.joints.truncate(self.cursor);
@@ -109,6 +103,18 @@ impl<M: StateMachine> Game<M> {
         moves.len()
     }
 
+    /// What `role` has seen up to the current position: its moves and, after each, its
+    /// percepts (GDL-II; in a game without `sees`, every joint move).
+    pub fn history_of(&mut self, role: usize) -> Result<History<M::Move>, String> {
+        let mut h = History::new(role);
+        for (state, texts) in self.states.iter().zip(&self.joints[..self.cursor]) {
+            let joint = joint_named(&mut self.machine, state, texts)?;
+            let seen = observe(&mut self.machine, state, &joint, role).map_err(|e| e.message)?;
+            h.push(joint[role], seen);
+        }
+        Ok(h)
+    }
+
     pub fn undo(&mut self) -> Result<(), String> {
         self.cursor = self.cursor.checked_sub(1).ok_or("nothing to undo: this is the initial state")?;
         Ok(())
@@ -130,4 +136,17 @@ impl<M: StateMachine> Game<M> {
         self.cursor = step;
         Ok(())
     }
+}
+
+/// The moves named by `texts` (one per role, in role order), each legal in `state`.
+fn joint_named<M: StateMachine>(m: &mut M, state: &M::State, texts: &[String]) -> Result<Vec<M::Move>, String> {
+    let mut moves = Vec::with_capacity(texts.len());
+    for (r, text) in texts.iter().enumerate() {
+        let legal = m.legal_moves(state, r).map_err(|e| e.message)?;
+        match move_named(m, &legal, text) {
+            Some(x) => moves.push(x),
+            None => return Err(format!("{text} is not a legal move for {} here", m.roles()[r])),
+        }
+    }
+    Ok(moves)
 }

@@ -15,10 +15,11 @@ use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{reasoner_note, upgrade, Engine};
 use crate::explain::{Explainer, Explanation};
+use crate::infoset::defines_sees;
 use crate::machine::StateMachine;
 use crate::parse::detect_syntax;
 use crate::players::arena::{play_game, Game as MatchGame};
-use crate::players::Spec;
+use crate::players::{self, Spec};
 use crate::program::normalise;
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
@@ -266,18 +267,28 @@ impl Session {
         Ok(stats)
     }
 
-    /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, ...) chooses for role
-    /// number `role` in the current position; `now` gives milliseconds.
+    /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`, ...)
+    /// chooses for role number `role` in the current position; `now` gives milliseconds. In a
+    /// game with `sees` the player is shown the role's history only (`mc`, `uct`, `perfect`
+    /// then refuse, saying to use `honest`).
     pub fn think(&mut self, player: &str, role: usize, seed: u64, now: &dyn Fn() -> f64) -> Result<Thought> {
         let spec = Spec::parse(player)?;
-        let (m, state) = self.game()?.here();
+        let game = self.game()?;
+        let (m, state) = game.here();
         if role >= m.roles().len() {
             return Err(format!("the game has no role number {role}"));
         }
         if m.is_terminal(state).map_err(|e| e.message)? {
             return Err("the game is over: there is no move to choose".into());
         }
-        let d = spec.player(seed).choose(m, state, role, now).map_err(|e| e.message)?;
+        // In a game with `sees` the player is shown its role's history, never the state.
+        let history = if defines_sees(m).map_err(|e| e.message)? { Some(game.history_of(role)?) } else { None };
+        let (m, state) = game.here();
+        let view = match &history {
+            Some(h) => players::View::History(h),
+            None => players::View::State(state, role),
+        };
+        let d = spec.player(seed).choose(m, view, now).map_err(|e| e.message)?;
         Ok(Thought { chosen: m.move_text(d.chosen), playouts: d.playouts, expects: d.expects })
     }
 

@@ -4,9 +4,12 @@
 //! of the `k` listed, so two players swap seats every game, a one-player game gives each
 //! player its turn, and with more roles than players the list cycles. The role `random`
 //! (GDL-II's nature) has no seat: it draws its moves uniformly (`nature`), and the seats
-//! rotate over the other roles.
+//! rotate over the other roles. In a game with `sees` each seat is shown only its role's
+//! history (`View::History`: its moves and percepts); nature and the seats of a game without
+//! `sees` are shown the state.
 
-use super::{Player, Spec};
+use super::{Player, Spec, View};
+use crate::infoset::{defines_sees, History};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
 use crate::solve::goal_number;
@@ -28,7 +31,10 @@ pub fn seats(players: usize, roles: &[String], game: usize) -> Vec<Option<usize>
 
 /// GDL-II's nature at role `random`: each move drawn uniformly among the legal ones, with
 /// the generator seeded by `seed` (a match uses `player_seed` of the role).
-pub fn nature<M: StateMachine>(seed: u64) -> Box<dyn Player<M>> {
+pub fn nature<M: StateMachine>(seed: u64) -> Box<dyn Player<M>>
+where
+    M::State: Hash,
+{
     Box::new(super::random::Random::new(seed))
 }
 
@@ -72,6 +78,8 @@ where
             p.map_or_else(|| nature(seed), |p| specs[p].player(seed))
         })
         .collect();
+    let hidden = defines_sees(m)?;
+    let mut histories: Vec<History<M::Move>> = (0..roles).map(History::new).collect();
     let mut state = m.initial_state();
     let mut moves = Vec::new();
     for length in 0..=max_steps {
@@ -82,9 +90,18 @@ where
         if length == max_steps {
             break;
         }
-        let joint: Vec<M::Move> =
-            (0..roles).map(|r| Ok(players[r].choose(m, &state, r, now)?.chosen)).collect::<Result<_>>()?;
+        let mut joint = Vec::new();
+        for r in 0..roles {
+            let view = if hidden && seats[r].is_some() { View::History(&histories[r]) } else { View::State(&state, r) };
+            joint.push(players[r].choose(m, view, now)?.chosen);
+        }
         moves.push(joint.iter().map(|&mv| m.move_text(mv)).collect());
+        if hidden {
+            let seen = m.percepts(&state, &joint)?.unwrap_or_else(|| vec![Vec::new(); roles]);
+            for (r, (h, percepts)) in histories.iter_mut().zip(seen).enumerate() {
+                h.push(joint[r], percepts);
+            }
+        }
         state = m.next_state(&state, &joint)?;
     }
     Ok(Game { seats, goals: None, length: max_steps, moves })

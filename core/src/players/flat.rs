@@ -1,7 +1,7 @@
 //! Flat Monte Carlo: the role's legal moves take turns; after each, the other roles answer
 //! at random and a random playout finishes the game. The move with the best mean score wins.
 
-use super::{legal, simulate, Budget, Decision, Player};
+use super::{legal, simulate, Budget, Decision, Player, View};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
 
@@ -17,7 +17,8 @@ impl Flat {
 }
 
 impl<M: StateMachine> Player<M> for Flat {
-    fn choose(&mut self, m: &mut M, state: &M::State, role: usize, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
+    fn choose(&mut self, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
+        let (state, role) = (view.true_state("mc")?, view.role());
         let mine = legal(m, state, role)?;
         if mine.len() == 1 {
             return Ok(Decision { chosen: mine[0], playouts: 0, expects: None });

@@ -1,9 +1,15 @@
-//! Computer players: given a state and a role, choose a legal move. One trait, [`Player`],
-//! for every kind: [`random`] (uniform), [`flat`] (flat Monte Carlo: random playouts after
-//! each move of the role), [`uct`] (Monte Carlo tree search with UCB1; decoupled for
-//! simultaneous moves, each role keeping its own statistics per node) and [`perfect`] (the
-//! solver of `solve/`, for games small enough to search to the end; otherwise it says so).
-//! [`arena`] plays games and matches between players and tallies the results.
+//! Computer players: given what a role is shown of a game (a [`View`]), choose a legal move.
+//! One trait, [`Player`], for every kind: [`random`] (uniform), [`flat`] (flat Monte Carlo:
+//! random playouts after each move of the role), [`uct`] (Monte Carlo tree search with UCB1;
+//! decoupled for simultaneous moves, each role keeping its own statistics per node),
+//! [`perfect`] (the solver of `solve/`, for games small enough to search to the end; otherwise
+//! it says so) and [`honest`] (GDL-II: flat Monte Carlo over states guessed from the role's
+//! history alone). [`arena`] plays games and matches between players and tallies the results.
+//!
+//! A game without `sees` shows every role the true state (`View::State`); a GDL-II game shows
+//! a seat only its own history (`View::History`: its moves and percepts), so no player can read
+//! what its role does not see. `random`, `honest` take either; `mc`, `uct` and `perfect` read
+//! the true state and refuse a history with a sentence saying to use `honest`.
 //!
 //! Players run on any `StateMachine`; the propositional network is the fast one. They are
 //! seeded: with a budget in playouts, the same seed gives the same moves. Core reads no
@@ -19,6 +25,7 @@ pub mod uct;
 
 pub use spec::{Budget, Spec};
 
+use crate::infoset::History;
 use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
 use crate::solve::goal_number;
 
@@ -35,11 +42,52 @@ pub struct Decision<Mv> {
     pub expects: Option<f64>,
 }
 
+/// What a player is shown of a game when its role is to move (the game is not over).
+pub enum View<'a, M: StateMachine> {
+    /// The true state and the role to move: a game without `sees`, where every role sees
+    /// every move (and GDL-II's nature, which is the game itself).
+    State(&'a M::State, usize),
+    /// The role's own history in a GDL-II game: its moves and its percepts, all it may know.
+    /// A protocol player builds it from its moves and the percepts the referee sends
+    /// (`History::new`, `History::push`).
+    History(&'a History<M::Move>),
+}
+
+impl<M: StateMachine> Clone for View<'_, M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M: StateMachine> Copy for View<'_, M> {}
+
+impl<'a, M: StateMachine> View<'a, M> {
+    /// The role to move.
+    pub fn role(&self) -> usize {
+        match self {
+            View::State(_, role) => *role,
+            View::History(h) => h.role,
+        }
+    }
+
+    /// The true state, for a player named `player` that reads it; a history is refused in
+    /// words (a player that read the state would see what its role does not).
+    pub fn true_state(&self, player: &str) -> Result<&'a M::State> {
+        match self {
+            View::State(state, _) => Ok(state),
+            View::History(_) => Err(RuntimeError::new(format!(
+                "{player} reads the true state, which the roles of this game do not see (it defines 'sees'); \
+                 in a game with hidden information use honest (for example honest:1000)"
+            ))),
+        }
+    }
+}
+
 /// A computer player for one role.
 pub trait Player<M: StateMachine> {
-    /// A legal move of `role` in `state`, which is not terminal. `now` gives milliseconds
-    /// (read only by budgets in time).
-    fn choose(&mut self, m: &mut M, state: &M::State, role: usize, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>>;
+    /// A legal move of the role of `view`. `now` gives milliseconds (read only by budgets in
+    /// time).
+    fn choose(&mut self, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>>;
 }
 
 /// The legal moves of `role`, or an error saying it has none.

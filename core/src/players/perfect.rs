@@ -3,7 +3,8 @@
 //! and not for GDL-II games (it would read what the roles do not see); otherwise an error
 //! that says so.
 
-use super::{legal, Decision, Player};
+use super::{legal, Decision, Player, View};
+use crate::infoset::defines_sees;
 use crate::machine::{Result, RuntimeError, StateMachine};
 use crate::rng::Rng;
 use crate::solve::{solve, Limit};
@@ -27,20 +28,16 @@ impl<M: StateMachine> Player<M> for Perfect
 where
     M::State: Hash,
 {
-    fn choose(&mut self, m: &mut M, state: &M::State, role: usize, _: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
+    fn choose(&mut self, m: &mut M, view: View<'_, M>, _: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
+        let (View::State(state, role), false) = (view, defines_sees(m)?) else {
+            return Err(RuntimeError::new(
+                "the perfect player does not play GDL-II games: it would read the whole state, which the roles of \
+                 this game do not see (it defines 'sees'); choose honest or random instead",
+            ));
+        };
         let moves = legal(m, state, role)?;
         if moves.len() == 1 {
             return Ok(Decision { chosen: moves[0], playouts: 0, expects: None });
-        }
-        let mut joint = Vec::new();
-        for r in 0..m.roles().len() {
-            joint.push(legal(m, state, r)?[0]);
-        }
-        if m.percepts(state, &joint)?.is_some() {
-            return Err(RuntimeError::new(
-                "the perfect player does not play GDL-II games: it would read the whole state, which the roles of \
-                 this game do not see (it defines 'sees'); choose MCTS or random instead",
-            ));
         }
         let solution = solve(m, state, Limit::nodes(self.nodes))?;
         let name = &m.roles()[role];

@@ -1,8 +1,8 @@
 //! Players by name, as the command line and the page write them: `random`, `mc:500`,
-//! `uct:1000`, `uct:1s`, `uct:250ms`, `perfect`. A budget is a number of playouts per move
-//! (deterministic for a seed) or a time per move.
+//! `uct:1000`, `uct:1s`, `uct:250ms`, `perfect`, `honest:1000` (GDL-II). A budget is a number
+//! of playouts per move (deterministic for a seed) or a time per move.
 
-use super::{flat::Flat, perfect::Perfect, random::Random, uct::Uct, Player};
+use super::{flat::Flat, honest::Honest, perfect::Perfect, random::Random, uct::Uct, Player};
 use crate::deadline::Deadline;
 use crate::machine::StateMachine;
 use std::fmt;
@@ -66,12 +66,16 @@ pub enum Spec {
     Flat(Budget),
     Uct(Budget),
     Perfect,
+    /// GDL-II's honest player (`honest.rs`): it plays from what its role sees, never the true
+    /// state.
+    Honest(Budget),
 }
 
-const USAGE: &str = "write random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms or perfect";
+const USAGE: &str = "write random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect or honest:PLAYOUTS";
 
 impl Spec {
-    /// Reads `random`, `mc:N`, `uct:N`, `uct:Ns`, `uct:Nms`, `perfect`.
+    /// Reads `random`, `mc:N`, `uct:N`, `uct:Ns`, `uct:Nms`, `perfect`, `honest:N` (and its
+    /// budgets in time).
     pub fn parse(text: &str) -> Result<Spec, String> {
         let text = text.trim();
         let (kind, budget) = match text.split_once(':') {
@@ -84,6 +88,7 @@ impl Spec {
             ("perfect", None) => Ok(Spec::Perfect),
             ("mc", b) => Ok(Spec::Flat(b.unwrap_or(Budget::Playouts(1000)))),
             ("uct" | "mcts", b) => Ok(Spec::Uct(b.unwrap_or(Budget::Playouts(1000)))),
+            ("honest", b) => Ok(Spec::Honest(b.unwrap_or(Budget::Playouts(1000)))),
             ("random" | "perfect", Some(_)) => Err(format!("player '{text}': {kind} takes no budget; {USAGE}")),
             _ => Err(format!("unknown player '{text}': {USAGE}")),
         }
@@ -95,6 +100,7 @@ impl Spec {
         match self {
             Spec::Flat(b) => Spec::Flat(b.within(millis)),
             Spec::Uct(b) => Spec::Uct(b.within(millis)),
+            Spec::Honest(b) => Spec::Honest(b.within(millis)),
             Spec::Random | Spec::Perfect => self,
         }
     }
@@ -114,6 +120,7 @@ impl Spec {
             Spec::Flat(b) => Box::new(Flat::new(seed, b)),
             Spec::Uct(b) => Box::new(Uct::new(seed, b)),
             Spec::Perfect => Box::new(Perfect::new(seed, super::perfect::DEFAULT_NODES)),
+            Spec::Honest(b) => Box::new(Honest::new(seed, b)),
         }
     }
 }
@@ -148,6 +155,7 @@ impl fmt::Display for Spec {
             Spec::Flat(b) => write!(f, "mc:{b}"),
             Spec::Uct(b) => write!(f, "uct:{b}"),
             Spec::Perfect => write!(f, "perfect"),
+            Spec::Honest(b) => write!(f, "honest:{b}"),
         }
     }
 }

@@ -40,7 +40,11 @@ fn uct_and_flat_take_a_win_in_one() {
     let s = after(&mut m, "(mark 1 1); (mark 1 2); (mark 2 2); (mark 1 3)");
     for spec in ["uct:1000", "mc:1000"] {
         for seed in 0..5 {
-            let d = Spec::parse(spec).unwrap().player::<Engine>(seed).choose(&mut m, &s, 0, &no_clock).unwrap();
+            let d = Spec::parse(spec)
+                .unwrap()
+                .player::<Engine>(seed)
+                .choose(&mut m, View::State(&s, 0), &no_clock)
+                .unwrap();
             assert_eq!(m.move_text(d.chosen), "(mark 3 3)", "{spec} seed {seed}");
         }
     }
@@ -52,7 +56,7 @@ fn uct_blocks_a_win_in_one() {
     let mut m = engine("tictactoe");
     let s = after(&mut m, "(mark 1 1); (mark 2 2); (mark 1 2)");
     for seed in 0..5 {
-        let d = Uct::new(seed, Budget::Playouts(2000)).choose(&mut m, &s, 1, &no_clock).unwrap();
+        let d = Uct::new(seed, Budget::Playouts(2000)).choose(&mut m, View::State(&s, 1), &no_clock).unwrap();
         assert_eq!(m.move_text(d.chosen), "(mark 1 3)", "seed {seed}");
     }
 }
@@ -105,7 +109,7 @@ fn every_player_plays_legal_moves_in_every_game() {
             }
             let mut joint = Vec::new();
             for (r, p) in players.iter_mut().enumerate() {
-                let mv = p.choose(&mut m, &state, r, &no_clock).unwrap().chosen;
+                let mv = p.choose(&mut m, View::State(&state, r), &no_clock).unwrap().chosen;
                 assert!(m.legal_moves(&state, r).unwrap().contains(&mv), "{game}: {}", m.move_text(mv));
                 joint.push(mv);
             }
@@ -157,7 +161,7 @@ fn a_time_budget_reads_the_clock_after_each_slow_playout_and_less_often_when_fas
         clock.get()
     };
     // The 100th would end past the deadline: it is not started.
-    let d = Uct::new(1, Budget::Millis(100.0)).choose(&mut m, &s, 0, &slow).unwrap();
+    let d = Uct::new(1, Budget::Millis(100.0)).choose(&mut m, View::State(&s, 0), &slow).unwrap();
     assert_eq!(d.playouts, 99);
     // Each reading 10 µs later: the readings thin out to one per 64 playouts.
     clock.set(0.0);
@@ -165,7 +169,7 @@ fn a_time_budget_reads_the_clock_after_each_slow_playout_and_less_often_when_fas
         clock.set(clock.get() + 0.01);
         clock.get()
     };
-    let d = Uct::new(1, Budget::Millis(1.0)).choose(&mut m, &s, 0, &fast).unwrap();
+    let d = Uct::new(1, Budget::Millis(1.0)).choose(&mut m, View::State(&s, 0), &fast).unwrap();
     assert!((5000..=7000).contains(&d.playouts), "{}", d.playouts);
 }
 
@@ -173,7 +177,7 @@ fn a_time_budget_reads_the_clock_after_each_slow_playout_and_less_often_when_fas
 fn perfect_refuses_a_game_too_big_to_solve() {
     let mut m = engine("connectfour");
     let s = m.initial_state();
-    let Err(e) = super::perfect::Perfect::new(1, 10_000).choose(&mut m, &s, 0, &no_clock) else {
+    let Err(e) = super::perfect::Perfect::new(1, 10_000).choose(&mut m, View::State(&s, 0), &no_clock) else {
         panic!("connect four solved in 10 000 nodes")
     };
     assert!(e.message.contains("cannot play this game") && e.message.contains("MCTS"), "{e}");
@@ -202,7 +206,7 @@ fn decoupled_uct_finds_the_dominant_move_of_a_simultaneous_game() {
     let mut m = crate::load(text, Default::default()).unwrap().reasoner;
     let s = m.initial_state();
     for seed in 0..5 {
-        let d = Uct::new(seed, Budget::Playouts(300)).choose(&mut m, &s, 0, &no_clock).unwrap();
+        let d = Uct::new(seed, Budget::Playouts(300)).choose(&mut m, View::State(&s, 0), &no_clock).unwrap();
         assert_eq!(m.move_text(d.chosen), "good", "seed {seed}");
         assert!(d.expects.unwrap() > 90.0);
     }
@@ -213,7 +217,7 @@ fn decoupled_uct_finds_the_dominant_move_of_a_simultaneous_game() {
 #[test]
 fn nature_plays_random_in_matches() {
     let mut m = crate::shared::gdl2_reasoner("montyhall");
-    let specs = [Spec::Random, Spec::Flat(Budget::Playouts(50))];
+    let specs = [Spec::Random, Spec::Honest(Budget::Playouts(50))];
     let games: Vec<_> = (0..6).map(|g| play_game(&mut m, &specs, 5, g, 50, &no_clock).unwrap()).collect();
     assert!(games.iter().all(|g| g.seats[1].is_none() && g.goals.is_some()));
     assert_eq!(games.iter().map(|g| g.seats[0]).collect::<Vec<_>>(), [0, 1, 0, 1, 0, 1].map(Some));
@@ -228,7 +232,7 @@ fn nature_plays_random_in_matches() {
 fn perfect_refuses_gdl2() {
     let mut m = crate::shared::gdl2_reasoner("montyhall");
     let s = m.initial_state();
-    let e = Spec::Perfect.player(1).choose(&mut m, &s, 0, &no_clock).err().unwrap();
+    let e = Spec::Perfect.player(1).choose(&mut m, View::State(&s, 0), &no_clock).err().unwrap();
     assert!(e.message.contains("does not play GDL-II games"), "{}", e.message);
 }
 

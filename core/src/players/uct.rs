@@ -4,7 +4,7 @@
 //! same search serves turn-taking games (the other roles have one move) and simultaneous
 //! ones. The tree is built afresh for every move; the chosen move is the most visited.
 
-use super::{legal, scores, simulate, Budget, Decision, Player};
+use super::{legal, scores, simulate, Budget, Decision, Player, View};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
 use rustc_hash::FxHashMap;
@@ -139,7 +139,8 @@ impl<M: StateMachine> Tree<'_, M> {
 }
 
 impl<M: StateMachine> Player<M> for Uct {
-    fn choose(&mut self, m: &mut M, state: &M::State, role: usize, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
+    fn choose(&mut self, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
+        let (state, role) = (view.true_state("uct")?, view.role());
         let mine = legal(m, state, role)?;
         if mine.len() == 1 {
             return Ok(Decision { chosen: mine[0], playouts: 0, expects: None });

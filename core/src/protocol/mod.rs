@@ -13,7 +13,7 @@ pub mod player;
 pub mod referee;
 
 use crate::machine::{Result, StateMachine};
-use crate::players::{Decision, Spec};
+use crate::players::{Decision, Spec, View};
 use std::hash::Hash;
 
 /// A move of `role` in `state` by the player `spec` thinking `millis` milliseconds at most
@@ -30,7 +30,7 @@ pub fn think<M: StateMachine + 'static>(
 where
     M::State: Hash,
 {
-    spec.within(millis.max(0.0)).player(seed).choose(m, state, role, now)
+    spec.within(millis.max(0.0)).player(seed).choose(m, View::State(state, role), now)
 }
 
 #[cfg(test)]
