@@ -3,7 +3,8 @@
 // command line (`gdl info --as ROLE --path MOVES`); nature (`random`) moves by itself in Monty
 // Hall, or as the teacher chooses; a share link and a reload keep the view; an information set
 // too large to work out exactly is shown as a sample, marked as such, and the page stays
-// responsive. Screenshots go to artifacts/.
+// responsive; the Grounded rules pane lights the `sees` rules a joint move fires. Screenshots
+// go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -38,10 +39,15 @@ async function paneShot(page, name) {
 /** The page's share of a fluent as drawn: "50%" etc. */
 const pct = (share) => `${Math.round(share * 100)}%`;
 
-/** Opens `file`'s rules and plays `joints` (one move text per role) with the move buttons, as the referee. */
-async function openAndPlay(page, file, joints) {
+/** Puts `file`'s rules in the editor and waits for the game (with its "View as" control). */
+async function openGame(page, file) {
   await setRules(page, readFileSync(file, 'utf8'));
   await page.locator('#view-as-role').waitFor();
+}
+
+/** Opens `file`'s rules and plays `joints` (one move text per role) with the move buttons, as the referee. */
+async function openAndPlay(page, file, joints) {
+  await openGame(page, file);
   for (const joint of joints) {
     const before = await page.locator('#history li').count();
     for (const [r, m] of joint.entries()) {
@@ -109,8 +115,7 @@ test('view as a role: the true state is hidden, the belief board and count agree
 
 test('nature (random) moves by itself in Monty Hall, or as the teacher chooses; the end reveals all', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
-  await setRules(page, readFileSync(MONTY, 'utf8'));
-  await page.locator('#view-as-role').waitFor();
+  await openGame(page, MONTY);
   // Nature has no seat to choose who plays it.
   assert.equal(await page.locator('select.seat-kind[data-role="random"]').count(), 0);
   assert.match(await page.locator('.seat.nature').textContent(), /random: nature, draws its moves at random/);
@@ -186,6 +191,55 @@ test('an information set too large to work out exactly is a sample, marked as su
   assert.match(await page.locator('#knows-count').textContent(), new RegExp(`^about ${expected.count.toLocaleString('en')} possible states \\(sample\\)`));
   assert.match(await page.locator('#knows summary').textContent(), /The sample \(1,000 states\)/);
   await paneShot(page, 'gdl2-sampled');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the Grounded rules pane lights the sees rules that a chosen joint move fires', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await openGame(page, MONTY);
+  await page.locator('#nature-by-hand').check();
+  await page.locator('#tab-ground').click();
+  await page.locator('#ground-list .vrow').first().waitFor({ timeout: 30_000 });
+  // No move chosen: no percept.
+  assert.equal(await page.locator('#ground-list .vrow.percept').count(), 0);
+  await page.locator('.gv-role[data-gv-role="candidate"] button.gv-move[data-move="(choose 1)"]').click();
+  await page.locator('.gv-role[data-gv-role="random"] button.gv-move[data-move="(hide_car 2)"]').click();
+  await page.waitForFunction(() => /hide_car 2/.test(document.querySelector('#gv-percepts-list')?.textContent ?? ''));
+  assert.match(await page.locator('#gv-percepts-list').textContent(), /\(sees candidate \(does candidate \(choose 1\)\)\).*\(sees random \(hide_car 2\)\)/);
+  // Only the sees rules that fire, listed with the filter, each lit.
+  await page.locator('#gv-percepts').check();
+  const rows = await page.locator('#ground-list .vrow').allTextContents();
+  assert.ok(rows.length >= 3 && rows.every((r) => /sees/.test(r)), rows.join('\n'));
+  assert.equal(await page.locator('#ground-list .vrow.percept').count(), rows.length);
+  assert.ok(rows.some((r) => /\(sees random \(hide_car 2\)\)/.test(r)));
+  assert.ok(!rows.some((r) => /hide_car 1/.test(r)), 'rules of other moves stay dark');
+  await shot(page, 'gdl2-ground-sees');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the honest player plays GDL-II games: at a seat of the Play pane, and a match in the Match tab', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await openGame(page, corpus('kriegTTT_4x4'));
+  // Seats offer the honest player, not MCTS or perfect (which need the true state).
+  const kinds = await page.locator('select.seat-kind[data-role="oplayer"] option').allTextContents();
+  assert.deepEqual(kinds, ['human', 'random', 'honest']);
+  await page.locator('select.seat-kind[data-role="oplayer"]').selectOption('honest');
+  await page.locator('select[aria-label="Budget of oplayer"]').selectOption('100');
+  await page.locator('#moves .role-moves[data-role="xplayer"] button.move', { hasText: '(mark 1 1)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 2, null, { timeout: 20_000 });
+
+  await page.locator('#tab-match').click();
+  await page.locator('#ma-a').selectOption('honest:100');
+  await page.locator('#ma-b').selectOption('random');
+  await page.locator('#ma-games').fill('4');
+  await page.locator('#ma-run').click();
+  await page.waitForFunction(() => /4 of 4 games/.test(document.querySelector('#ma-results')?.textContent ?? ''), null, { timeout: 60_000 });
+  const first = await page.locator('#ma-results > .match-table tbody tr').nth(0).locator('td').allTextContents();
+  assert.equal(first[0], 'honest, 100 playouts a move');
+  assert.equal(first[1], '4');
+  await shot(page, 'gdl2-match-honest');
   assert.deepEqual(errors, []);
   await context.close();
 });

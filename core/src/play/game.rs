@@ -8,10 +8,7 @@
 use super::position::Position;
 use crate::infoset::{observe, History};
 use crate::machine::StateMachine;
-use crate::path::{joint_moves, move_named};
-
-/// A line of play as `Game::line` gives it: the machine, the states, the joint moves.
-pub type Line<'a, M> = (&'a mut M, &'a [<M as StateMachine>::State], Vec<Vec<<M as StateMachine>::Move>>);
+use crate::path::move_named;
 
 /// A game played on the machine `M`, with its history.
 pub struct Game<M: StateMachine> {
@@ -50,16 +47,6 @@ impl<M: StateMachine> Game<M> {
     /// The joint moves that lead from the initial state to the current position.
     pub fn played(&self) -> &[Vec<String>] {
         &self.joints[..self.cursor]
-    }
-
-    /// The machine, the states from the initial one to the current position, and the joint
-    /// moves between them (as the machine's moves).
-    pub fn line(&mut self) -> Result<Line<'_, M>, String> {
-        let mut moves = Vec::with_capacity(self.cursor);
-        for (k, joint) in self.joints[..self.cursor].iter().enumerate() {
-            moves.push(joint_moves(&mut self.machine, &self.states[k], k, joint).map_err(|e| e.message)?);
-        }
-        Ok((&mut self.machine, &self.states[..=self.cursor], moves))
     }
 
     /// The current position: its fluents, legal moves, whether it is terminal, its goals.

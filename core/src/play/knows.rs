@@ -3,10 +3,10 @@
 //! summed up per fluent: in what share of the possible states each fluent holds (1: the role
 //! is sure of it). A belief board is the ordinary board drawn from those shares.
 //!
-//! Invariant: computed from the role's history alone (`infoset::history`), never from the
+//! Invariant: computed from the role's history alone (`Game::history_of`), never from the
 //! true state; the work is bounded by `limit` as `infoset::information_set` says.
 
-use crate::infoset::{history, information_set};
+use crate::infoset::{information_set, History};
 use crate::machine::StateMachine;
 use serde::Serialize;
 use std::hash::Hash;
@@ -48,21 +48,17 @@ pub struct Knowledge {
     pub states: Vec<Vec<String>>,
 }
 
-/// What role number `role` knows after the joint moves `joints` from `states[0]`
-/// (`states[i]` and `joints[i]` lead to `states[i + 1]`), its information set exact up to
-/// `limit` states, else sampled with `seed`.
+/// What a role knows after its history `h`: its information set exact up to `limit` states,
+/// else sampled with `seed`.
 pub fn knowledge<M: StateMachine>(
     m: &mut M,
-    role: usize,
-    states: &[M::State],
-    joints: &[Vec<M::Move>],
+    h: History<M::Move>,
     limit: usize,
     seed: u64,
 ) -> crate::machine::Result<Knowledge>
 where
     M::State: Hash,
 {
-    let h = history(m, role, states, joints)?;
     let set = information_set(m, &h, limit, seed)?;
     let steps =
         h.moves.iter().zip(h.percepts).map(|(&x, percepts)| KnownStep { played: m.move_text(x), percepts }).collect();
@@ -74,7 +70,7 @@ where
     let n = texts.len().max(1) as f64;
     let beliefs = held.into_iter().map(|(f, k)| Belief { fluent: f.to_string(), share: k as f64 / n }).collect();
     Ok(Knowledge {
-        role: m.roles()[role].clone(),
+        role: m.roles()[h.role].clone(),
         steps,
         count: set.estimate.unwrap_or(texts.len() as f64),
         sampled: set.estimate.is_some(),

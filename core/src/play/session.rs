@@ -196,11 +196,12 @@ impl Session {
     /// its information set (exact up to `limit` states, else a sample drawn with `seed`)
     /// summed up per fluent (`Knowledge`). Never reads the true state.
     pub fn knows(&mut self, role: &str, limit: usize, seed: u64) -> Result<Knowledge> {
-        let (m, states, joints) = self.game()?.line()?;
-        let Some(r) = m.roles().iter().position(|x| x == role) else {
-            return Err(format!("{role} is not a role of this game (roles: {})", m.roles().join(", ")));
+        let game = self.game()?;
+        let Some(r) = game.machine().roles().iter().position(|x| x == role) else {
+            return Err(format!("{role} is not a role of this game (roles: {})", game.machine().roles().join(", ")));
         };
-        knowledge(m, r, states, &joints, limit, seed).map_err(|e| e.message)
+        let h = game.history_of(r)?;
+        knowledge(game.here().0, h, limit, seed).map_err(|e| e.message)
     }
 
     /// What boards are drawn from: every fluent the game may have and the game's own orders

@@ -10,7 +10,7 @@
 import './players.css';
 import { byId, h } from '../dom';
 import type { View } from '../engine/engine';
-import { BUDGETS, DEFAULT_BUDGET, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
+import { BUDGETS, DEFAULT_BUDGET, HONEST_BUDGETS, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
 
 /** A computer seat's worker: it loads the game when the seat is chosen (loading a big game
  * takes a second, which would come out of the first move's time) and keeps it for every move
@@ -34,6 +34,8 @@ export class Seats {
   #workers = new Map<number, SeatWorker>();
   /** Back in the move list, computers wait unless asked to continue from there. */
   #resumed = false;
+  /** The game has percepts: its seats offer the honest player. */
+  #percepts = false;
   /** The teacher chooses nature's moves; else nature draws them. */
   #natureByHand = false;
   /** The position where nature last drew its move (it draws once per position). */
@@ -51,8 +53,9 @@ export class Seats {
   update(view: View): void {
     const moved = this.#view === null || this.#view.step !== view.step || this.#view.history.length !== view.history.length || this.#view.state.join() !== view.state.join();
     this.#view = view;
-    if (view.roles.join() !== this.#roles.join()) {
+    if (view.roles.join() !== this.#roles.join() || view.percepts !== this.#percepts) {
       this.#roles = view.roles;
+      this.#percepts = view.percepts;
       this.#seats = view.roles.map(() => 'human');
       this.#renderSeats();
     }
@@ -194,7 +197,7 @@ export class Seats {
     // A budget in time fills a bar as it runs out (the longest of the thinkers').
     const millis = Math.max(0, ...thinkers.map((r) => {
       const seat = this.#seats[r];
-      return (typeof seat !== 'string' && budgetMillis(seat.mcts)) || 0;
+      return (typeof seat !== 'string' && budgetMillis('honest' in seat ? seat.honest : seat.mcts)) || 0;
     }));
     const bar = millis > 0 ? h('progress', { class: 'think-time', max: millis, value: 0, 'aria-label': 'Thinking time used' }) : null;
     box.replaceChildren(
@@ -218,18 +221,22 @@ export class Seats {
         return h('div', { class: 'seat nature', 'data-index': r }, h('strong', {}, `${role}: `), 'nature, draws its moves at random ', h('label', { class: 'small' }, byHand, ' I choose its moves'));
       }
       const seat = this.#seats[r];
-      const kind = typeof seat === 'string' ? seat : 'mcts';
+      const kind = typeof seat === 'string' ? seat : 'honest' in seat ? 'honest' : 'mcts';
+      // In a game with percepts a player sees only its role's percepts: MCTS and perfect,
+      // which need the true state, give way to the honest player.
+      const kinds = this.#view?.percepts ? ['human', 'random', 'honest'] : ['human', 'random', 'mcts', 'perfect'];
       const select = h(
         'select',
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
-        ...['human', 'random', 'mcts', 'perfect'].map((k) => h('option', { value: k, selected: k === kind }, k === 'mcts' ? 'MCTS' : k)),
+        ...kinds.map((k) => h('option', { value: k, selected: k === kind }, k === 'mcts' ? 'MCTS' : k)),
       );
+      const [budgets, chosen] = typeof seat === 'string' ? [[], ''] : 'honest' in seat ? [HONEST_BUDGETS, seat.honest] : [BUDGETS, seat.mcts];
       const budget =
         typeof seat !== 'string' &&
         h(
           'select',
-          { class: 'seat-budget', 'aria-label': `Budget of ${role}`, onchange: (e: Event) => this.#setSeat(r, 'mcts', (e.target as HTMLSelectElement).value) },
-          ...BUDGETS.map((b) => h('option', { value: b, selected: b === seat.mcts }, budgetLabel(b))),
+          { class: 'seat-budget', 'aria-label': `Budget of ${role}`, onchange: (e: Event) => this.#setSeat(r, kind, (e.target as HTMLSelectElement).value) },
+          ...budgets.map((b) => h('option', { value: b, selected: b === chosen }, budgetLabel(b))),
         );
       return h('div', { class: 'seat', 'data-index': r }, h('strong', {}, `${role}: `), select, budget);
     };
@@ -246,7 +253,7 @@ export class Seats {
   }
 
   #setSeat(r: number, kind: string, budget = DEFAULT_BUDGET): void {
-    this.#seats[r] = kind === 'mcts' ? { mcts: budget } : (kind as Seat);
+    this.#seats[r] = kind === 'mcts' ? { mcts: budget } : kind === 'honest' ? { honest: budget } : (kind as Seat);
     if (this.#thinking.delete(r)) this.#endWorker(r);
     this.#renderSeats();
     this.#startThinking();
