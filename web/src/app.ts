@@ -113,6 +113,10 @@ export class App {
       viewAs: (role) => {
         this.#viewAs = role;
         this.#autosave.schedule();
+        if (role === null) {
+          this.#knowing?.stop();
+          this.#knowing = null;
+        }
         if (this.#loaded?.ok) this.#knows(this.#session.view());
       },
       showGround: (atom) => {

@@ -244,8 +244,13 @@ export class PlayPane {
     byId('engine-note').textContent = view.engineNote;
     byId('step').textContent = `after ${view.step} move${view.step === 1 ? '' : 's'}`;
     byId<HTMLButtonElement>('solve').disabled = view.terminal;
-    // The referee's tools read the true state: hidden while it is.
+    // The referee's tools read the true state: hidden while it is (and preview mode ends).
     for (const id of ['why-section', 'solver', 'preview']) byId(id).hidden = hide;
+    if (hide && this.#previewing) {
+      this.#previewing = false;
+      byId('preview').setAttribute('aria-pressed', 'false');
+      this.actions.preview(null);
+    }
     byId('state-heading').firstChild!.textContent = hide ? 'What it may hold ' : 'State ';
     // The Why? box suggests a question about this game: a legal move of a role with a
     // choice here, or terminal.
@@ -329,7 +334,7 @@ export class PlayPane {
     }
     const toMove = view.roles.filter((_, i) => view.legal[i].length > 1 || !NOOP.test(view.legal[i][0] ?? ''));
     // Simultaneous moves: say who has chosen and who is awaited (not what was chosen).
-    const chosen = view.roles.filter((_, i) => this.#chosen[i] !== null);
+    const chosen = toMove.filter((r) => this.#chosen[view.roles.indexOf(r)] !== null);
     const waiting = toMove.filter((r) => !chosen.includes(r));
     el.replaceChildren(
       h('span', {}, `Step ${view.step + 1}: `, h('strong', {}, toMove.length ? `${toMove.join(' and ')} to move` : 'no moves')),
