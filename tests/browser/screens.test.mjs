@@ -1,8 +1,9 @@
 // The page on the screens of a classroom: a projector (1280×720 with the text enlarged twice),
 // laptops, a tablet in both orientations and a phone. On each: every tab button lies inside the
-// window and opens its pane; the page never scrolls sideways; the header keeps its height when
-// the rules turn invalid; on the projector and the tablets the whole board is in view, for
-// tic-tac-toe and for chess. Screenshots: artifacts/screen-*.png.
+// window and opens its pane; every tool of the header is in view (on the phone its row scrolls
+// sideways); the page never scrolls sideways; the header keeps its height when the rules turn
+// invalid; on the projector and the tablets the whole board is in view, for tic-tac-toe and for
+// chess. Screenshots: artifacts/screen-*.png.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -57,6 +58,10 @@ for (const s of SCREENS) {
       assert.equal(await tab.getAttribute('aria-selected'), 'true', name);
       assert.equal(await page.locator(`#${await tab.getAttribute('aria-controls')}`).isVisible(), true, name);
       assert.equal(await overflow(), 0, `the page scrolls sideways on the tab ${name}`);
+    }
+    // Every tool of the header in view (on a phone the row of tools scrolls sideways).
+    if (s.width >= 768) {
+      for (const tool of await page.locator('header .toolbar').locator('button, select').all()) await inView(page, tool, `the tool ${await tool.getAttribute('id')}`, view);
     }
     await page.locator('#tab-play').click();
     if (s.board) await inView(page, page.locator('#board'), 'the tic-tac-toe board', view);

@@ -267,10 +267,18 @@ fn computer_players_think_and_play_matches() {
     let mut s = Session::new(None);
     s.load(TICTACTOE).unwrap();
     s.set_engine("auto").unwrap();
-    let t = s.think("uct:200", 0, 1.0).unwrap();
+    let t = s.think("uct:200", 0, 1.0, None).unwrap();
     assert!(get(&t, "move").as_string().unwrap().starts_with("(mark "));
     assert_eq!(num(&t, "playouts"), 200.0);
-    assert!(message(s.think("alphabeta", 0, 1.0).unwrap_err()).contains("unknown player 'alphabeta'"));
+    assert!(message(s.think("alphabeta", 0, 1.0, None).unwrap_err()).contains("unknown player 'alphabeta'"));
+    // Thinking half a second, it reports how it goes: playouts so far and a legal move.
+    let reports = Array::new();
+    let push = js_sys::Function::new_with_args("r", "this.push(r)").bind(&reports);
+    let t = s.think("uct:500ms", 0, 1.0, Some(push)).unwrap();
+    assert!(reports.length() >= 2, "{} reports", reports.length());
+    let last = reports.get(reports.length() - 1);
+    assert!(get(&last, "move").as_string().unwrap().starts_with("(mark "));
+    assert!(num(&last, "playouts") > 0.0 && num(&last, "playouts") <= num(&t, "playouts"));
     let games = Array::new();
     for g in 0..2 {
         let game = s.match_game("perfect,random", 5.0, g, 100).unwrap();

@@ -94,6 +94,9 @@ pub struct Thought {
     pub expects: Option<f64>,
 }
 
+/// Told a thinking computer's [`Thought`] so far (see [`Session::think`]).
+pub type ThoughtReport = Box<dyn FnMut(&Thought)>;
+
 /// The loaded game.
 struct Loaded {
     game: Game<Engine>,
@@ -271,8 +274,16 @@ impl Session {
     /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`, ...)
     /// chooses for role number `role` in the current position; `now` gives milliseconds. In a
     /// game with `sees` the player is shown the role's history only (`mc`, `uct`, `perfect`
-    /// then refuse, saying to use `honest`).
-    pub fn think(&mut self, player: &str, role: usize, seed: u64, now: &dyn Fn() -> f64) -> Result<Thought> {
+    /// then refuse, saying to use `honest`). While it searches, `report` (if any) is told its
+    /// playouts and best move so far, every `players::REPORT_MILLIS`.
+    pub fn think(
+        &mut self,
+        player: &str,
+        role: usize,
+        seed: u64,
+        now: &dyn Fn() -> f64,
+        report: Option<ThoughtReport>,
+    ) -> Result<Thought> {
         let spec = Spec::parse(player)?;
         let game = self.game()?;
         let (m, state) = game.here();
@@ -289,7 +300,15 @@ impl Session {
             Some(h) => players::View::History(h),
             None => players::View::State(state, role),
         };
-        let d = spec.player(seed).choose(m, view, now).map_err(|e| e.message)?;
+        let mut p = spec.player(seed);
+        if let Some(mut report) = report {
+            let moves = m.legal_moves(state, role).map_err(|e| e.message)?;
+            let texts: Vec<String> = moves.into_iter().map(|mv| m.move_text(mv)).collect();
+            p.report_to(Box::new(move |d| {
+                report(&Thought { chosen: texts[d.chosen].clone(), playouts: d.playouts, expects: d.expects })
+            }));
+        }
+        let d = p.choose(m, view, now).map_err(|e| e.message)?;
         Ok(Thought { chosen: m.move_text(d.chosen), playouts: d.playouts, expects: d.expects })
     }
 

@@ -349,11 +349,39 @@ fn a_computer_answers_in_the_current_position() {
     for j in [["(mark 1 1)", "noop"], ["noop", "(mark 1 2)"], ["(mark 2 2)", "noop"], ["noop", "(mark 1 3)"]] {
         play(&mut s, &j).unwrap();
     }
-    let t = s.think("uct:1000", 0, 1, &clock).unwrap();
+    let t = s.think("uct:1000", 0, 1, &clock, None).unwrap();
     assert_eq!((t.chosen.as_str(), t.playouts), ("(mark 3 3)", 1000));
-    assert_eq!(s.think("random", 1, 1, &clock).unwrap().chosen, "noop");
-    assert!(s.think("alpha", 0, 1, &clock).unwrap_err().contains("unknown player"));
-    assert!(s.think("random", 5, 1, &clock).unwrap_err().contains("no role number 5"));
+    assert_eq!(s.think("random", 1, 1, &clock, None).unwrap().chosen, "noop");
+    assert!(s.think("alpha", 0, 1, &clock, None).unwrap_err().contains("unknown player"));
+    assert!(s.think("random", 5, 1, &clock, None).unwrap_err().contains("no role number 5"));
+}
+
+/// A search tells how it goes every `REPORT_MILLIS` of its clock: playouts so far (growing)
+/// and its best move so far, by its text; the last report agrees with the move chosen when
+/// the search had settled. The same seed chooses the same move whether reported or not.
+#[test]
+fn a_thinking_computer_reports_its_playouts_and_best_move_so_far() {
+    for player in ["uct:2000", "mc:2000"] {
+        let mut s = loaded();
+        s.set_engine("auto", &clock).unwrap();
+        play(&mut s, &["(mark 1 1)", "noop"]).unwrap();
+        play(&mut s, &["noop", "(mark 2 2)"]).unwrap();
+        // A clock that moves 10 ms at each reading: a report about every 10 readings.
+        let t = std::cell::Cell::new(0.0);
+        let ticking = || {
+            t.set(t.get() + 10.0);
+            t.get()
+        };
+        let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let sink = reports.clone();
+        let report = Box::new(move |r: &Thought| sink.borrow_mut().push((r.chosen.clone(), r.playouts)));
+        let chosen = s.think(player, 0, 7, &ticking, Some(report)).unwrap();
+        let reports = reports.borrow();
+        assert!(reports.len() >= 10, "{player}: {} reports", reports.len());
+        assert!(reports.windows(2).all(|w| w[0].1 < w[1].1), "{player}: {reports:?}");
+        assert!(reports.iter().all(|(m, _)| m.starts_with("(mark ")), "{player}: {reports:?}");
+        assert_eq!(s.think(player, 0, 7, &clock, None).unwrap().chosen, chosen.chosen, "{player}");
+    }
 }
 
 #[test]

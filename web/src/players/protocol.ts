@@ -20,6 +20,8 @@ export type Players = Job<PlayersRequest>;
 export type PlayersRequest = { module: WebAssembly.Module; rules: string; engine: string; moves: string[][]; task: PlayersTask };
 export type PlayersReply =
   | { type: 'thought'; thought: Thought }
+  /** A thinking computer's playouts and best move so far (every 100 ms of a search). */
+  | { type: 'progress'; soFar: Thought }
   | { type: 'game'; index: number; game: MatchGame }
   | { type: 'upgraded'; moved: boolean; note: string }
   | { type: 'ready' }

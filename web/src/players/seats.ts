@@ -1,7 +1,8 @@
 // Seats of the play pane: per role, who plays it (a person, random, MCTS with a strength, or
 // the perfect player). When a computer seat has a choice to make, it thinks in a worker
-// (match-worker.ts) with a visible "thinking" line and Stop (which hands its seats back to
-// people); its move goes to the play pane as a click would. Computers on every seat play on.
+// (match-worker.ts) with a visible "thinking" line that shows its playouts and best move so far,
+// Move now (which plays that best move) and Stop (which hands its seats back to people); its
+// move goes to the play pane as a click would. Computers on every seat play on.
 // Stepped back in the move list, computers wait (so the moves after can be stepped through)
 // until a move is played there or "Continue from here" is clicked. GDL-II's role `random` is
 // nature: no seat, it draws each move uniformly among its legal ones (as a computer does,
@@ -9,7 +10,7 @@
 
 import './players.css';
 import { byId, h } from '../dom';
-import type { View } from '../engine/engine';
+import type { Thought, View } from '../engine/engine';
 import { BUDGETS, DEFAULT_BUDGET, HONEST_BUDGETS, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
 
 /** A computer seat's worker: it loads the game when the seat is chosen (loading a big game
@@ -30,6 +31,8 @@ export class Seats {
   #view: View | null = null;
   /** Stops for the computers thinking now, per role. */
   #thinking = new Map<number, Players>();
+  /** What each thinking computer has found so far (its playouts and best move). */
+  #soFar = new Map<number, Thought>();
   /** Each computer seat's worker, per role. */
   #workers = new Map<number, SeatWorker>();
   /** Back in the move list, computers wait unless asked to continue from there. */
@@ -145,7 +148,12 @@ export class Seats {
       const players = worker.job;
       worker.answer = (reply) => {
         if (this.#thinking.get(r) !== players) return;
+        if (reply.type === 'progress') {
+          this.#soFar.set(r, reply.soFar);
+          return this.#renderSoFar();
+        }
         this.#thinking.delete(r);
+        this.#soFar.delete(r);
         this.#renderThinking();
         if (reply.type === 'thought') this.choose(r, reply.thought.move);
         else if (reply.type === 'error') {
@@ -165,7 +173,34 @@ export class Seats {
   #stop(): void {
     for (const r of this.#thinking.keys()) this.#endWorker(r);
     this.#thinking.clear();
+    this.#soFar.clear();
     this.#renderThinking();
+  }
+
+  /** Move now: the thinking computers play their best moves so far. */
+  #moveNow(): void {
+    const best = [...this.#thinking.keys()].flatMap((r) => {
+      const soFar = this.#soFar.get(r);
+      return soFar ? [[r, soFar.move] as const] : [];
+    });
+    if (best.length < this.#thinking.size) return;
+    this.#stop();
+    for (const [r, move] of best) this.choose(r, move);
+  }
+
+  /** Each thinking computer's playouts and best move so far; Move now once all have one. */
+  #renderSoFar(): void {
+    const line = document.getElementById('think-so-far');
+    if (!line) return;
+    const found = [...this.#thinking.keys()].flatMap((r) => {
+      const t = this.#soFar.get(r);
+      if (!t) return [];
+      const expects = t.expects === null ? '' : `, expecting ${Math.round(t.expects)}`;
+      return [`${this.#roles[r]}: ${t.playouts.toLocaleString('en')} playouts, best so far ${t.move}${expects}`];
+    });
+    line.textContent = found.join(' · ');
+    const now = document.getElementById('think-now') as HTMLButtonElement | null;
+    if (now) now.disabled = found.length < this.#thinking.size;
   }
 
   /** Stop: the thinking computers give their seats to people. */
@@ -201,8 +236,18 @@ export class Seats {
     }));
     const bar = millis > 0 ? h('progress', { class: 'think-time', max: millis, value: 0, 'aria-label': 'Thinking time used' }) : null;
     box.replaceChildren(
-      h('p', { class: 'thinking', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), `${who.join(' and ')} ${who.length > 1 ? 'are' : 'is'} thinking…`, bar, h('button', { type: 'button', class: 'small', id: 'think-stop', onclick: () => this.#stopAndTakeOver() }, 'Stop')),
+      h(
+        'p',
+        { class: 'thinking', role: 'status' },
+        h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+        `${who.join(' and ')} ${who.length > 1 ? 'are' : 'is'} thinking…`,
+        bar,
+        h('button', { type: 'button', class: 'small', id: 'think-now', disabled: true, title: 'Play the best move found so far', onclick: () => this.#moveNow() }, 'Move now'),
+        h('button', { type: 'button', class: 'small', id: 'think-stop', title: 'Stop thinking: the seat is yours', onclick: () => this.#stopAndTakeOver() }, 'Stop'),
+      ),
+      h('p', { class: 'muted think-so-far', id: 'think-so-far', 'aria-live': 'off' }),
     );
+    this.#renderSoFar();
     if (bar) {
       const start = performance.now();
       const tick = () => {
