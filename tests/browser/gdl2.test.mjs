@@ -89,8 +89,9 @@ test('view as a role: the true state is hidden, the belief board and count agree
       }
     }
   }
-  // x is sure of its own marks; o's are only possible (faded, with shares).
+  // x is sure of its own marks; o's are only possible (faded, with shares): no o is drawn for sure.
   assert.match(await cell(page, 1, 1).getAttribute('aria-label'), /: xplayer$/);
+  assert.deepEqual([...new Set(await page.locator('#board .cell:not(.unsure) .mark').allTextContents())], ['X']);
   assert.equal(await cell(page, 5, 5).locator('.belief').count(), 1);
   assert.ok((await page.locator('#board.belief .cell.unsure').count()) > 0);
   // Nothing of o shows: no move buttons, no move in the list, no percept of its own.
