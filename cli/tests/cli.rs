@@ -374,6 +374,33 @@ fn info_as_a_role_gives_its_information_set() {
     assert!(text.contains("information set: 2 state(s), exact"), "{text}");
 }
 
+/// GDL-II: an information set that explodes (40 hidden dice rolls in a row, 40^8 states) ends
+/// in a sample, clearly marked, with an estimate of the size.
+#[test]
+fn info_samples_an_information_set_that_explodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("dice.kif");
+    let faces: String = (1..=40).map(|n| format!("(face {n}) ")).collect();
+    std::fs::write(
+        &game,
+        format!(
+            "(role p) (role random) (init (step 0)) {faces}(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) \
+             (succ 5 6) (succ 6 7) (succ 7 8)\n(legal p wait) (<= (legal random (roll ?n)) (face ?n))\n\
+             (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y)) (<= (next (rolled ?n)) (does random (roll ?n)))\n\
+             (<= (next (rolled ?n)) (true (rolled ?n)))\n(<= (sees p tick) (does p wait))\n\
+             (<= terminal (true (step 8))) (goal p 0) (goal random 0)"
+        ),
+    )
+    .unwrap();
+    let path = ["wait, (roll 7)"; 8].join("; ");
+    let args = ["info", game.to_str().unwrap(), "--as", "p", "--path", &path, "--limit", "50", "--seed", "3"];
+    let text = stdout(&args);
+    assert!(text.contains("(an estimate); below, a SAMPLE of 50 (seed 3, --limit 50)"), "{text}");
+    let v: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat())).unwrap();
+    assert_eq!((v["exact"].as_bool(), v["states"].as_array().unwrap().len()), (Some(false), 50));
+    assert!(v["estimate"].as_f64().unwrap() > 1e9, "{}", v["estimate"]);
+}
+
 #[test]
 fn match_explains_bad_players_and_games_too_big_for_perfect() {
     let ttt = repo(TTT);

@@ -13,8 +13,15 @@
 //! - `next` may be a condition of a `sees` rule (what the role sees of the state to come);
 //! - a variable that occurs only in one `(not atom)` reads "for no value" (Prolog's reading).
 //!
+//! In a GDL-II game (`is_gdl2`: it defines `sees` or has the role `random`) three more readings
+//! of the Prolog-based reference tools, which strict GDL refuses:
+//! - a `legal` or `goal` head whose role variable no condition binds is read "for every role";
+//! - a variable found only in `(not atom)` conditions reads "for no value" in each of them;
+//! - a relation or function used with several numbers of arguments is one per number
+//!   (`add/3` and `add/4` are two relations, as Prolog's predicates are).
+//!
 //! Invariant: nothing here changes how a game without `sees` and `random` is read, save the
-//! ignored declarations (which strict GDL refuses).
+//! ignored declarations and the single `not` (which strict GDL refuses).
 
 use crate::ast::{Literal, Rule, Term};
 use crate::diagnostic::{Diagnostic, Span};
@@ -52,11 +59,24 @@ pub fn ignored_declaration(rule: &Rule) -> Option<&'static str> {
     }
 }
 
-/// The role variable of a `sees` head that no positive condition of `bound` binds: such a
-/// rule holds for every role (the reference tools ask `sees` with the role given).
-pub fn every_role_variable<'a>(head: &'a Term, bound: &dyn Fn(&str) -> bool) -> Option<&'a str> {
+/// Whether a game is GDL-II's: a rule defines `sees`, or a role is `random`.
+pub fn is_gdl2<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> bool {
+    rules.into_iter().any(|r| {
+        is_sees(r) || (r.head.name() == Some("role") && r.head.args().first().and_then(Term::name) == Some(RANDOM))
+    })
+}
+
+/// The role variable of a `sees` head (in a GDL-II game also of a `legal` or `goal` head) that
+/// no positive condition of `bound` binds: such a rule holds for every role (the reference
+/// tools ask these relations with the role given).
+pub fn every_role_variable<'a>(head: &'a Term, bound: &dyn Fn(&str) -> bool, gdl2: bool) -> Option<&'a str> {
+    let keyword = match head.name() {
+        Some(SEES) => true,
+        Some("legal" | "goal") => gdl2,
+        _ => false,
+    };
     match head.args() {
-        [Term::Var(v, _), _] if head.name() == Some(SEES) && !bound(v) => Some(v),
+        [Term::Var(v, _), _] if keyword && !bound(v) => Some(v),
         _ => None,
     }
 }
@@ -79,26 +99,35 @@ pub fn percept_terms(rules: &[&Rule]) -> FxHashSet<*const Term> {
     inside
 }
 
-/// The variables that occur in a single `(not atom)` condition of the body and nowhere else in
-/// the rule, with the span of that occurrence: the `not` is read as "there is no such atom"
-/// (`crate::program::flatten`).
-pub fn existential_variables(rule: &Rule) -> Vec<(&str, Span)> {
-    let mut counts: rustc_hash::FxHashMap<&str, usize> = Default::default();
-    rule.head.for_each_var(&mut |v, _| *counts.entry(v).or_default() += 2);
+/// The variables found only in `(not atom)` conditions of the body — in a single one, or in a
+/// GDL-II game (`gdl2`) in any number —, never in the head, with the span of their first
+/// occurrence and whether they are in several: each such `not` is read as "there is no such
+/// atom" (`crate::program::flatten`).
+pub fn existential_variables(rule: &Rule, gdl2: bool) -> Vec<(&str, Span, bool)> {
+    // Per variable: in the head or another kind of literal (disqualified), else how many nots.
+    let mut nots: rustc_hash::FxHashMap<&str, Option<usize>> = Default::default();
+    rule.head.for_each_var(&mut |v, _| {
+        nots.insert(v, None);
+    });
     for lit in &rule.body {
+        let plain_not = matches!(lit, Literal::Not(inner, _) if matches!(inner.as_ref(), Literal::Atom(_)));
         let mut here: FxHashSet<&str> = FxHashSet::default();
         lit.for_each_var(&mut |v, _| {
             here.insert(v);
         });
-        here.into_iter().for_each(|v| *counts.entry(v).or_default() += 1);
+        for v in here {
+            let count = nots.entry(v).or_insert(Some(0));
+            *count = if plain_not { count.map(|n| n + 1) } else { None };
+        }
     }
-    let mut out = Vec::new();
+    let mut out: Vec<(&str, Span, bool)> = Vec::new();
     for lit in &rule.body {
         if let Literal::Not(inner, _) = lit {
             if let Literal::Atom(atom) = inner.as_ref() {
                 atom.for_each_var(&mut |v, span| {
-                    if counts.get(v) == Some(&1) && !out.iter().any(|(x, _)| *x == v) {
-                        out.push((v, span));
+                    let count = nots.get(v).copied().flatten().unwrap_or(0);
+                    if (count == 1 || (gdl2 && count > 1)) && !out.iter().any(|(x, ..)| *x == v) {
+                        out.push((v, span, count > 1));
                     }
                 });
             }
@@ -107,7 +136,7 @@ pub fn existential_variables(rule: &Rule) -> Vec<(&str, Span)> {
     out
 }
 
-/// GDL-II's own findings: a `sees` about something that is not a role, `sees` used as a
+/// GDL-II's own findings: a `sees` without its two arguments, a `sees` about something that is not a role, `sees` used as a
 /// condition (accepted), `next` in a `sees` rule (accepted), keywords inside percepts (accepted),
 /// percepts that can never hold, ignored declarations.
 pub fn check(rules: &[&Rule], roles: &FxHashSet<&str>, out: &mut Vec<Diagnostic>) {
@@ -125,9 +154,22 @@ pub fn check(rules: &[&Rule], roles: &FxHashSet<&str>, out: &mut Vec<Diagnostic>
                 ),
             ));
         }
+        let mut atoms = vec![&rule.head];
+        rule.body.iter().for_each(|l| l.for_each_atom(false, &mut |t, _| atoms.push(t)));
+        for t in atoms.into_iter().filter(|t| t.name() == Some(SEES) && t.args().len() != 2) {
+            out.push(Diagnostic::error(
+                "sees-arity",
+                t.span(),
+                format!(
+                    "'sees' takes 2 arguments, a role and what it perceives, but here it has {}: write \
+                     (sees ROLE PERCEPT), and make a percept of several parts one term, such as (saw ?n ?m)",
+                    t.args().len()
+                ),
+            ));
+        }
         for lit in &rule.body {
             lit.for_each_atom(false, &mut |t, _| {
-                if t.name() == Some(SEES) {
+                if t.name() == Some(SEES) && t.args().len() == 2 {
                     out.push(Diagnostic::warning(
                         "sees-as-condition",
                         t.span(),
@@ -303,6 +345,17 @@ mod tests {
         );
     }
 
+    /// A malformed percept: `sees` with one or three arguments, as a rule or a condition.
+    #[test]
+    fn a_sees_without_two_arguments_is_an_error() {
+        check(
+            "(<= (sees player) (does random (hide ?d)))\n(<= (sees player (car ?d) now) (does random (hide ?d)))",
+            expect![[r#"
+                g.kif:5:5: error[sees-arity]: 'sees' takes 2 arguments, a role and what it perceives, but here it has 1: write (sees ROLE PERCEPT), and make a percept of several parts one term, such as (saw ?n ?m)
+                g.kif:6:5: error[sees-arity]: 'sees' takes 2 arguments, a role and what it perceives, but here it has 3: write (sees ROLE PERCEPT), and make a percept of several parts one term, such as (saw ?n ?m)"#]],
+        );
+    }
+
     #[test]
     fn a_sees_about_a_non_role_is_an_error() {
         check(
@@ -347,12 +400,65 @@ mod tests {
                 r#"g.kif:5:43: warning[not-some-value]: ?d occurs only in this 'not', so it is read as "for no value of ?d": the condition holds when no such fact exists. Strict GDL refuses a variable that no positive condition binds; to check one value, add a condition that gives ?d its values"#
             ]],
         );
-        // In two places it is still unbound: an error.
-        let text = format!("{GAME}(<= (sees player x) (not (true (car ?d))) (not (door ?d)))");
+        // In two places: in a GDL-II game each `not` reads "for no value"; in a GDL game it is
+        // still unbound, an error.
+        check(
+            "(<= (sees player x) (not (true (car ?d))) (not (door ?d)))",
+            expect![[
+                r#"g.kif:5:37: warning[not-some-value]: ?d occurs only in 'not' conditions, so it is read as "for no value of ?d": each of them holds when no such fact exists. Strict GDL refuses a variable that no positive condition binds; to check one value, add a condition that gives ?d its values"#
+            ]],
+        );
+        let text = "(role p) (init s) (door 1) (<= (legal p a) (not (true (car ?d))) (not (door ?d)))\n\
+                    (<= (next s) (does p a)) (<= terminal (true s)) (goal p 0)";
         let errors: Vec<Diagnostic> =
-            crate::validate::validate(&parse(&text).description).into_iter().filter(|d| d.is_error()).collect();
+            crate::validate::validate(&parse(text).description).into_iter().filter(|d| d.is_error()).collect();
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0].code, "unsafe-variable");
+    }
+
+    /// In a GDL-II game, a `legal` or `goal` role variable nothing binds means every role, and a
+    /// relation or function used with two numbers of arguments is two of them, each with a
+    /// warning (the reference tools read them so); in a GDL game both stay errors.
+    #[test]
+    fn prolog_readings_of_gdl2_games_are_warnings() {
+        check(
+            "(<= (legal ?r wait) (not (true (car 1))))\n(<= (goal ?r 50) (not (true (car 1))))\n\
+             (<= (sum ?x ?y) (door ?x) (door ?y)) (<= (sum ?x ?y ?z) (sum ?x ?y) (door ?z))\n\
+             (<= (sees player (got (pair 1))) (sum 1 1)) (<= (sees player (got (pair 1 2))) (sum 1 2 1))",
+            expect![[r#"
+                g.kif:5:12: warning[legal-every-role]: no condition gives ?r its values, so this move is read as legal for every role the other conditions allow (as the GDL-II reference tools do); strict GDL refuses it: add (role ?r) to say so
+                g.kif:6:11: warning[goal-every-role]: no condition gives ?r its values, so this goal is read for every role the other conditions allow (as the GDL-II reference tools do); strict GDL refuses it: add (role ?r) to say so
+                g.kif:7:42: warning[arity-overloaded]: relation sum has 3 arguments here (sum/3) but 2 arguments elsewhere (sum/2): they are read as two different relations, as the GDL-II reference tools (written in Prolog) read them. Strict GDL refuses it: give them different names
+                g.kif:8:67: warning[arity-overloaded]: function pair has 2 arguments here (pair/2) but 1 argument elsewhere (pair/1): they are read as two different functions, as the GDL-II reference tools (written in Prolog) read them. Strict GDL refuses it: give them different names"#]],
+        );
+        let text = "(role p) (init s) (<= (legal ?r a) (not (true t))) (<= (sum ?x) (true ?x)) (<= (sum ?x ?y) (true ?x) (true ?y))\n\
+                    (<= (next s) (does p a) (sum s) (sum s s)) (<= terminal (true s)) (goal p 0)";
+        let codes: Vec<&str> = crate::validate::validate(&parse(text).description)
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(codes, ["unsafe-variable", "arity-mismatch"]);
+    }
+
+    /// The two readings play as the oracle does: a relation per arity, `legal` for every role.
+    #[test]
+    fn overloaded_relations_and_every_role_legal_play() {
+        use crate::machine::StateMachine;
+        let text = format!(
+            "{GAME}(<= (legal ?r wait) (not (true (car 1))) (not (true (car 2))))\n\
+             (<= (sum ?x ?y) (door ?x) (door ?y)) (<= (sum ?x ?y ?z) (sum ?x ?y) (door ?z) (distinct ?x ?z))\n\
+             (<= (sees player (pair ?x ?y ?z)) (does random (hide ?x)) (sum ?x ?y ?z))"
+        );
+        let mut m = crate::load(&text, Default::default()).unwrap().reasoner;
+        let s = m.initial_state();
+        let legal: Vec<Vec<String>> =
+            (0..2).map(|r| m.legal_moves(&s, r).unwrap().iter().map(|&x| m.move_text(x)).collect()).collect();
+        assert_eq!(legal, [vec!["noop", "wait"], vec!["(hide 1)", "(hide 2)", "wait"]]);
+        let hide = m.legal_moves(&s, 1).unwrap()[0];
+        let noop = m.legal_moves(&s, 0).unwrap()[0];
+        let seen = m.percepts(&s, &[noop, hide]).unwrap().unwrap();
+        assert_eq!(seen[0], ["(pair 1 1 2)", "(pair 1 2 2)"]);
     }
 
     /// Replay checks percepts: a changed one, a missing `sees` field, are named.
@@ -372,15 +478,13 @@ mod tests {
     }
 
     /// The games of `../shared/corpus-gdl2` the oracle cannot play or this tool refuses, with the
-    /// error that says why (their Prolog reading depends on the order of calls: relations used
-    /// with two arities, head variables bound only by the caller).
-    const REFUSED: &[(&str, &str)] = &[
-        ("7wonders", "syntax"),
-        ("bigMoney", "arity-mismatch"),
-        ("dominion", "arity-mismatch"),
-        ("oneCardGame", "unsafe-variable"),
-        ("sushi_go", "arity-mismatch"),
-    ];
+    /// error that says why: 7wonders has a variable as a function name (the oracle refuses it
+    /// too); oneCardGame lets `random` play a move with a variable no condition binds (the
+    /// oracle plays it as the non-ground move `(lead ?_)`, which no GDL player can send);
+    /// sushi_go's `makiPoints` takes its role from whoever asks (a Prolog reading that depends
+    /// on the order of calls).
+    const REFUSED: &[(&str, &str)] =
+        &[("7wonders", "syntax"), ("oneCardGame", "unsafe-variable"), ("sushi_go", "unsafe-variable")];
 
     /// Every GDL-II game loads (all engines' common first step: parse, validate, load the
     /// reasoner), except those of `REFUSED`, which fail with their error.

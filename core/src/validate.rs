@@ -19,15 +19,16 @@ pub fn validate(desc: &Description) -> Vec<Diagnostic> {
     let graph = DepGraph::build(desc);
     let mut out = Vec::new();
     gdl2::check(&all, &role_names(&all), &mut out);
+    let gdl2 = gdl2::is_gdl2(all.iter().copied());
     // Ignored declarations (reported above) are not checked further.
     let rules: Vec<&Rule> = all.into_iter().filter(|r| gdl2::ignored_declaration(r).is_none()).collect();
-    check_arities(&rules, &mut out);
+    check_arities(&rules, gdl2, &mut out);
     check_keyword_arities(&rules, &mut out);
     check_keyword_places(&rules, &mut out);
     check_roles(&rules, &mut out);
     check_goal_values(&rules, &mut out);
     for rule in &rules {
-        check_safety(rule, &mut out);
+        check_safety(rule, gdl2, &mut out);
     }
     check_dependencies(&rules, &graph, &mut out);
     check_stratification(desc, &rules, &graph, &mut out);
@@ -137,8 +138,9 @@ impl<'a> Uses<'a> {
     }
 
     /// One error per odd arity of a symbol, at its first use; the usual arity is the most
-    /// used one (the first used on a tie).
-    fn report(&self, kind: &str, out: &mut Vec<Diagnostic>) {
+    /// used one (the first used on a tie). In a GDL-II game (`gdl2`), a warning instead: the
+    /// uses are read as one symbol per number of arguments (`crate::gdl2`).
+    fn report(&self, kind: &str, gdl2: bool, out: &mut Vec<Diagnostic>) {
         for (name, uses) in &self.0 {
             let mut counts: Vec<(usize, usize, Span)> = Vec::new(); // arity, count, first span
             for &(arity, span) in uses {
@@ -149,6 +151,20 @@ impl<'a> Uses<'a> {
             }
             let usual = counts.iter().rev().max_by_key(|c| c.1).expect("used at least once").0;
             for &(arity, _, span) in counts.iter().filter(|c| c.0 != usual) {
+                if gdl2 {
+                    out.push(Diagnostic::warning(
+                        "arity-overloaded",
+                        span,
+                        format!(
+                            "{kind} {name} has {} here ({name}/{arity}) but {} elsewhere ({name}/{usual}): \
+                             they are read as two different {kind}s, as the GDL-II reference tools (written in \
+                             Prolog) read them. Strict GDL refuses it: give them different names",
+                            arguments(arity),
+                            arguments(usual)
+                        ),
+                    ));
+                    continue;
+                }
                 out.push(Diagnostic::error(
                     "arity-mismatch",
                     span,
@@ -169,7 +185,7 @@ impl<'a> Uses<'a> {
 /// Most arguments of one relation or function (the engine stores arities in 16 bits).
 pub const MAX_ARGUMENTS: usize = u16::MAX as usize;
 
-fn check_arities(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
+fn check_arities(rules: &[&Rule], gdl2: bool, out: &mut Vec<Diagnostic>) {
     let mut relations = Uses::default();
     let mut functions = Uses::default();
     let mut too_wide = |t: &Term| {
@@ -184,7 +200,7 @@ fn check_arities(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
     for rule in rules {
         for s in sentences(rule) {
             too_wide(s);
-            if s.name().is_some_and(|n| keyword(n).is_none()) {
+            if s.name().is_some_and(|n| keyword(n).is_none() && n != gdl2::SEES) {
                 relations.add(s);
             }
         }
@@ -193,8 +209,8 @@ fn check_arities(rules: &[&Rule], out: &mut Vec<Diagnostic>) {
             functions.add(f)
         });
     }
-    relations.report("relation", out);
-    functions.report("function", out);
+    relations.report("relation", gdl2, out);
+    functions.report("function", gdl2, out);
 }
 
 // ---- keyword arities ----
@@ -428,15 +444,15 @@ fn bound_by_all(lits: &[Literal]) -> Vars<'_> {
 /// Every variable of the head, of a `not` and of a `distinct` occurs in a positive atom of
 /// the body (inside an alternative of `or`: of that alternative, or outside the `or`).
 /// Each unsafe variable is reported once per rule, at its first unsafe occurrence.
-fn check_safety(rule: &Rule, out: &mut Vec<Diagnostic>) {
+fn check_safety(rule: &Rule, gdl2: bool, out: &mut Vec<Diagnostic>) {
     let mut bound = bound_by_all(&rule.body);
-    if let Some(v) = gdl2::every_role_variable(&rule.head, &|v| bound.contains(v)) {
-        out.push(every_role_warning(v, rule.head.args()[0].span()));
+    if let Some(v) = gdl2::every_role_variable(&rule.head, &|v| bound.contains(v), gdl2) {
+        out.push(every_role_warning(rule.head.name().unwrap_or_default(), v, rule.head.args()[0].span()));
         bound.insert(v);
     }
-    let local = gdl2::existential_variables(rule);
-    for (v, span) in &local {
-        out.push(existential_warning(v, *span));
+    let local = gdl2::existential_variables(rule, gdl2);
+    for &(v, span, several) in &local {
+        out.push(existential_warning(v, span, several));
         bound.insert(v);
     }
     let mut seen: FxHashSet<String> = FxHashSet::default();
@@ -461,23 +477,33 @@ fn check_safety(rule: &Rule, out: &mut Vec<Diagnostic>) {
     check_conditions(&rule.body, &bound, &mut unsafe_var);
 }
 
-fn every_role_warning(v: &str, span: Span) -> Diagnostic {
+fn every_role_warning(keyword: &str, v: &str, span: Span) -> Diagnostic {
+    let (code, what) = match keyword {
+        "sees" => ("sees-every-role", "this percept is read as seen by every role"),
+        "legal" => ("legal-every-role", "this move is read as legal for every role the other conditions allow"),
+        _ => ("goal-every-role", "this goal is read for every role the other conditions allow"),
+    };
     Diagnostic::warning(
-        "sees-every-role",
+        code,
         span,
         format!(
-            "no condition gives ?{v} its values, so this percept is read as seen by every role (as the GDL-II \
-             reference tools do); strict GDL refuses it: add (role ?{v}) to say so"
+            "no condition gives ?{v} its values, so {what} (as the GDL-II reference tools do); strict GDL \
+             refuses it: add (role ?{v}) to say so"
         ),
     )
 }
 
-fn existential_warning(v: &str, span: Span) -> Diagnostic {
+fn existential_warning(v: &str, span: Span, several: bool) -> Diagnostic {
+    let (where_, each) = if several {
+        ("only in 'not' conditions", "each of them holds")
+    } else {
+        ("only in this 'not'", "the condition holds")
+    };
     Diagnostic::warning(
         "not-some-value",
         span,
         format!(
-            "?{v} occurs only in this 'not', so it is read as \"for no value of ?{v}\": the condition holds when \
+            "?{v} occurs {where_}, so it is read as \"for no value of ?{v}\": {each} when \
              no such fact exists. Strict GDL refuses a variable that no positive condition binds; to check one \
              value, add a condition that gives ?{v} its values"
         ),

@@ -76,7 +76,8 @@ impl Session {
         to_js(&loaded)
     }
 
-    /// The current position: `{roles, step, state, terminal, goals, legal, history, engine, engineNote}`.
+    /// The current position: `{roles, step, state, terminal, goals, legal, history, engine,
+    /// engineNote, nature, percepts}`.
     #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn view(&mut self) -> Result<JsValue, JsError> {
         to_js(&self.inner.view().map_err(js_err)?)
@@ -199,6 +200,14 @@ impl Session {
     pub fn match_game(&mut self, players: &str, seed: f64, game: u32, max_steps: u32) -> Result<JsValue, JsError> {
         let now = &performance_now;
         to_js(&self.inner.match_game(players, seed as u64, game as usize, max_steps as usize, now).map_err(js_err)?)
+    }
+
+    /// What `role` knows at the current position (GDL-II): `{role, steps: [{move,
+    /// percepts}], count, sampled, beliefs: [{fluent, share}], states}`, its information set
+    /// exact up to `limit` states, else a sample drawn with `seed` and an estimated count.
+    #[wasm_bindgen(unchecked_return_type = "Knowledge")]
+    pub fn knows(&mut self, role: &str, limit: u32, seed: f64) -> Result<JsValue, JsError> {
+        to_js(&self.inner.knows(role, limit as usize, seed as u64).map_err(js_err)?)
     }
 
     /// Seeds the playouts' random generator (an integer below 2^53).

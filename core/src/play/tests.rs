@@ -426,3 +426,39 @@ fn solve_and_analyze_use_the_playing_engine() {
     // The position played is untouched.
     assert_eq!(s.view().unwrap().step, 2);
 }
+
+/// Monty Hall: after choosing door 1 and seeing door 3 opened, the candidate knows its moves
+/// and percepts and that the car is behind door 1 or 2, half of its possible states each;
+/// nature (`random`) knows the state. The view says which role is nature.
+#[test]
+fn knows_gives_a_roles_moves_percepts_and_beliefs() {
+    let mut s = Session::default();
+    assert!(s.load(&crate::shared::gdl2_game("montyhall")).ok);
+    play(&mut s, &["(choose 1)", "(hide_car 2)"]).unwrap();
+    play(&mut s, &["noop", "(open_door 3)"]).unwrap();
+    let v = s.view().unwrap();
+    assert_eq!((v.nature, v.percepts), (vec![false, true], true));
+    let k = s.knows("candidate", 100, 1).unwrap();
+    assert_eq!((k.count, k.sampled, k.states.len()), (2.0, false, 2));
+    assert_eq!(
+        k.steps[0],
+        KnownStep { played: "(choose 1)".into(), percepts: strings(&["(does candidate (choose 1))"]) }
+    );
+    assert_eq!(k.steps[1].percepts, ["(does candidate noop)", "(open_door 3)"]);
+    let share = |f: &str| k.beliefs.iter().find(|b| b.fluent == f).map(|b| b.share);
+    assert_eq!((share("(car 1)"), share("(car 2)"), share("(car 3)")), (Some(0.5), Some(0.5), None));
+    assert_eq!((share("(chosen 1)"), share("(closed 3)")), (Some(1.0), None));
+    let nature = s.knows("random", 100, 1).unwrap();
+    assert_eq!((nature.count, nature.states), (1.0, vec![v.position.state.clone()]));
+    assert!(s
+        .knows("host", 100, 1)
+        .unwrap_err()
+        .contains("host is not a role of this game (roles: candidate, random)"));
+    // Tic-tac-toe has no `sees`: every role sees every move, and knows the state.
+    let mut t = loaded();
+    play(&mut t, &["(mark 1 1)", "noop"]).unwrap();
+    assert!(!t.view().unwrap().percepts);
+    let k = t.knows("o", 100, 1).unwrap();
+    assert_eq!((k.count, k.steps[0].percepts.clone()), (1.0, strings(&["(mark 1 1)", "noop"])));
+    assert!(k.beliefs.iter().all(|b| b.share == 1.0));
+}

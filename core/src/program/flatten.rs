@@ -13,13 +13,14 @@ pub const MAX_SPLIT: usize = 4096;
 
 /// Every rule of the description with a flat body, relations as written.
 pub fn flatten(desc: &Description) -> Result<Vec<NRule>, Diagnostic> {
+    let gdl2 = gdl2::is_gdl2(desc.rules());
     let mut n = Normaliser { out: Vec::new(), aux: 0 };
     for rule in desc.rules().filter(|r| gdl2::ignored_declaration(r).is_none()) {
-        let body = n.existential_negations(rule)?;
+        let body = n.existential_negations(rule, gdl2)?;
         let alternatives = n.conjunction(&body, &rule.head, rule.span)?;
         for mut body in alternatives {
             let bound = |v: &str| body.iter().any(|l| matches!(l, NLit::Pos(t) if mentions(t, v)));
-            if let Some(v) = gdl2::every_role_variable(&rule.head, &bound) {
+            if let Some(v) = gdl2::every_role_variable(&rule.head, &bound, gdl2) {
                 let role = Term::Func("role".into(), vec![Term::Var(v.to_string(), rule.head.span())], rule.span);
                 body.insert(0, NLit::Pos(role));
             }
@@ -47,7 +48,7 @@ impl Normaliser {
     fn conjunction(&mut self, lits: &[Literal], head: &Term, span: Span) -> Result<Dnf, Diagnostic> {
         let mut acc: Dnf = vec![Vec::new()];
         for (i, lit) in lits.iter().enumerate() {
-            let context = Context { head, others: lits, skip: i };
+            let context = Context { head, others: lits, skip: i, local: &[] };
             let alts = self.literal(lit, false, &context, span)?;
             if acc.len() * alts.len() > MAX_SPLIT {
                 return Err(Diagnostic::error(
@@ -100,14 +101,14 @@ impl Normaliser {
 
     /// The body with each `(not atom)` whose atom has variables found nowhere else in the rule
     /// (`gdl2::existential_variables`) negating an auxiliary relation that projects them away.
-    fn existential_negations(&mut self, rule: &Rule) -> Result<Vec<Literal>, Diagnostic> {
-        let local = gdl2::existential_variables(rule);
+    fn existential_negations(&mut self, rule: &Rule, gdl2: bool) -> Result<Vec<Literal>, Diagnostic> {
+        let local: Vec<&str> = gdl2::existential_variables(rule, gdl2).into_iter().map(|(v, ..)| v).collect();
         let mut body = rule.body.clone();
         for (i, lit) in rule.body.iter().enumerate() {
             let Literal::Not(inner, s) = lit else { continue };
             let Literal::Atom(atom) = inner.as_ref() else { continue };
-            if local.iter().any(|(v, _)| mentions(atom, v)) {
-                let context = Context { head: &rule.head, others: &rule.body, skip: i };
+            if local.iter().any(|v| mentions(atom, v)) {
+                let context = Context { head: &rule.head, others: &rule.body, skip: i, local: &local };
                 let aux = self.auxiliary(std::slice::from_ref(inner.as_ref()), &context, rule.span)?;
                 body[i] = Literal::Not(Box::new(Literal::Atom(aux)), *s);
             }
@@ -126,7 +127,8 @@ impl Normaliser {
         let mut args: Vec<Term> = Vec::new();
         for l in ls {
             l.for_each_var(&mut |v, s| {
-                if outside.iter().any(|o| o == v) && !args.iter().any(|a| matches!(a, Term::Var(x, _) if x == v)) {
+                let passed = outside.iter().any(|o| o == v) && !ctx.local.contains(&v);
+                if passed && !args.iter().any(|a| matches!(a, Term::Var(x, _) if x == v)) {
                     args.push(Term::Var(v.to_string(), s));
                 }
             });
@@ -145,4 +147,6 @@ struct Context<'a> {
     head: &'a Term,
     others: &'a [Literal],
     skip: usize,
+    /// Variables local to each `not` they are in (`gdl2::existential_variables`): never passed.
+    local: &'a [&'a str],
 }
