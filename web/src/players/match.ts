@@ -9,7 +9,7 @@
 
 import { byId, h } from '../dom';
 import { matchTally, matchTallyByRole, type MatchGame, type Tally } from '../engine/engine';
-import { BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
+import { BUDGETS, HONEST_BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
 import { UpgradeController } from '../engine/upgrade';
 
@@ -38,6 +38,8 @@ export class MatchPane {
         h('option', { value: 'random' }, 'random'),
         ...BUDGETS.map((b) => h('option', { value: `uct:${b}`, selected: id === 'ma-a' && b === '1000' }, playerLabel(`uct:${b}`))),
         h('option', { value: 'perfect' }, 'perfect (small games)'),
+        // GDL-II: the player that sees only its role's percepts (MCTS and perfect need the true state).
+        ...HONEST_BUDGETS.map((b) => h('option', { value: `honest:${b}` }, `${playerLabel(`honest:${b}`)} (games with percepts)`)),
         h('option', { value: 'remote' }, 'remote player…'),
       );
       select.addEventListener('change', () => this.#renderRemotes());

@@ -26,6 +26,8 @@ export type Players = Job<PlayersRequest>;
 export type PlayersRequest = { module: WebAssembly.Module; rules: string; engine: string; moves: string[][]; task: PlayersTask };
 export type PlayersReply =
   | { type: 'thought'; thought: Thought }
+  /** A thinking computer's playouts and best move so far (every 100 ms of a search). */
+  | { type: 'progress'; soFar: Thought }
   | { type: 'game'; index: number; game: MatchGame }
   | { type: 'upgraded'; moved: boolean; note: string }
   | { type: 'ready' }
@@ -63,16 +65,22 @@ export interface Remote {
   playClock: number;
 }
 
-/** What sits at a seat: a person, a computer player (MCTS with its budget per move), or a
- * remote player called over the GGP protocol. */
-export type Seat = 'human' | 'random' | 'perfect' | { mcts: string } | { remote: Remote };
+/** Budgets offered to the honest player (GDL-II), which searches one game per state it
+ * thinks possible. */
+export const HONEST_BUDGETS = ['100', '1000', '1s'];
+
+/** What sits at a seat: a person, a computer player (MCTS with its budget per move; in a
+ * game with percepts, the honest player, which sees only what its role sees), or a remote
+ * player called over the GGP protocol. */
+export type Seat = 'human' | 'random' | 'perfect' | { mcts: string } | { honest: string } | { remote: Remote };
 
 /** The engine's name for a computer seat of ours (`uct:1s`, `uct:5000`), null for a person or
  * a remote player. */
 export function playerSpec(seat: Seat): string | null {
   if (seat === 'human') return null;
   if (typeof seat === 'string') return seat;
-  return 'mcts' in seat ? `uct:${seat.mcts}` : null;
+  if ('remote' in seat) return null;
+  return 'honest' in seat ? `honest:${seat.honest}` : `uct:${seat.mcts}`;
 }
 
 /** "1 s a move", "5,000 playouts a move". */
@@ -88,9 +96,10 @@ export function budgetMillis(budget: string): number | null {
 }
 
 /** A player as the page names it everywhere (setup and results): "MCTS, 1 s a move",
- * "random", "perfect"; `spec` is the engine's name (`uct:1s`). */
+ * "honest, 1,000 playouts a move", "random", "perfect"; `spec` is the engine's name (`uct:1s`). */
 export function playerLabel(spec: string): string {
   if (spec.startsWith('http://')) return `remote player at ${spec}`;
+  if (spec.startsWith('honest:')) return `honest, ${budgetLabel(spec.slice(7))}`;
   return spec.startsWith('uct:') ? `MCTS, ${budgetLabel(spec.slice(4))}` : spec;
 }
 
