@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, test } from 'node:test';
-import { javaMissing, openPage, shot, startGdlPlayer, startJocular, useBrowser } from './lib.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SHARED, javaMissing, openPage, setRules, shot, startGdlPlayer, startJocular, useBrowser } from './lib.mjs';
 
 const env = useBrowser();
 const stops = [];
@@ -90,6 +92,33 @@ test('the Match tab referees our gdl player against MCTS', { timeout: 120_000 },
   await context.close();
 });
 
+test('the Match tab referees our gdl player at Monty Hall (GDL-II): it is told only its own move and percepts', { timeout: 120_000 }, async () => {
+  const ours = await startGdlPlayer(['--player', 'uct:300ms']);
+  stops.push(ours.stop);
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await setRules(page, readFileSync(join(SHARED, 'corpus-gdl2/montyhall.kif'), 'utf8'));
+  await page.locator('#view-as-role').waitFor();
+  await page.locator('#tab-match').click();
+  await page.locator('#ma-a').selectOption('remote');
+  const address = page.locator('input[aria-label="Address of player A"]');
+  await address.fill(ours.url);
+  await address.dispatchEvent('change');
+  await page.waitForFunction(() => document.querySelector('#ma-remote .remote-status')?.dataset.reachable === 'true', null, { timeout: 15_000 });
+  await page.locator('#ma-b').selectOption('honest:100');
+  await page.locator('#ma-games').fill('2');
+  await page.locator('#ma-run').click();
+  await page.waitForFunction(() => document.querySelector('#ma-where')?.textContent.startsWith('2 of 2 games'), null, { timeout: 60_000 });
+  const log = await logOf(page, 'ma-log');
+  assert.equal(log.filter((l) => /^player \d/.test(l)).length, 0, 'no fault');
+  const plays = log.filter((l) => l.includes('(PLAY '));
+  // The candidate (our player, in one of the two games) hears its turn, own move and percepts:
+  assert.ok(plays.some((l) => /\(PLAY playground\.\d+\.\d 1 \(choose \d\) \(\(does candidate \(choose \d\)\)\)\)/.test(l)), plays.join('\n'));
+  // never where nature hid the car.
+  assert.ok(log.every((l) => l.includes('(START ') || !l.includes('hide_car')), log.join('\n'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a remote seat that never answers in time loses its moves to random ones, with the reason', { timeout: 60_000 }, async () => {
   // Answers (INFO) at once, and every other message after 2 s: past the 0.5 s clocks.
   const slow = createServer((req, res) => {
@@ -113,6 +142,39 @@ test('a remote seat that never answers in time loses its moves to random ones, w
   // The move stands in the game as a person's would: o to move.
   await page.waitForFunction(() => /o to move/.test(document.querySelector('#outcome')?.textContent), null, { timeout: 5_000 });
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a remote player is freed of its match when the page stops it or closes', { timeout: 90_000 }, async () => {
+  const ours = await startGdlPlayer(['--player', 'uct:300ms']);
+  stops.push(ours.stop);
+  const info = async () => (await fetch(ours.url, { method: 'POST', body: '(INFO)' })).text();
+  const freed = async () => {
+    for (let k = 0; k < 40 && (await info()) !== 'available'; k++) await new Promise((ok) => setTimeout(ok, 100));
+    return info();
+  };
+  // The Match tab's Stop, in the middle of a match.
+  let { context, page } = await openPage(env.browser, env.url);
+  await page.locator('#tab-match').click();
+  await page.locator('#ma-a').selectOption('remote');
+  const address = page.locator('input[aria-label="Address of player A"]');
+  await address.fill(ours.url);
+  await address.dispatchEvent('change');
+  await page.waitForFunction(() => document.querySelector('#ma-remote .remote-status')?.dataset.reachable === 'true', null, { timeout: 15_000 });
+  await page.locator('#ma-games').fill('20');
+  await page.locator('#ma-run').click();
+  await page.waitForFunction(() => [...document.querySelectorAll('#ma-log li')].some((li) => li.textContent.includes('(PLAY ')), null, { timeout: 15_000 });
+  assert.equal(await info(), 'busy');
+  await page.locator('#ma-stop').click();
+  assert.equal(await freed(), 'available');
+  await context.close();
+  // The Play pane's seat, when the page is left.
+  ({ context, page } = await openPage(env.browser, env.url));
+  assert.equal(await remoteSeat(page, 'o', ours.url), 'available');
+  await page.waitForFunction(() => [...document.querySelectorAll('#play-log li')].some((li) => li.textContent.includes('(PLAY ')), null, { timeout: 15_000 });
+  assert.equal(await info(), 'busy');
+  await page.goto('about:blank');
+  assert.equal(await freed(), 'available');
   await context.close();
 });
 

@@ -10,7 +10,7 @@
 import { byId, h } from '../dom';
 import { matchTally, matchTallyByRole, type MatchGame, type Tally } from '../engine/engine';
 import { BUDGETS, HONEST_BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
-import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
+import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote } from './remote';
 import { UpgradeController } from '../engine/upgrade';
 
 /** Most games in one match. */
@@ -25,6 +25,9 @@ export class MatchPane {
   #remotes: Record<string, Remote> = { 'ma-a': newRemote(), 'ma-b': newRemote() };
   #clocks = { startClock: 10, playClock: 3 };
   #log = new MessageLog(byId<HTMLDetailsElement>('ma-log'));
+  /** The match each remote player is in now (from the messages sent), by where it is reached:
+   * Stop, or closing the page, aborts it. */
+  #inMatch = new Map<string, string>();
 
   constructor(
     private module: WebAssembly.Module,
@@ -49,6 +52,7 @@ export class MatchPane {
       this.#start();
     });
     byId('ma-stop').addEventListener('click', () => this.#finish('Stopped.'));
+    addEventListener('pagehide', () => this.#finish(''));
   }
 
   /** The engine's name of the player chosen in select `id` (a remote player: its address). */
@@ -123,19 +127,32 @@ export class MatchPane {
         numbers.push(reply.index);
         progress.value = games.length;
         this.#show(players, game.roles, games, numbers, count, where);
+      } else if (reply.type === 'sending') {
+        // Known from the moment it is sent: a START on its way when Stop is clicked is aborted too.
+        const [, kind, matchId] = /^\((\w+) (\S+)/.exec(reply.message) ?? [];
+        const target = targets[reply.to];
+        if (kind === 'START' && target) this.#inMatch.set(target, matchId);
+        else if (kind === 'STOP' && target) this.#inMatch.delete(target);
       } else if (reply.type === 'exchange') {
         this.#log.add(reply.exchange);
       } else if (reply.type === 'fault') {
         this.#log.fault(reply.message);
       } else if (reply.type === 'error') {
         this.#finish(`The match stopped: ${reply.message}`);
+      } else if (reply.type === 'done' && remote.length > 0) {
+        // One game per task: a worker told to stop in the middle of a synchronous request runs
+        // on to the end of its task, which must then be one game, not the rest of the match.
+        if (played.size < count) this.#pool[0]?.send(task([played.size]));
+        else this.#finish('');
       } else if (reply.type === 'done' && --running === 0) {
         this.#finish('');
       }
     };
-    const more = (m: PlayersReply) => m.type === 'game' || m.type === 'exchange' || m.type === 'fault';
-    for (let w = 0; w < workers; w++) this.#pool.push(startPlayers(task(share(count, w, workers)), onReply, more));
-    if (remote.length > 0) return;
+    if (remote.length > 0) {
+      this.#pool.push(startPlayers(task([0]), onReply, (m) => m.type !== 'error'));
+      return;
+    }
+    for (let w = 0; w < workers; w++) this.#pool.push(startPlayers(task(share(count, w, workers)), onReply));
     // A long match grounds the game in full in one more worker: if the network is measured
     // faster, that worker plays the games left alone.
     this.#upgrade.schedule(
@@ -219,8 +236,11 @@ export class MatchPane {
     );
   }
 
-  /** Stops every worker; `message`, if any, is shown under the results. */
+  /** Stops every worker; `message`, if any, is shown under the results. Remote players still
+   * in a match are told it is aborted. */
   #finish(message: string): void {
+    for (const [target, id] of this.#inMatch) abortSoon(target, id);
+    this.#inMatch.clear();
     for (const p of this.#pool) p.stop();
     this.#pool = [];
     this.#upgrade.stop();

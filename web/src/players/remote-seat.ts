@@ -4,12 +4,12 @@
 // follow the game); a late, missing or illegal move is replaced by a random legal one and
 // the fault said as core's referee says it; the end of the game sends (STOP …). A remote
 // player cannot take moves back: going back in the move list aborts its match (ABORT), and a
-// new one starts from the game's first position.
+// new one starts from the game's first position. Closing the page aborts it too.
 
 import type { View } from '../engine/engine';
 import { faultLine, judgeMove, judgeReady, protocolMessage, protocolStart } from '../engine/engine';
 import { startPlayers, type Exchange, type Players, type Remote } from './protocol';
-import type { MessageLog } from './remote';
+import { abortSoon, type MessageLog } from './remote';
 
 /** The match a remote seat is playing. */
 interface Conversation {
@@ -55,6 +55,12 @@ export class RemoteSeat {
       if (m && !m.over) await this.#post(protocolMessage('abort', m.id, undefined), this.remote.playClock * 1000);
       this.#worker?.stop();
     });
+  }
+
+  /** The page is closing: the player's match, if on, is aborted at once. */
+  abandon(): void {
+    const m = this.#match;
+    if (m && !m.over && this.remote.target) abortSoon(this.remote.target, m.id);
   }
 
   /** Posts `message` and waits for the exchange (logged). */

@@ -100,6 +100,12 @@ export function clockBoxes<T extends { startClock: number; playClock: number }>(
   return h('span', { class: 'remote-clocks' }, box('startClock', 'start clock'), box('playClock', 'play clock'));
 }
 
+/** Tells a remote player its match `id` is over, without waiting (the page may be closing:
+ * a beacon, which browsers send even then), so that it is free for the next one. */
+export function abortSoon(target: string, id: string): void {
+  navigator.sendBeacon(target, protocolMessage('abort', id, undefined));
+}
+
 /** A new remote seat: no address yet, clocks of 10 s and 3 s. */
 export function newRemote(): Remote {
   return { url: '', target: null, status: 'give its address', startClock: 10, playClock: 3 };

@@ -57,7 +57,12 @@ export class Seats {
     private engine: () => string,
     private choose: (role: number, move: string) => void,
     private natureByHand: (on: boolean) => void,
-  ) {}
+  ) {
+    // Closing the page frees the remote players of their matches.
+    addEventListener('pagehide', () => {
+      for (const remote of this.#remotes.values()) remote.abandon();
+    });
+  }
 
   /** The position shown changed: computers whose turn it is start thinking. */
   update(view: View): void {
