@@ -111,13 +111,17 @@ function lineOf(stream, wanted, what) {
   });
 }
 
-/** `gdl player` (target/debug/gdl, built by `cargo test`) on a free loopback port: `{url, stop}`. */
+/** `gdl player` (target/debug/gdl, built by `cargo test`) on a free loopback port: `{url, stop,
+ * said}` (`said()`: its messages since). */
 export async function startGdlPlayer(args = []) {
   const gdl = join(ROOT, 'target/debug/gdl');
   if (!existsSync(gdl)) throw new Error(`${gdl} is missing: build it with cargo build -p gdl-cli`);
   const child = spawn(gdl, ['player', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   const line = await lineOf(child.stderr, /listening on http:\/\//, 'gdl player');
-  return { url: `http://${line.split('http://')[1].trim()}`, stop: () => child.kill() };
+  // What it says after, for a test that fails.
+  const said = [];
+  child.stderr.on('data', (chunk) => said.push(chunk));
+  return { url: `http://${line.split('http://')[1].trim()}`, stop: () => child.kill(), said: () => said.join('') };
 }
 
 /** Jocular (../shared/ggp-referee/jocular.jar) on a free loopback port: `{url, stop}`. It

@@ -78,7 +78,6 @@ serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
   }
   if (task.kind === 'referee') {
     const remote = (url: string, message: string, clock: number) => {
-      post({ type: 'sending', to: url, message });
       const sent = exchange(url, task.targets[url] ?? url, message, clock);
       post({ type: 'exchange', exchange: sent });
       if (sent.failure !== null) throw new Error(sent.failure);

@@ -25,9 +25,9 @@ export class MatchPane {
   #remotes: Record<string, Remote> = { 'ma-a': newRemote(), 'ma-b': newRemote() };
   #clocks = { startClock: 10, playClock: 3 };
   #log = new MessageLog(byId<HTMLDetailsElement>('ma-log'));
-  /** The match each remote player is in now (from the messages sent), by where it is reached:
-   * Stop, or closing the page, aborts it. */
-  #inMatch = new Map<string, string>();
+  /** The game being refereed with remote players: its match id and where they are reached.
+   * Stop, or leaving the page, aborts it. */
+  #inGame: { id: string; targets: string[] } | null = null;
 
   constructor(
     private module: WebAssembly.Module,
@@ -119,7 +119,11 @@ export class MatchPane {
     const id = `playground.${Date.now()}`;
     const kind = (games: number[]): PlayersTask =>
       remote.length > 0 ? { kind: 'referee', players, targets, id, ...this.#clocks, seed, games, maxSteps: 1000 } : { kind: 'games', players, seed, games, maxSteps: 1000 };
-    const task = (mine: number[]) => ({ module: this.module, rules, engine: 'auto', moves: [], task: kind(mine) });
+    const task = (mine: number[]) => {
+      // Its match id is the referee's (core's protocol::game): the match's, then the game's number.
+      if (remote.length > 0) this.#inGame = { id: `${id}.${mine[0] + 1}`, targets: Object.values(targets) };
+      return { module: this.module, rules, engine: 'auto', moves: [], task: kind(mine) };
+    };
     const onReply = (reply: PlayersReply) => {
       if (reply.type === 'game' && !played.has(reply.index)) {
         played.add(reply.index);
@@ -127,12 +131,6 @@ export class MatchPane {
         numbers.push(reply.index);
         progress.value = games.length;
         this.#show(players, game.roles, games, numbers, count, where);
-      } else if (reply.type === 'sending') {
-        // Known from the moment it is sent: a START on its way when Stop is clicked is aborted too.
-        const [, kind, matchId] = /^\((\w+) (\S+)/.exec(reply.message) ?? [];
-        const target = targets[reply.to];
-        if (kind === 'START' && target) this.#inMatch.set(target, matchId);
-        else if (kind === 'STOP' && target) this.#inMatch.delete(target);
       } else if (reply.type === 'exchange') {
         this.#log.add(reply.exchange);
       } else if (reply.type === 'fault') {
@@ -142,6 +140,7 @@ export class MatchPane {
       } else if (reply.type === 'done' && remote.length > 0) {
         // One game per task: a worker told to stop in the middle of a synchronous request runs
         // on to the end of its task, which must then be one game, not the rest of the match.
+        this.#inGame = null;
         if (played.size < count) this.#pool[0]?.send(task([played.size]));
         else this.#finish('');
       } else if (reply.type === 'done' && --running === 0) {
@@ -239,8 +238,9 @@ export class MatchPane {
   /** Stops every worker; `message`, if any, is shown under the results. Remote players still
    * in a match are told it is aborted. */
   #finish(message: string): void {
-    for (const [target, id] of this.#inMatch) abortSoon(target, id);
-    this.#inMatch.clear();
+    // A game ended was stopped (STOP); one in course, or whose START is on its way, is aborted.
+    for (const target of this.#inGame?.targets ?? []) abortSoon(target, this.#inGame?.id ?? '');
+    this.#inGame = null;
     for (const p of this.#pool) p.stop();
     this.#pool = [];
     this.#upgrade.stop();

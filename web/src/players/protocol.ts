@@ -33,8 +33,6 @@ export type PlayersReply =
   | { type: 'ready' }
   | { type: 'posted'; exchange: Exchange }
   | { type: 'exchange'; exchange: Exchange }
-  /** A message about to go to the remote player at `to` (a refereed match's). */
-  | { type: 'sending'; to: string; message: string }
   | { type: 'fault'; message: string }
   | { type: 'done' }
   | { type: 'error'; message: string };

@@ -132,7 +132,8 @@ export class RemoteSeat {
         const move = judged.index !== null ? legal[judged.index] : legal[Math.floor(Math.random() * legal.length)];
         if (judged.why !== null) this.#fault(step + 1, false, judged.why, move);
         else this.status(`played ${move} after ${Math.round(e.millis)} ms`);
-        if (legal.length > 1) this.choose(this.role, move);
+        // A single legal move is the pane's to fill, unless no role has a choice (then no one would).
+        if (legal.length > 1 || now.legal.every((ms) => ms.length === 1)) this.choose(this.role, move);
       }
     }
   }
