@@ -136,12 +136,14 @@ pub fn existential_variables(rule: &Rule, gdl2: bool) -> Vec<(&str, Span, bool)>
     out
 }
 
-/// GDL-II's own findings: a `sees` without its two arguments, a `sees` about something that is not a role, `sees` used as a
-/// condition (accepted), `next` in a `sees` rule (accepted), keywords inside percepts (accepted),
-/// percepts that can never hold, ignored declarations.
+/// GDL-II's own findings: a `sees` without its two arguments (in a GDL-II game), a `sees`
+/// about something that is not a role, `sees` used as a condition (accepted), `next` in a
+/// `sees` rule (accepted), keywords inside percepts (accepted), percepts that can never hold,
+/// ignored declarations.
 pub fn check(rules: &[&Rule], roles: &FxHashSet<&str>, out: &mut Vec<Diagnostic>) {
     let mut keyword_in_percept: Vec<&Term> = Vec::new();
     let percepts = percept_terms(rules);
+    let gdl2 = is_gdl2(rules.iter().copied());
     for rule in rules {
         if let Some(why) = ignored_declaration(rule) {
             let name = rule.head.name().unwrap_or_default();
@@ -156,7 +158,8 @@ pub fn check(rules: &[&Rule], roles: &FxHashSet<&str>, out: &mut Vec<Diagnostic>
         }
         let mut atoms = vec![&rule.head];
         rule.body.iter().for_each(|l| l.for_each_atom(false, &mut |t, _| atoms.push(t)));
-        for t in atoms.into_iter().filter(|t| t.name() == Some(SEES) && t.args().len() != 2) {
+        // In a GDL game `sees` is a relation like any other (games/negation.kif has one).
+        for t in atoms.into_iter().filter(|t| gdl2 && t.name() == Some(SEES) && t.args().len() != 2) {
             out.push(Diagnostic::error(
                 "sees-arity",
                 t.span(),

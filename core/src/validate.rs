@@ -200,7 +200,7 @@ fn check_arities(rules: &[&Rule], gdl2: bool, out: &mut Vec<Diagnostic>) {
     for rule in rules {
         for s in sentences(rule) {
             too_wide(s);
-            if s.name().is_some_and(|n| keyword(n).is_none() && n != gdl2::SEES) {
+            if s.name().is_some_and(|n| keyword(n).is_none() && !(gdl2 && n == gdl2::SEES)) {
                 relations.add(s);
             }
         }
