@@ -151,10 +151,25 @@ fn automatic(
         },
         Err(d) => {
             let r = reasoner()?;
-            let why = format!("the propositional network is not available: {}", d.message);
+            let why = format!("the propositional network is not available: {}", quick_attempt_stopped(&d.message));
             Chosen { may_upgrade: true, ..Chosen::new(reasoner_note(&r, &why), Engine::Reasoner(Box::new(r))) }
         }
     })
+}
+
+/// Why `auto`'s grounding stopped, in words that fit it: when one of the limits `auto`
+/// lowers for its quick attempt stopped it (facts, join steps, rules), the advice to raise
+/// that limit is replaced by what happens instead; other limits keep their advice.
+fn quick_attempt_stopped(message: &str) -> String {
+    let lowered = ["max_facts", "max_join_steps", "max_rules"];
+    let advice = [" (raise the limit ", ": raise the limit "].iter().find_map(|a| message.find(a));
+    match advice {
+        Some(at) if lowered.iter().any(|l| message[at..].contains(l)) => format!(
+            "{}, more than auto grounds before play begins (long runs try again with the full limits)",
+            message[..at].trim_end_matches([':', ' '])
+        ),
+        _ => message.to_string(),
+    }
 }
 
 /// A large network with its note, if it is measured faster than the reasoner on random
@@ -555,9 +570,30 @@ mod tests {
         let bounds = [AUTO_MAX_JOIN_STEPS as usize, AUTO_SURE_RULES * per_rule, AUTO_MAX_RULES * per_rule];
         let bounds = bounds.map(|b| b.to_string());
         assert!(bounds.iter().any(|b| chosen.note.contains(b.as_str())), "{}", chosen.note);
+        // So the note does not ask to raise a limit, which would not change auto's bound.
+        assert!(!chosen.note.contains("raise the limit"), "{}", chosen.note);
+        assert!(chosen.note.contains("more than auto grounds before play begins"), "{}", chosen.note);
         let mut m = chosen.engine;
         let outcome = m.playout(&mut Rng::new(1), 100).unwrap();
         assert_eq!(outcome.goals, Some(vec![vec![GoalValue::Int(100)]]));
+    }
+
+    #[test]
+    fn only_the_limits_auto_lowers_lose_their_advice() {
+        let facts = "computing seen/3 grew past 500000 facts: the game derives too many facts (raise the limit \
+                     max_facts if this is intended)";
+        assert_eq!(
+            quick_attempt_stopped(facts),
+            "computing seen/3 grew past 500000 facts: the game derives too many facts, more than auto grounds \
+             before play begins (long runs try again with the full limits)"
+        );
+        let rules = "the ground program would have more than 500000 rules (480001 of them for goal): raise the \
+                     limit max_rules, or keep playing with the first-order reasoner";
+        assert!(quick_attempt_stopped(rules).starts_with(
+            "the ground program would have more than 500000 rules (480001 of them for goal), more than auto"
+        ));
+        let depth = "a term deeper than 64 (raise the limit max_term_depth if this is intended)";
+        assert_eq!(quick_attempt_stopped(depth), depth);
     }
 
     fn tictactoe() -> Description {

@@ -68,6 +68,51 @@ test('tic-tac-toe plays on the propositional network, and the engine line says w
   await context.close();
 });
 
+/** A game that plays on the reasoner but whose `seen` (3 × 400³ facts) no limit lets the grounder build. */
+const UNGROUNDABLE = `; seen relates every value to every triple: too many facts to ground.
+(role p) (init (on 1)) (n 1) (n 2) (n 3)
+${Array.from({ length: 400 }, (_, i) => `(m ${i + 1})`).join(' ')}
+(<= (legal p (go ?x)) (n ?x))
+(<= (next (on ?x)) (does p (go ?x)))
+(<= (seen ?x ?y ?z) (true (on ?w)) (m ?x) (m ?y) (m ?z))
+(<= terminal (true (on 3)))
+(<= (goal p 100) (true (on 3)))
+(<= (goal p 50) (true (on 4)) (seen ?x ?y ?z))
+(<= (goal p 0) (true (on ?x)) (distinct ?x 3))
+`;
+
+test('a limit that stops grounding is named, and "Try with larger limits" grounds again with limits 4 times the default', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await setRules(page, UNGROUNDABLE);
+  await page.waitForFunction(() => document.querySelector('#engine-name')?.textContent === 'reasoner', null, { timeout: 30_000 });
+  // The Play pane names auto's own bound, and asks for no limit the page cannot change.
+  await page.waitForFunction(() => /not available/.test(document.querySelector('#engine-note')?.textContent ?? ''), null, { timeout: 30_000 });
+  const note = await page.locator('#engine-note').textContent();
+  assert.match(note, /computing seen\/3 grew past 500000 facts: the game derives too many facts, more than auto grounds before play begins/);
+  assert.doesNotMatch(note, /raise the limit/);
+  await page.locator('#tab-ground').click();
+  const alert = page.locator('#ground [role="alert"]');
+  await alert.waitFor({ timeout: 30_000 });
+  const first = await alert.textContent();
+  assert.match(first, /^The rules cannot be grounded: computing seen\/3 grew past 4000000 facts/);
+  // The offer says what it may cost.
+  assert.match(await page.locator('#ground').textContent(), /Try with larger limits \(limits 4 times the default: it may take 4 times as long, and up to about [\d.]+ GB of memory\)/);
+  await page.locator('#ground-larger').click();
+  await page.locator('#ground [role="alert"]', { hasText: 'even with limits 4 times the default' }).waitFor({ timeout: 30_000 });
+  assert.match(await alert.textContent(), /grew past 16000000 facts/);
+  // Beyond, the page says why not and what can go further.
+  await page.locator('#ground-no-larger').waitFor();
+  assert.equal(await page.locator('#ground-larger').count(), 0);
+  assert.match(await page.locator('#ground-no-larger').textContent(), /more than the 4 GB a browser page may use; the command line can go further: gdl ground FILE --max-rules \d+/);
+  // The game still plays.
+  await page.locator('#tab-play').click();
+  await page.locator('#random').click();
+  await page.waitForFunction(() => /after 1 move/.test(document.querySelector('#step')?.textContent ?? ''));
+  await shot(page, 'groundview-larger-limits');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('tic-tac-toe: the ground program shows the position, a chosen move lights its rules', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await openGround(page);

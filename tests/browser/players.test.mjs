@@ -1,5 +1,5 @@
 // Browser tests of the computer players: a seat set to MCTS answers a person's move in
-// tic-tac-toe (with its "thinking" line and Stop), and a short match in the Match pane shows
+// tic-tac-toe (with its "thinking" line: its playouts and best move so far, Move now and Stop), and a short match in the Match pane shows
 // its results table and chart, and a long one moves to the propositional network; on chess
 // the default seat answers within its time and Best moves within 2 s. Screenshots go to artifacts/.
 
@@ -44,10 +44,32 @@ test('a seat set to MCTS answers the human move', async () => {
   // The time it has used shows as a bar that fills.
   await page.waitForFunction(() => Number(document.querySelector('#thinking progress.think-time')?.value) > 200);
   assert.equal(await page.locator('#thinking progress.think-time').getAttribute('max'), '10000');
+  // Its playouts and best move so far show as it searches (reported every 100 ms), growing.
+  const soFar = page.locator('#think-so-far');
+  const playouts = async () => Number((/black: ([\d,]+) playouts, best so far \(move \d \d \d \d\)/.exec(await soFar.textContent()) ?? [])[1]?.replaceAll(',', ''));
+  await page.waitForFunction(() => /best so far/.test(document.querySelector('#think-so-far')?.textContent ?? ''));
+  const first = await playouts();
+  await page.waitForFunction((n) => Number(/([\d,]+) playouts/.exec(document.querySelector('#think-so-far').textContent)[1].replaceAll(',', '')) > n, first);
+  assert.ok((await playouts()) > first);
+  await shot(page, 'players-thinking-so-far');
+  // Move now plays that move at once, long before its 10 s.
+  // (The line is read and the button clicked in one task of the page: no report comes between.)
+  const line = await page.evaluate(() => {
+    const text = document.querySelector('#think-so-far').textContent;
+    document.querySelector('#think-now').click();
+    return text;
+  });
+  const best = /best so far (\(move \d \d \d \d\))/.exec(line)[1];
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3, null, { timeout: 2_000 });
+  assert.match(await page.locator('#history li').nth(2).textContent(), new RegExp(best.replace(/[()]/g, '\\$&')));
+  assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'mcts');
+  // The computer thinks again on its next turn; Stop hands its seat back.
+  await page.locator('#moves .role-moves[data-role="white"] button.move').first().click();
+  await thinking.waitFor({ timeout: 5_000 });
   await page.locator('#think-stop').click();
   assert.equal(await thinking.count(), 0);
   assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'human');
-  assert.equal(await page.locator('#history li').count(), 2, 'black did not move');
+  assert.equal(await page.locator('#history li').count(), 4, 'black did not move');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,8 +1,10 @@
 // The page on the screens of a classroom: a projector (1280×720 with the text enlarged twice),
 // laptops, a tablet in both orientations and a phone. On each: every tab button lies inside the
-// window and opens its pane; the page never scrolls sideways; the header keeps its height when
-// the rules turn invalid; on the projector and the tablets the whole board is in view, for
-// tic-tac-toe and for chess. Screenshots: artifacts/screen-*.png.
+// window and opens its pane; every tool of the header is in view (on the phone its row scrolls
+// sideways); the page never scrolls sideways; nothing scrolls inside the Play pane but the
+// list of moves; the header keeps its height when the rules turn invalid; on the projector and
+// the tablets the whole board is in view, for tic-tac-toe and for chess. Screenshots:
+// artifacts/screen-*.png.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -58,6 +60,10 @@ for (const s of SCREENS) {
       assert.equal(await page.locator(`#${await tab.getAttribute('aria-controls')}`).isVisible(), true, name);
       assert.equal(await overflow(), 0, `the page scrolls sideways on the tab ${name}`);
     }
+    // Every tool of the header in view (on a phone the row of tools scrolls sideways).
+    if (s.width >= 768) {
+      for (const tool of await page.locator('header .toolbar').locator('button, select').all()) await inView(page, tool, `the tool ${await tool.getAttribute('id')}`, view);
+    }
     await page.locator('#tab-play').click();
     if (s.board) await inView(page, page.locator('#board'), 'the tic-tac-toe board', view);
     await shot(page, `screen-${s.name}`);
@@ -87,6 +93,14 @@ for (const s of SCREENS) {
     assert.equal(await header(), valid, 'the header changed height with a longer status');
     if (s.board) await inView(page, page.locator('#board'), 'the chess board', view);
     assert.equal(await overflow(), 0, 'the page scrolls sideways on chess');
+    // One scroll area at a time: nothing in the Play pane scrolls inside it but the list of
+    // moves played (which keeps the current move beside the board).
+    const nested = await page.evaluate(() => {
+      const scrolls = (el) => /(auto|scroll)/.test(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + 2;
+      const pane = document.querySelector('#pane-play');
+      return [...pane.querySelectorAll('*')].filter((e) => e.offsetParent !== null && e.id !== 'history' && scrolls(e)).map((e) => e.id || e.className);
+    });
+    assert.deepEqual(nested, [], `scroll areas inside the Play pane on the ${s.name}`);
     // The table of how each value is drawn fits beside the board, without scrolling sideways.
     await page.locator('#board-pieces').click();
     const [wide, room] = await page.locator('#board-display').evaluate((el) => [el.scrollWidth, el.clientWidth]);

@@ -11,7 +11,7 @@ pub mod text;
 
 use gdl_core::analyze::Options;
 use gdl_core::play::Stats;
-use gdl_core::play::{self, EngineInfo, ENGINES};
+use gdl_core::play::{self, EngineInfo, ThoughtReport, ENGINES};
 use gdl_core::players::arena::Game;
 use gdl_core::players::Spec;
 use gdl_core::reasoner::{Limits, TimeLimit};
@@ -76,7 +76,8 @@ impl Session {
         to_js(&loaded)
     }
 
-    /// The current position: `{roles, step, state, terminal, goals, legal, history, engine, engineNote}`.
+    /// The current position: `{roles, step, state, terminal, goals, legal, history, engine,
+    /// engineNote, nature, percepts}`.
     #[wasm_bindgen(unchecked_return_type = "View")]
     pub fn view(&mut self) -> Result<JsValue, JsError> {
         to_js(&self.inner.view().map_err(js_err)?)
@@ -173,10 +174,24 @@ impl Session {
 
     /// The move `player` (`random`, `mc:500`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`)
     /// chooses for role number `role` in the current position: `{move, playouts, expects}`
-    /// (in a game with `sees`, from the role's history alone).
+    /// (in a game with `sees`, from the role's history alone). While it searches, `progress`
+    /// (if given) is called with the same shape, so far, about every 100 ms.
     #[wasm_bindgen(unchecked_return_type = "Thought")]
-    pub fn think(&mut self, player: &str, role: u32, seed: f64) -> Result<JsValue, JsError> {
-        to_js(&self.inner.think(player, role as usize, seed as u64, &performance_now).map_err(js_err)?)
+    pub fn think(
+        &mut self,
+        player: &str,
+        role: u32,
+        seed: f64,
+        #[wasm_bindgen(unchecked_param_type = "(soFar: Thought) => void")] progress: Option<js_sys::Function>,
+    ) -> Result<JsValue, JsError> {
+        let report = progress.map(|f| -> ThoughtReport {
+            Box::new(move |t| {
+                if let Ok(v) = to_js(t) {
+                    let _ = f.call1(&JsValue::NULL, &v);
+                }
+            })
+        });
+        to_js(&self.inner.think(player, role as usize, seed as u64, &performance_now, report).map_err(js_err)?)
     }
 
     /// Game number `game` of a match between `players` (`uct:1000,random`; seats rotate
@@ -185,6 +200,14 @@ impl Session {
     pub fn match_game(&mut self, players: &str, seed: f64, game: u32, max_steps: u32) -> Result<JsValue, JsError> {
         let now = &performance_now;
         to_js(&self.inner.match_game(players, seed as u64, game as usize, max_steps as usize, now).map_err(js_err)?)
+    }
+
+    /// What `role` knows at the current position (GDL-II): `{role, steps: [{move,
+    /// percepts}], count, sampled, beliefs: [{fluent, share}], states}`, its information set
+    /// exact up to `limit` states, else a sample drawn with `seed` and an estimated count.
+    #[wasm_bindgen(unchecked_return_type = "Knowledge")]
+    pub fn knows(&mut self, role: &str, limit: u32, seed: f64) -> Result<JsValue, JsError> {
+        to_js(&self.inner.knows(role, limit as usize, seed as u64).map_err(js_err)?)
     }
 
     /// Seeds the playouts' random generator (an integer below 2^53).

@@ -267,10 +267,18 @@ fn computer_players_think_and_play_matches() {
     let mut s = Session::new(None);
     s.load(TICTACTOE).unwrap();
     s.set_engine("auto").unwrap();
-    let t = s.think("uct:200", 0, 1.0).unwrap();
+    let t = s.think("uct:200", 0, 1.0, None).unwrap();
     assert!(get(&t, "move").as_string().unwrap().starts_with("(mark "));
     assert_eq!(num(&t, "playouts"), 200.0);
-    assert!(message(s.think("alphabeta", 0, 1.0).unwrap_err()).contains("unknown player 'alphabeta'"));
+    assert!(message(s.think("alphabeta", 0, 1.0, None).unwrap_err()).contains("unknown player 'alphabeta'"));
+    // Thinking half a second, it reports how it goes: playouts so far and a legal move.
+    let reports = Array::new();
+    let push = js_sys::Function::new_with_args("r", "this.push(r)").bind(&reports);
+    let t = s.think("uct:500ms", 0, 1.0, Some(push)).unwrap();
+    assert!(reports.length() >= 2, "{} reports", reports.length());
+    let last = reports.get(reports.length() - 1);
+    assert!(get(&last, "move").as_string().unwrap().starts_with("(mark "));
+    assert!(num(&last, "playouts") > 0.0 && num(&last, "playouts") <= num(&t, "playouts"));
     let games = Array::new();
     for g in 0..2 {
         let game = s.match_game("perfect,random", 5.0, g, 100).unwrap();
@@ -281,4 +289,28 @@ fn computer_players_think_and_play_matches() {
     let perfect = tally.get(0);
     assert_eq!((num(&perfect, "games"), num(&perfect, "losses")), (2.0, 0.0));
     assert!(message(match_tally("random", JsValue::from_str("no")).unwrap_err()).contains("not a list of games"));
+}
+
+/// GDL-II: what a role knows comes as plain objects: its steps, its percepts, the count of
+/// its possible states and the share of each fluent among them; the view says which role is
+/// nature and that the game has percepts.
+#[wasm_bindgen_test]
+fn knows_gives_a_roles_percepts_and_beliefs() {
+    let mut s = Session::new(None);
+    s.load(include_str!("../../../shared/corpus-gdl2/montyhall.kif")).unwrap();
+    s.play(joint(&["(choose 1)", "(hide_car 2)"])).unwrap();
+    let v = s.play(joint(&["noop", "(open_door 3)"])).unwrap();
+    assert_eq!(get(&v, "percepts"), JsValue::TRUE);
+    let nature = get(&v, "nature").dyn_into::<Array>().unwrap();
+    assert_eq!((nature.get(0), nature.get(1)), (JsValue::FALSE, JsValue::TRUE));
+    let k = s.knows("candidate", 100, 1.0).unwrap();
+    assert_eq!((num(&k, "count"), get(&k, "sampled")), (2.0, JsValue::FALSE));
+    let steps = get(&k, "steps").dyn_into::<Array>().unwrap();
+    assert_eq!(get(&steps.get(0), "move").as_string().unwrap(), "(choose 1)");
+    assert_eq!(strings(&get(&steps.get(1), "percepts")), ["(does candidate noop)", "(open_door 3)"]);
+    let beliefs = get(&k, "beliefs").dyn_into::<Array>().unwrap();
+    let share = |f: &str| beliefs.iter().find(|b| get(b, "fluent").as_string().unwrap() == f).map(|b| num(&b, "share"));
+    assert_eq!((share("(car 1)"), share("(car 2)"), share("(chosen 1)")), (Some(0.5), Some(0.5), Some(1.0)));
+    assert_eq!(get(&k, "states").dyn_into::<Array>().unwrap().length(), 2);
+    assert!(message(s.knows("host", 100, 1.0).unwrap_err()).contains("host is not a role"));
 }

@@ -2,13 +2,14 @@
 // stops; that one load gives the diagnostics (editor marks and the problem list), the roles,
 // and a fresh game on which the moves played so far are replayed, so fixing a rule keeps the
 // position. App owns that session and the moves kept, and wires the panes to it; the panes
-// do their own drawing. The rules, the moves and the board view are autosaved; a share link
-// carries the same three things.
+// do their own drawing. The rules, the moves, the board view and the role viewed as (GDL-II)
+// are autosaved; a share link carries the same four things. What that role knows is worked
+// out in a worker (it can take long), never on the page's thread.
 
 import type { BoardView } from './play/board';
 import { byId } from './dom';
 import { createEditor, type Editor } from './editor/editor';
-import { Session, errorMessage, formatText, type Capabilities, type LoadResult, type View } from './engine/engine';
+import { Session, errorMessage, formatText, type Capabilities, type Knowledge, type LoadResult, type View } from './engine/engine';
 import { wireToolbar } from './editor/toolbar';
 import { AnalysisPane } from './analysis/analysis';
 import { GroundPane } from './ground/ground';
@@ -37,6 +38,10 @@ const SOLVE_BUDGET = 2_000_000;
 /** Best moves searches at most this long (milliseconds, loading the game included), then
  * says how big the game is (which takes about 0.15 s more). */
 const SOLVE_MILLIS = 1300;
+/** Most possible states of a role worked out exactly; beyond, a sample of this many. */
+const KNOWS_LIMIT = 1000;
+/** What roles know at positions seen lately (going back and forth redraws at once). */
+const KNOWS_CACHE = 64;
 
 /** Figures read by the browser tests and the benchmark. */
 export interface Metrics {
@@ -65,6 +70,11 @@ export class App {
   #scale = 1;
   #lintTimer = 0;
   #solver: Running | null = null;
+  /** GDL-II: the role the Play pane shows the game as (null: the referee). */
+  #viewAs: string | null = null;
+  #knowing: Running | null = null;
+  #known = new Map<string, Knowledge | string>();
+  #module: WebAssembly.Module;
 
   constructor(
     module: WebAssembly.Module,
@@ -73,10 +83,12 @@ export class App {
     scale: number,
     private metrics: Metrics,
   ) {
+    this.#module = module;
     this.#orientation = start.view;
+    this.#viewAs = start.as ?? null;
     this.#kept = { moves: start.moves, step: start.step };
     this.#autosave = new Autosave(() =>
-      this.#editor ? { rules: this.#editor.text(), moves: this.#kept.moves, step: this.#kept.step, view: this.#orientation, scale: this.#scale } : null,
+      this.#editor ? { rules: this.#editor.text(), moves: this.#kept.moves, step: this.#kept.step, view: this.#orientation, scale: this.#scale, as: this.#viewAs } : null,
     );
     this.#tabs = new Tabs(() => this.#refreshTab());
     this.#play = new PlayPane({
@@ -98,6 +110,15 @@ export class App {
       reveal: (line) => this.#revealLine(line),
       solve: () => this.#solve(module),
       preview: (chosen) => this.#ground.preview(chosen),
+      viewAs: (role) => {
+        this.#viewAs = role;
+        this.#autosave.schedule();
+        if (role === null) {
+          this.#knowing?.stop();
+          this.#knowing = null;
+        }
+        if (this.#loaded?.ok) this.#knows(this.#session.view());
+      },
       showGround: (atom) => {
         this.#tabs.select('ground');
         this.#ground.showAtom(atom);
@@ -109,6 +130,7 @@ export class App {
       },
     });
     this.#play.setOrientation(this.#orientation, false);
+    this.#play.setViewAs(this.#viewAs, false);
     // Computers at the seats play the position shown: the rules loaded. The panes run what
     // the editor holds, typed a moment ago or not.
     this.#seats = new Seats(
@@ -116,6 +138,7 @@ export class App {
       () => (this.#loaded?.ok ? this.#loadedText : null),
       () => quickEngine(this.#pick),
       (role, move) => this.#play.choose(role, move),
+      (byHand) => this.#play.setNatureByHand(byHand),
     );
     const typed = () => (this.#current()?.ok ? this.#loadedText : null);
     const typedGame = () => {
@@ -165,7 +188,7 @@ export class App {
       },
       convert: (to) => this.#convert(to),
       zoom: (step) => this.#setScale(this.#scale + step / 10),
-      share: () => openShareDialog({ rules: this.#editor.text(), moves: this.#kept.moves, step: this.#kept.step, view: this.#orientation }),
+      share: () => openShareDialog({ rules: this.#editor.text(), moves: this.#kept.moves, step: this.#kept.step, view: this.#orientation, as: this.#viewAs ?? undefined }),
     });
     wireShareDialog();
     new LessonPane(module, {
@@ -270,6 +293,7 @@ export class App {
     this.#play.render({ ...view, engineNote: engineNote(this.#pick, view) });
     this.#ground.setPosition(view);
     this.#seats.update(view);
+    this.#knows(view);
     this.#kept = { moves: view.history, step: view.step };
     this.#autosave.schedule();
   }
@@ -298,6 +322,26 @@ export class App {
       if (JSON.stringify(this.#kept.moves.slice(0, this.#kept.step)) !== key) return this.#play.solving(false);
       if (reply.type === 'solved') this.#play.showSolution(reply.solution, step);
       else if (reply.type === 'error') this.#play.showSolution(`The position could not be solved: ${reply.message}`, step);
+    });
+  }
+
+  /** GDL-II, seen as a role: works out what it knows at the position shown, in a worker (the
+   * answer is dropped if the position or the role changed meanwhile). */
+  #knows(view: View): void {
+    const role = this.#viewAs;
+    if (role === null || !view.percepts || !view.roles.includes(role) || !this.#loaded?.ok) return;
+    const moves = view.history.slice(0, view.step);
+    const key = `${this.#loadedText}\n${role}\n${JSON.stringify(moves)}`;
+    const known = this.#known.get(key);
+    if (known !== undefined) return this.#play.showKnowledge(role, view.step, known);
+    this.#knowing?.stop();
+    this.#knowing = runTask({ module: this.#module, rules: this.#loadedText, engine: quickEngine(this.#pick), moves, task: { kind: 'knows', role, limit: KNOWS_LIMIT, seed: 1 } }, (reply) => {
+      this.#knowing = null;
+      const k = reply.type === 'knows' ? reply.knowledge : reply.type === 'error' ? `What ${role} knows could not be worked out: ${reply.message}` : null;
+      if (k === null) return;
+      if (this.#known.size >= KNOWS_CACHE) this.#known.delete(this.#known.keys().next().value!);
+      this.#known.set(key, k);
+      this.#play.showKnowledge(role, view.step, k);
     });
   }
 
@@ -335,6 +379,8 @@ export class App {
     this.#kept = { moves: [], step: 0 };
     this.#orientation = view;
     this.#play.setOrientation(view, false);
+    this.#viewAs = null;
+    this.#play.setViewAs(null, false);
     this.#editor.setText(text);
     this.#reload();
   }
@@ -359,6 +405,8 @@ export class App {
       history.replaceState(null, '', location.pathname + location.search);
       this.#kept = { moves: s.moves, step: s.step };
       if (s.view) this.#play.setOrientation(s.view);
+      this.#viewAs = s.as ?? null;
+      this.#play.setViewAs(this.#viewAs, false);
       this.#editor.setText(s.rules);
       this.#reload();
       toast('Opened the shared game.');

@@ -6,6 +6,7 @@
 use super::chains::{chains, Chain};
 use super::engines::build_named;
 use super::game::Game;
+use super::knows::{knowledge, Knowledge};
 use super::position::Position;
 use super::stats::Stats;
 use super::text::syntax_name;
@@ -67,6 +68,10 @@ pub struct View {
     pub engine: &'static str,
     /// Which engine runs and why (e.g. why `auto` kept the reasoner).
     pub engine_note: String,
+    /// Per role, whether it is nature (GDL-II's `random`: it draws its moves uniformly).
+    pub nature: Vec<bool>,
+    /// The game has `sees` rules (GDL-II): roles see only what they perceive (`knows`).
+    pub percepts: bool,
 }
 
 /// What `Session::upgrade` did: whether the game moved to the network, and the new engine
@@ -89,6 +94,9 @@ pub struct Thought {
     pub expects: Option<f64>,
 }
 
+/// Told a thinking computer's [`Thought`] so far (see [`Session::think`]).
+pub type ThoughtReport = Box<dyn FnMut(&Thought)>;
+
 /// The loaded game.
 struct Loaded {
     game: Game<Engine>,
@@ -100,6 +108,8 @@ struct Loaded {
     description: Description,
     text: String,
     domain: Option<Domain>,
+    /// The game has `sees` rules.
+    percepts: bool,
 }
 
 /// A session: at most one loaded game and its history.
@@ -151,10 +161,9 @@ impl Session {
                 let note = reasoner_note(&l.reasoner, "");
                 let game = Game::new(Engine::Reasoner(Box::new(l.reasoner)));
                 let text = text.to_string();
-                (
-                    l.warnings,
-                    Some(Loaded { game, note, may_upgrade: false, description: l.description, text, domain: None }),
-                )
+                let percepts = l.description.rules().any(crate::gdl2::is_sees);
+                let (description, domain) = (l.description, None);
+                (l.warnings, Some(Loaded { game, note, may_upgrade: false, description, text, domain, percepts }))
             }
             Err(d) => (d, None),
         };
@@ -181,7 +190,21 @@ impl Session {
             history: l.game.history().to_vec(),
             engine: l.game.machine().engine_name(),
             engine_note: l.note.clone(),
+            nature: l.game.machine().roles().iter().map(|r| crate::gdl2::is_nature(r)).collect(),
+            percepts: l.percepts,
         })
+    }
+
+    /// What role `role` knows at the current position: its moves, its percepts after each,
+    /// its information set (exact up to `limit` states, else a sample drawn with `seed`)
+    /// summed up per fluent (`Knowledge`). Never reads the true state.
+    pub fn knows(&mut self, role: &str, limit: usize, seed: u64) -> Result<Knowledge> {
+        let game = self.game()?;
+        let Some(r) = game.machine().roles().iter().position(|x| x == role) else {
+            return Err(format!("{role} is not a role of this game (roles: {})", game.machine().roles().join(", ")));
+        };
+        let h = game.history_of(r)?;
+        knowledge(game.here().0, h, limit, seed).map_err(|e| e.message)
     }
 
     /// What boards are drawn from: every fluent the game may have and the game's own orders
@@ -251,8 +274,16 @@ impl Session {
     /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`, ...)
     /// chooses for role number `role` in the current position; `now` gives milliseconds. In a
     /// game with `sees` the player is shown the role's history only (`mc`, `uct`, `perfect`
-    /// then refuse, saying to use `honest`).
-    pub fn think(&mut self, player: &str, role: usize, seed: u64, now: &dyn Fn() -> f64) -> Result<Thought> {
+    /// then refuse, saying to use `honest`). While it searches, `report` (if any) is told its
+    /// playouts and best move so far, every `players::REPORT_MILLIS`.
+    pub fn think(
+        &mut self,
+        player: &str,
+        role: usize,
+        seed: u64,
+        now: &dyn Fn() -> f64,
+        report: Option<ThoughtReport>,
+    ) -> Result<Thought> {
         let spec = Spec::parse(player)?;
         let game = self.game()?;
         let (m, state) = game.here();
@@ -269,7 +300,15 @@ impl Session {
             Some(h) => players::View::History(h),
             None => players::View::State(state, role),
         };
-        let d = spec.player(seed).choose(m, view, now).map_err(|e| e.message)?;
+        let mut p = spec.player(seed);
+        if let Some(mut report) = report {
+            let moves = m.legal_moves(state, role).map_err(|e| e.message)?;
+            let texts: Vec<String> = moves.into_iter().map(|mv| m.move_text(mv)).collect();
+            p.report_to(Box::new(move |d| {
+                report(&Thought { chosen: texts[d.chosen].clone(), playouts: d.playouts, expects: d.expects })
+            }));
+        }
+        let d = p.choose(m, view, now).map_err(|e| e.message)?;
         Ok(Thought { chosen: m.move_text(d.chosen), playouts: d.playouts, expects: d.expects })
     }
 

@@ -349,11 +349,39 @@ fn a_computer_answers_in_the_current_position() {
     for j in [["(mark 1 1)", "noop"], ["noop", "(mark 1 2)"], ["(mark 2 2)", "noop"], ["noop", "(mark 1 3)"]] {
         play(&mut s, &j).unwrap();
     }
-    let t = s.think("uct:1000", 0, 1, &clock).unwrap();
+    let t = s.think("uct:1000", 0, 1, &clock, None).unwrap();
     assert_eq!((t.chosen.as_str(), t.playouts), ("(mark 3 3)", 1000));
-    assert_eq!(s.think("random", 1, 1, &clock).unwrap().chosen, "noop");
-    assert!(s.think("alpha", 0, 1, &clock).unwrap_err().contains("unknown player"));
-    assert!(s.think("random", 5, 1, &clock).unwrap_err().contains("no role number 5"));
+    assert_eq!(s.think("random", 1, 1, &clock, None).unwrap().chosen, "noop");
+    assert!(s.think("alpha", 0, 1, &clock, None).unwrap_err().contains("unknown player"));
+    assert!(s.think("random", 5, 1, &clock, None).unwrap_err().contains("no role number 5"));
+}
+
+/// A search tells how it goes every `REPORT_MILLIS` of its clock: playouts so far (growing)
+/// and its best move so far, by its text; the last report agrees with the move chosen when
+/// the search had settled. The same seed chooses the same move whether reported or not.
+#[test]
+fn a_thinking_computer_reports_its_playouts_and_best_move_so_far() {
+    for player in ["uct:2000", "mc:2000"] {
+        let mut s = loaded();
+        s.set_engine("auto", &clock).unwrap();
+        play(&mut s, &["(mark 1 1)", "noop"]).unwrap();
+        play(&mut s, &["noop", "(mark 2 2)"]).unwrap();
+        // A clock that moves 10 ms at each reading: a report about every 10 readings.
+        let t = std::cell::Cell::new(0.0);
+        let ticking = || {
+            t.set(t.get() + 10.0);
+            t.get()
+        };
+        let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let sink = reports.clone();
+        let report = Box::new(move |r: &Thought| sink.borrow_mut().push((r.chosen.clone(), r.playouts)));
+        let chosen = s.think(player, 0, 7, &ticking, Some(report)).unwrap();
+        let reports = reports.borrow();
+        assert!(reports.len() >= 10, "{player}: {} reports", reports.len());
+        assert!(reports.windows(2).all(|w| w[0].1 < w[1].1), "{player}: {reports:?}");
+        assert!(reports.iter().all(|(m, _)| m.starts_with("(mark ")), "{player}: {reports:?}");
+        assert_eq!(s.think(player, 0, 7, &clock, None).unwrap().chosen, chosen.chosen, "{player}");
+    }
 }
 
 #[test]
@@ -410,4 +438,40 @@ fn explain_answers_percepts_of_the_last_move() {
     assert!(e.in_move && e.holds && e.step == 1, "{e:?}");
     assert!(!s.explain("(sees candidate (opened 2))", None).unwrap().holds);
     assert!(!s.explain("(sees candidate (opened 3))", Some(0)).unwrap().holds);
+}
+
+/// Monty Hall: after choosing door 1 and seeing door 3 opened, the candidate knows its moves
+/// and percepts and that the car is behind door 1 or 2, half of its possible states each;
+/// nature (`random`) knows the state. The view says which role is nature.
+#[test]
+fn knows_gives_a_roles_moves_percepts_and_beliefs() {
+    let mut s = Session::default();
+    assert!(s.load(&crate::shared::gdl2_game("montyhall")).ok);
+    play(&mut s, &["(choose 1)", "(hide_car 2)"]).unwrap();
+    play(&mut s, &["noop", "(open_door 3)"]).unwrap();
+    let v = s.view().unwrap();
+    assert_eq!((v.nature, v.percepts), (vec![false, true], true));
+    let k = s.knows("candidate", 100, 1).unwrap();
+    assert_eq!((k.count, k.sampled, k.states.len()), (2.0, false, 2));
+    assert_eq!(
+        k.steps[0],
+        KnownStep { played: "(choose 1)".into(), percepts: strings(&["(does candidate (choose 1))"]) }
+    );
+    assert_eq!(k.steps[1].percepts, ["(does candidate noop)", "(open_door 3)"]);
+    let share = |f: &str| k.beliefs.iter().find(|b| b.fluent == f).map(|b| b.share);
+    assert_eq!((share("(car 1)"), share("(car 2)"), share("(car 3)")), (Some(0.5), Some(0.5), None));
+    assert_eq!((share("(chosen 1)"), share("(closed 3)")), (Some(1.0), None));
+    let nature = s.knows("random", 100, 1).unwrap();
+    assert_eq!((nature.count, nature.states), (1.0, vec![v.position.state.clone()]));
+    assert!(s
+        .knows("host", 100, 1)
+        .unwrap_err()
+        .contains("host is not a role of this game (roles: candidate, random)"));
+    // Tic-tac-toe has no `sees`: every role sees every move, and knows the state.
+    let mut t = loaded();
+    play(&mut t, &["(mark 1 1)", "noop"]).unwrap();
+    assert!(!t.view().unwrap().percepts);
+    let k = t.knows("o", 100, 1).unwrap();
+    assert_eq!((k.count, k.steps[0].percepts.clone()), (1.0, strings(&["(mark 1 1)", "noop"])));
+    assert!(k.beliefs.iter().all(|b| b.share == 1.0));
 }

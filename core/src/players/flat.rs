@@ -1,18 +1,19 @@
 //! Flat Monte Carlo: the role's legal moves take turns; after each, the other roles answer
 //! at random and a random playout finishes the game. The move with the best mean score wins.
 
-use super::{legal, simulate, Budget, Decision, Player, View};
+use super::{legal, simulate, Budget, Decision, Player, Report, Reports, View};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
 
 pub struct Flat {
     rng: Rng,
     budget: Budget,
+    reports: Reports,
 }
 
 impl Flat {
     pub fn new(seed: u64, budget: Budget) -> Flat {
-        Flat { rng: Rng::new(seed), budget }
+        Flat { rng: Rng::new(seed), budget, reports: Reports::default() }
     }
 }
 
@@ -27,7 +28,13 @@ impl<M: StateMachine> Player<M> for Flat {
             .map(|r| if r == role { Ok(Vec::new()) } else { legal(m, state, r) })
             .collect::<Result<_>>()?;
         let mut sums = vec![(0.0, 0u64); mine.len()];
+        let mean = |sums: &[(f64, u64)], k: usize| if sums[k].1 == 0 { 0.0 } else { sums[k].0 / sums[k].1 as f64 };
+        let best = |sums: &[(f64, u64)], done: u64| {
+            let b = (0..sums.len()).fold(0, |b, k| if mean(sums, k) > mean(sums, b) { k } else { b });
+            Decision { chosen: b, playouts: done, expects: (sums[b].1 > 0).then(|| 100.0 * mean(sums, b)) }
+        };
         let mut stop = self.budget.stop(now);
+        self.reports.start(now);
         let mut done = 0;
         while !stop.reached(done, now) {
             let k = done as usize % mine.len();
@@ -41,9 +48,13 @@ impl<M: StateMachine> Player<M> for Flat {
             sums[k].0 += score;
             sums[k].1 += 1;
             done += 1;
+            self.reports.tick(now, || best(&sums, done));
         }
-        let mean = |k: usize| if sums[k].1 == 0 { 0.0 } else { sums[k].0 / sums[k].1 as f64 };
-        let best = (0..mine.len()).fold(0, |b, k| if mean(k) > mean(b) { k } else { b });
-        Ok(Decision { chosen: mine[best], playouts: done, expects: (sums[best].1 > 0).then(|| 100.0 * mean(best)) })
+        let d = best(&sums, done);
+        Ok(d.of(&mine))
+    }
+
+    fn report_to(&mut self, report: Report) {
+        self.reports = Reports::new(report);
     }
 }

@@ -155,7 +155,7 @@ mod tests {
             s.game().unwrap().play(&joint).unwrap();
         }
         let truth = s.view().unwrap().position.state;
-        (s.think(spec, role, 5, &|| 0.0).unwrap().chosen, truth)
+        (s.think(spec, role, 5, &|| 0.0, None).unwrap().chosen, truth)
     }
 
     /// Honesty: the car behind door 1 or behind door 2, the candidate sees the same (it chose

@@ -42,6 +42,13 @@ pub struct Decision<Mv> {
     pub expects: Option<f64>,
 }
 
+impl Decision<usize> {
+    /// The decision with its move, an index, taken from `moves`.
+    pub fn of<Mv: Copy>(self, moves: &[Mv]) -> Decision<Mv> {
+        Decision { chosen: moves[self.chosen], playouts: self.playouts, expects: self.expects }
+    }
+}
+
 /// What a player is shown of a game when its role is to move (the game is not over).
 pub enum View<'a, M: StateMachine> {
     /// The true state and the role to move: a game without `sees`, where every role sees
@@ -86,8 +93,50 @@ impl<'a, M: StateMachine> View<'a, M> {
 /// A computer player for one role.
 pub trait Player<M: StateMachine> {
     /// A legal move of the role of `view`. `now` gives milliseconds (read only by budgets in
-    /// time).
+    /// time, and by reports).
     fn choose(&mut self, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>>;
+
+    /// Has the player tell `report` how its thinking goes, about every [`REPORT_MILLIS`] of
+    /// its clock, while it searches; players that choose at once tell nothing.
+    fn report_to(&mut self, _report: Report) {}
+}
+
+/// How often a searching player reports (milliseconds of its clock).
+pub const REPORT_MILLIS: f64 = 100.0;
+
+/// Told a search's progress: its playouts so far and the move it would choose now, as its
+/// index among the role's legal moves (in the order `StateMachine::legal_moves` gives them).
+pub type Report = Box<dyn FnMut(&Decision<usize>)>;
+
+/// A search's reports: due every [`REPORT_MILLIS`] once started, never without a `Report`
+/// (then the clock is not read for them).
+#[derive(Default)]
+pub struct Reports {
+    report: Option<Report>,
+    last: f64,
+}
+
+impl Reports {
+    pub fn new(report: Report) -> Reports {
+        Reports { report: Some(report), last: 0.0 }
+    }
+
+    /// A search starts now.
+    pub fn start(&mut self, now: &dyn Fn() -> f64) {
+        if self.report.is_some() {
+            self.last = now();
+        }
+    }
+
+    /// Tells the report `so_far()` when one is due.
+    pub fn tick(&mut self, now: &dyn Fn() -> f64, so_far: impl FnOnce() -> Decision<usize>) {
+        let Some(report) = &mut self.report else { return };
+        let t = now();
+        if t - self.last >= REPORT_MILLIS {
+            self.last = t;
+            report(&so_far());
+        }
+    }
 }
 
 /// The legal moves of `role`, or an error saying it has none.

@@ -4,7 +4,7 @@
 //! same search serves turn-taking games (the other roles have one move) and simultaneous
 //! ones. The tree is built afresh for every move; the chosen move is the most visited.
 
-use super::{legal, scores, simulate, Budget, Decision, Player, View};
+use super::{legal, scores, simulate, Budget, Decision, Player, Report, Reports, View};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
 use rustc_hash::FxHashMap;
@@ -17,11 +17,12 @@ pub const MAX_NODES: usize = 1_000_000;
 pub struct Uct {
     rng: Rng,
     budget: Budget,
+    reports: Reports,
 }
 
 impl Uct {
     pub fn new(seed: u64, budget: Budget) -> Uct {
-        Uct { rng: Rng::new(seed), budget }
+        Uct { rng: Rng::new(seed), budget, reports: Reports::default() }
     }
 }
 
@@ -138,6 +139,14 @@ impl<M: StateMachine> Tree<'_, M> {
     }
 }
 
+/// The move a search would choose now, as an index among the role's moves: the most visited
+/// at the root (then the best mean).
+fn best(stats: &[Stat], playouts: u64) -> Decision<usize> {
+    let better = |a: &Stat, b: &Stat| (a.visits, a.mean()) > (b.visits, b.mean());
+    let b = (0..stats.len()).fold(0, |b, i| if better(&stats[i], &stats[b]) { i } else { b });
+    Decision { chosen: b, playouts, expects: (stats[b].visits > 0).then(|| 100.0 * stats[b].mean()) }
+}
+
 impl<M: StateMachine> Player<M> for Uct {
     fn choose(&mut self, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
         let (state, role) = (view.true_state("uct")?, view.role());
@@ -149,15 +158,18 @@ impl<M: StateMachine> Player<M> for Uct {
         let root = tree.node(state.clone())?;
         tree.nodes.push(root);
         let mut stop = self.budget.stop(now);
+        self.reports.start(now);
         let mut done = 0;
         while !stop.reached(done, now) {
             tree.iterate()?;
             done += 1;
+            self.reports.tick(now, || best(&tree.nodes[0].stats[role], done));
         }
-        let stats = &tree.nodes[0].stats[role];
-        let better = |a: &Stat, b: &Stat| (a.visits, a.mean()) > (b.visits, b.mean());
-        let best = (0..stats.len()).fold(0, |b, i| if better(&stats[i], &stats[b]) { i } else { b });
-        let expects = (stats[best].visits > 0).then(|| 100.0 * stats[best].mean());
-        Ok(Decision { chosen: tree.nodes[0].moves[role][best], playouts: done, expects })
+        let d = best(&tree.nodes[0].stats[role], done);
+        Ok(d.of(&tree.nodes[0].moves[role]))
+    }
+
+    fn report_to(&mut self, report: Report) {
+        self.reports = Reports::new(report);
     }
 }

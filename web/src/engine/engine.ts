@@ -12,6 +12,7 @@ export type {
   Domain,
   EditorDiagnostic,
   Explanation,
+  Knowledge,
   LoadResult,
   MatchGame,
   Outcome,

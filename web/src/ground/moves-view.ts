@@ -45,6 +45,7 @@ export function renderPosition(p: Program | null, position: Position, actions: M
   const joint = position.joint();
   const complete = joint.length > 0 && joint.every((m) => m !== null);
   const change = position.changes(p);
+  const seen = position.percepts(p);
   box.replaceChildren(
     head,
     ...roles,
@@ -59,6 +60,7 @@ export function renderPosition(p: Program | null, position: Position, actions: M
           complete ? h('button', { type: 'button', id: 'gv-play', class: 'small primary', onclick: () => actions.play(joint as string[]) }, 'Play it') : '',
         )
       : '',
+    seen && seen.length ? h('p', { id: 'gv-percepts-list', class: 'gv-diff' }, h('strong', {}, 'Percepts: '), ...seen.map((f) => h('span', { class: 'percept' }, f))) : '',
   );
 }
 

@@ -1,7 +1,7 @@
 // The position the Grounded rules pane shows and the moves chosen in it (there or in the Play
 // pane's preview): the truth values the grounding worker computed without and with those
 // moves, and what follows from them — the rules the moves switch on or off, the rules that
-// make them legal, and the fluents they add and remove.
+// make them legal, the fluents they add and remove, and the percepts they produce (GDL-II).
 
 import type { View } from '../engine/engine';
 import type { GroundClient, Program, Values } from './client';
@@ -70,6 +70,17 @@ export class Position {
   /** A rule of `p` that makes a chosen move legal. */
   makesLegal(p: Program, r: number): boolean {
     return this.now !== null && this.now.fires[r] === 1 && this.#legal.has(p.head(r));
+  }
+
+  /** The percepts the chosen moves produce (GDL-II: the `sees` atoms that hold with them). */
+  percepts(p: Program): string[] | null {
+    const v = this.withMove;
+    if (!v) return null;
+    const out: string[] = [];
+    (p.data.keys ?? p.data.atoms).forEach((t, a) => {
+      if (v.atoms[a] && t.startsWith('(sees ')) out.push(p.atom(a));
+    });
+    return out;
   }
 
   /** Fluents the chosen moves would add and remove (`next` atoms against the state). */

@@ -1,16 +1,22 @@
 // The ground program as a list in the Grounded rules pane: every rule with its atoms coloured
 // by whether they hold (and the rule by whether it fires), the rules the chosen moves switch
-// lit up; filters by relation, by "fires now", by "switched by the move" and by text; the
-// count of rules per relation. The list is virtualised (100 000+ rules stay smooth).
+// lit up, the `sees` rules that produce a percept with them (GDL-II) lit in blue; filters by
+// relation, by "fires now", by "switched by the move", by "percepts" and by text; the count of
+// rules per relation. The list is virtualised (100 000+ rules stay smooth).
 
 import { byId, h } from '../dom';
 import type { Program } from './client';
 import type { Position } from './position';
 import { VirtualList } from './vlist';
 
-export type Filter = { relation: number; fires: boolean; changes: boolean; text: string };
+export type Filter = { relation: number; fires: boolean; changes: boolean; percepts: boolean; text: string };
 
-export const NO_FILTER: Filter = { relation: -1, fires: false, changes: false, text: '' };
+export const NO_FILTER: Filter = { relation: -1, fires: false, changes: false, percepts: false, text: '' };
+
+/** A `sees` rule that fires: it produces a percept (GDL-II) with the moves chosen. */
+function perceives(p: Program, fires: Uint8Array | undefined, r: number): boolean {
+  return !!fires?.[r] && p.relation(r) === 'sees/2';
+}
 
 export class RuleList {
   filter: Filter = NO_FILTER;
@@ -38,7 +44,7 @@ export class RuleList {
       h('option', { value: '-1' }, `All relations (${p.rules.toLocaleString('en')})`),
       ...p.data.summary.relations.map(([rel, n], i) => h('option', { value: String(i), selected: i === this.filter.relation }, `${rel} (${n.toLocaleString('en')})`)),
     );
-    const check = (id: string, label: string, key: 'fires' | 'changes') =>
+    const check = (id: string, label: string, key: 'fires' | 'changes' | 'percepts') =>
       h('label', { class: 'gv-check' }, h('input', { type: 'checkbox', id, checked: this.filter[key], onchange: (e: Event) => this.#setFilter({ [key]: (e.target as HTMLInputElement).checked }) }), label);
     const text = h('input', {
       type: 'search',
@@ -48,8 +54,9 @@ export class RuleList {
       'aria-label': 'Filter the ground rules',
       oninput: (e: Event) => this.#setFilter({ text: (e.target as HTMLInputElement).value.trim().toLowerCase() }),
     });
+    const sees = p.data.summary.relations.some(([rel]) => rel === 'sees/2');
     return [
-      h('div', { class: 'ground-tools' }, relations, check('gv-fires', 'fires now', 'fires'), check('gv-changes', 'switched by the move', 'changes'), text, h('span', { class: 'muted', id: 'ground-count' })),
+      h('div', { class: 'ground-tools' }, relations, check('gv-fires', 'fires now', 'fires'), check('gv-changes', 'switched by the move', 'changes'), sees ? check('gv-percepts', 'percepts', 'percepts') : '', text, h('span', { class: 'muted', id: 'ground-count' })),
       h(
         'p',
         { class: 'legend gv-legend', id: 'gv-legend', 'aria-label': 'What the colours say' },
@@ -58,6 +65,7 @@ export class RuleList {
         h('span', { class: 'key row-fires' }, 'fires in this position'),
         h('span', { class: 'key row-hl' }, 'fires with the chosen move'),
         h('span', { class: 'key row-off' }, 'stops firing with the chosen move'),
+        sees ? h('span', { class: 'key row-percept' }, 'produces a percept (sees)') : '',
       ),
       h('details', { class: 'ground-counts', id: 'gv-counts' }, h('summary', {}, `Rules per relation (${p.data.summary.relations.length})`), h('table', { class: 'counts', id: 'gv-counts-table' })),
     ];
@@ -71,7 +79,7 @@ export class RuleList {
   /** Lists the rules the filter keeps, with the values of the position. */
   apply(): void {
     const p = this.p;
-    const { relation, fires, changes, text } = this.filter;
+    const { relation, fires, changes, percepts, text } = this.filter;
     const values = this.position.values;
     if (text && !this.#lowered) this.#lowered = Array.from({ length: p.rules }, (_, r) => p.text(r).toLowerCase());
     const out = new Uint32Array(p.rules);
@@ -80,11 +88,12 @@ export class RuleList {
       if (relation >= 0 && p.data.ruleRelations[r] !== relation) continue;
       if (fires && !(values && values.fires[r])) continue;
       if (changes && this.position.switched(r) === 0 && !this.position.makesLegal(p, r)) continue;
+      if (percepts && !perceives(p, values?.fires, r)) continue;
       if (text && !this.#lowered![r].includes(text)) continue;
       out[n++] = r;
     }
     this.#shown = out.subarray(0, n);
-    const any = relation >= 0 || fires || changes || text;
+    const any = relation >= 0 || fires || changes || percepts || text;
     const firing = values ? values.fires.reduce((s, v) => s + v, 0) : 0;
     byId('ground-count').textContent = `${any ? `${n.toLocaleString('en')} of ` : ''}${p.rules.toLocaleString('en')} ground rules · ${firing.toLocaleString('en')} fire now`;
     this.list.setCount(n);
@@ -108,7 +117,8 @@ export class RuleList {
     const values = this.position.values;
     const atomValues = values?.atoms;
     const sw = this.position.switched(r);
-    const cls = ['vrow', 'rule', values?.fires[r] ? 'fires' : '', sw > 0 || this.position.makesLegal(p, r) ? 'hl' : '', sw < 0 ? 'hl-off' : ''].filter(Boolean).join(' ');
+    const seen = perceives(p, values?.fires, r);
+    const cls = ['vrow', 'rule', values?.fires[r] ? 'fires' : '', sw > 0 || this.position.makesLegal(p, r) ? 'hl' : '', sw < 0 ? 'hl-off' : '', seen ? 'percept' : ''].filter(Boolean).join(' ');
     const atomButton = (a: number, neg: boolean) => {
       const holds = atomValues ? atomValues[a] === 1 : null;
       const lit = holds === null ? '' : holds !== neg ? 't' : 'f';
@@ -126,7 +136,7 @@ export class RuleList {
       });
     }
     // The whole rule on hover (a long one runs past the pane), and what its colour says.
-    const why = sw > 0 ? ' (fires with the chosen move)' : sw < 0 ? ' (stops firing with the chosen move)' : '';
+    const why = seen ? ' (produces a percept with the chosen move)' : sw > 0 ? ' (fires with the chosen move)' : sw < 0 ? ' (stops firing with the chosen move)' : '';
     return h('div', { class: cls, 'data-rule': String(r), title: `${p.text(r)}${why}` }, ...parts);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoOrientation, boardFacts, cellKey, detectGrid, layout, mapMoves, orderAxis } from './board';
+import { autoOrientation, boardFacts, cellKey, detectGrid, groupFluents, layout, mapMoves, orderAxis, shareText } from './board';
 import { COLOURS, MAX_MAPPED, abbreviate, boardStyle, chessPiece, colourHint, chessSymbol, cleanDisplayMap, inferEmpty, type DisplayMap } from './pieces';
 import { parseTerm } from './terms';
 
@@ -308,5 +308,25 @@ describe('the display mapping', () => {
     expect(Object.getPrototypeOf(cleanDisplayMap(JSON.parse('{"__proto__": {"shape": "blank"}}')))).toBe(Object.prototype);
     expect(cleanDisplayMap(null)).toEqual({});
     expect(Object.keys(cleanDisplayMap(Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`v${i}`, { shape: 'blank' }]))))).toHaveLength(MAX_MAPPED);
+  });
+});
+
+describe('belief boards', () => {
+  it('carry the share of each piece of a cell, and of each fluent of a list', () => {
+    const fluents = ['(cell 1 1 x)', '(cell 1 2 b)', '(cell 1 2 o)', '(cell 2 1 b)', '(cell 2 2 b)', '(step 2)'];
+    const g = detectGrid(fluents, [], [], [1, 0.25, 0.75, 1, 1, 1])!;
+    expect(g.pieces.get(cellKey('1', '2'))).toEqual(['b', 'o']);
+    expect(g.shares.get(cellKey('1', '2'))).toEqual([0.25, 0.75]);
+    expect(g.shares.get(cellKey('1', '1'))).toEqual([1]);
+    // A state: every share is 1.
+    expect(detectGrid(fluents)!.shares.get(cellKey('1', '2'))).toEqual([1, 1]);
+    expect(groupFluents(['(car 1)', '(car 2)', '(chosen 1)'], [0.5, 0.5, 1])).toEqual([
+      ['car', ['1', '2'], [0.5, 0.5]],
+      ['chosen', ['1'], [1]],
+    ]);
+  });
+
+  it('say shares as people read them', () => {
+    expect([0.5, 1 / 3, 0.004, 0.996, 1].map(shareText)).toEqual(['50%', '33%', '<1%', '>99%', '100%']);
   });
 });

@@ -14,6 +14,9 @@ export interface Grid {
   ys: string[];
   /** Pieces per cell, keyed by `cellKey(x, y)`. */
   pieces: Map<string, string[]>;
+  /** Per cell, the share of each of its pieces (in the order of `pieces`): 1 for a state;
+   * a belief board (what a role knows) gives the share of its possible states that hold it. */
+  shares: Map<string, number[]>;
   /** The state's fluents that are not cells of the grid. */
   others: string[];
 }
@@ -70,29 +73,33 @@ function cellArgs(t: Term): [string, string, string] | null {
   return [a[0], a[1], a.slice(2).map(termText).join(' ')];
 }
 
-/** The values of each cell of `relation` among `fluents`, keyed by `cellKey`; the other fluents. */
-export function cellValues(relation: string, fluents: string[]): { pieces: Map<string, string[]>; others: string[] } {
+/** The values of each cell of `relation` among `fluents`, keyed by `cellKey`, with their
+ * shares (`shares[i]` is that of `fluents[i]`, 1 when not given); the other fluents. */
+export function cellValues(relation: string, fluents: string[], shares: number[] = []): { pieces: Map<string, string[]>; shares: Map<string, number[]>; others: string[] } {
   const pieces = new Map<string, string[]>();
+  const cellShares = new Map<string, number[]>();
   const others: string[] = [];
-  for (const text of fluents) {
+  fluents.forEach((text, i) => {
     const term = parseTerm(text);
     const c = term !== null && termName(term) === relation ? cellArgs(term) : null;
     if (c === null) {
       others.push(text);
-      continue;
+      return;
     }
     const k = cellKey(c[0], c[1]);
     pieces.set(k, [...(pieces.get(k) ?? []), c[2]]);
-  }
-  return { pieces, others };
+    cellShares.set(k, [...(cellShares.get(k) ?? []), shares[i] ?? 1]);
+  });
+  return { pieces, shares: cellShares, others };
 }
 
 /**
  * The grid of a state, if it has one. `domain` lists more fluents of the same game (its
  * `base` facts, for instance) so that empty rows of games that list only occupied cells
- * still appear; `chains` are the game's own orders of values (`orderAxis`).
+ * still appear; `chains` are the game's own orders of values (`orderAxis`). A belief board
+ * gives the fluents of every possible state with the share of each (`shares`, parallel).
  */
-export function detectGrid(fluents: string[], domain: string[] = [], chains: string[][] = []): Grid | null {
+export function detectGrid(fluents: string[], domain: string[] = [], chains: string[][] = [], shares: number[] = []): Grid | null {
   const candidates = new Map<string, Candidate>();
   const note = (t: Term | null, inState: boolean) => {
     if (t === null) return;
@@ -118,7 +125,7 @@ export function detectGrid(fluents: string[], domain: string[] = [], chains: str
   }
   if (best === null) return null;
   const [relation, cand] = best;
-  return { relation, xs: orderAxis(cand.xs, chains), ys: orderAxis(cand.ys, chains), ...cellValues(relation, fluents) };
+  return { relation, xs: orderAxis(cand.xs, chains), ys: orderAxis(cand.ys, chains), ...cellValues(relation, fluents, shares) };
 }
 
 /**
@@ -238,14 +245,24 @@ export function layout(grid: Grid, o: Orientation): { rows: string[]; cols: stri
 
 /**
  * A state that is no grid, as a list: its fluents grouped by relation, the arguments of each
- * (`(heap a 3)`, `(heap b 4)` → heap: `a 3`, `b 4`), relations in order of first appearance.
+ * (`(heap a 3)`, `(heap b 4)` → heap: `a 3`, `b 4`), relations in order of first appearance;
+ * with the share of each (`shares[i]` is that of `fluents[i]`, 1 when not given).
  */
-export function groupFluents(fluents: string[]): [string, string[]][] {
-  const groups = new Map<string, string[]>();
-  for (const text of fluents) {
+export function groupFluents(fluents: string[], shares: number[] = []): [string, string[], number[]][] {
+  const groups = new Map<string, [string[], number[]]>();
+  fluents.forEach((text, i) => {
     const t = parseTerm(text);
     const [name, args] = t === null ? [text, ''] : [termName(t), termArgs(t).map(termText).join(' ')];
-    groups.set(name, [...(groups.get(name) ?? []), args]);
-  }
-  return [...groups];
+    const g = groups.get(name) ?? [[], []];
+    groups.set(name, [[...g[0], args], [...g[1], shares[i] ?? 1]]);
+  });
+  return [...groups].map(([name, [args, s]]) => [name, args, s]);
+}
+
+/** A share of possible states as people read it: "50%" ("<1%" for a sliver, never "0%" or "100%" unless so). */
+export function shareText(share: number): string {
+  const pct = share * 100;
+  if (pct > 0 && pct < 1) return '<1%';
+  if (pct > 99 && pct < 100) return '>99%';
+  return `${Math.round(pct)}%`;
 }

@@ -35,9 +35,9 @@ describe('lines between dots', () => {
 describe('a state that is no grid', () => {
   it('is listed by relation', () => {
     expect(groupFluents(['(heap a 3)', '(control first)', '(heap b 4)', 'over'])).toEqual([
-      ['heap', ['a 3', 'b 4']],
-      ['control', ['first']],
-      ['over', ['']],
+      ['heap', ['a 3', 'b 4'], [1, 1]],
+      ['control', ['first'], [1]],
+      ['over', [''], [1]],
     ]);
   });
 });

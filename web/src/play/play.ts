@@ -2,11 +2,14 @@
 // legal moves per role as buttons (one person plays every role), random move, undo/redo,
 // the move list, and the outcome of a terminal state. Teaching aids: a click on a fluent (or a
 // question typed in the Why box) explains it; "Best moves" solves the position in a worker.
+// GDL-II: "View as" a role shows only what it may know (its legal moves, its own moves and
+// percepts, the belief board drawn from its possible states), until the game ends.
 
-import { autoOrientation, boardFacts, detectGrid, groupFluents, layout, mapMoves, type BoardMove, type BoardView, type Grid, type MoveMap } from './board';
+import { autoOrientation, boardFacts, detectGrid, groupFluents, layout, mapMoves, shareText, type BoardMove, type BoardView, type Grid, type MoveMap } from './board';
 import { byId, h } from '../dom';
-import type { Domain, Explanation, GoalValue, Solution, View } from '../engine/engine';
+import type { Domain, Explanation, GoalValue, Knowledge, Solution, View } from '../engine/engine';
 import { explanationView } from './explain';
+import { KnowsView } from './knows-view';
 import { fitBoard } from './fit';
 import { detectLines, type Lines } from './lines';
 import { linesView } from './lines-view';
@@ -31,6 +34,8 @@ export interface PlayActions {
   showGround(atom: string): void;
   /** Preview mode: the moves chosen so far (per role, null: none), not played; null: preview off. */
   preview(chosen: (string | null)[] | null): void;
+  /** GDL-II: show the game as role `role` sees it (null: the referee, who sees everything). */
+  viewAs(role: string | null): void;
 }
 
 const NOOP = /^(noop|nop|pass|wait)$/;
@@ -81,6 +86,13 @@ export class PlayPane {
   #solution: Solution | null = null;
   /** Preview mode: a chosen move lights up its ground rules instead of being played. */
   #previewing = false;
+  /** GDL-II: the role the game is shown as (null: the referee), and what it knows at the
+   * position shown (null: being worked out; a string: why it could not be). */
+  #viewAs: string | null = null;
+  #knowledge: Knowledge | string | null = null;
+  #knows = new KnowsView(byId('knows'));
+  /** The teacher chooses nature's moves (else nature draws them itself). */
+  #natureByHand = false;
 
   constructor(private actions: PlayActions) {
     fitBoard(byId('pane-play'), byId('board'), ['outcome', 'seats', 'thinking', 'board-tools', 'board-display'].map((id) => byId(id)));
@@ -196,22 +208,30 @@ export class PlayPane {
       this.#chosen = view.roles.map(() => null);
       this.#selected = null;
       this.#solution = null;
+      this.#knowledge = null;
       byId('solution').replaceChildren();
       byId('why').replaceChildren();
     }
     this.#view = view;
+    const hide = this.hiding(view);
+    const known = hide && this.#knowledge !== null && typeof this.#knowledge !== 'string' ? this.#knowledge : null;
+    // What the board shows: the state, or what the role viewed as may believe of it.
+    const fluents = hide ? (known?.beliefs.map((b) => b.fluent) ?? []) : view.state;
+    const shares = known?.beliefs.map((b) => b.share) ?? [];
+    const legal = this.#shownLegal(view);
     byId('play-message').hidden = true;
     for (const id of ['outcome', 'seats', 'play-area']) {
       const el = byId(id);
       el.inert = false;
       el.classList.remove('stale');
     }
-    this.#lines = detectLines(view.state, this.#domain, view.terminal ? [] : view.legal, this.#chains);
+    this.#lines = detectLines(fluents, this.#domain, view.terminal ? [] : legal, this.#chains);
     // With lines between dots, the grid is that of the boxes (never the lines themselves).
     const lineRelation = this.#lines && `(${this.#lines.relation} `;
     const notLine = (f: string) => lineRelation === null || !f.startsWith(lineRelation);
-    this.#grid = detectGrid(view.state.filter(notLine), this.#domain.filter(notLine), this.#chains);
-    this.#moves = this.#grid && !view.terminal ? mapMoves(this.#grid, view.legal) : null;
+    this.#grid = detectGrid(fluents.filter(notLine), this.#domain.filter(notLine), this.#chains, shares.filter((_, i) => notLine(fluents[i])));
+    this.#moves = this.#grid && !view.terminal ? mapMoves(this.#grid, legal) : null;
+    this.#renderViewAs(view);
     this.#renderOutcome(view);
     this.#renderBoard(view);
     this.#renderMoves(view);
@@ -224,14 +244,79 @@ export class PlayPane {
     byId('engine-note').textContent = view.engineNote;
     byId('step').textContent = `after ${view.step} move${view.step === 1 ? '' : 's'}`;
     byId<HTMLButtonElement>('solve').disabled = view.terminal;
+    // The referee's tools read the true state: hidden while it is (and preview mode ends).
+    for (const id of ['why-section', 'solver', 'preview']) byId(id).hidden = hide;
+    if (hide && this.#previewing) {
+      this.#previewing = false;
+      byId('preview').setAttribute('aria-pressed', 'false');
+      this.actions.preview(null);
+    }
+    byId('state-heading').firstChild!.textContent = hide ? 'What it may hold ' : 'State ';
     // The Why? box suggests a question about this game: a legal move of a role with a
     // choice here, or terminal.
     const choosing = view.legal.findIndex((moves) => moves.length > 1);
     const r = choosing >= 0 ? choosing : view.legal.findIndex((moves) => moves.length > 0);
     byId<HTMLInputElement>('why-query').placeholder = r >= 0 && !view.terminal ? `(legal ${view.roles[r]} ${view.legal[r][0]})` : 'terminal';
     byId('fluents').replaceChildren(
-      ...view.state.map((f) => h('li', {}, h('button', { type: 'button', class: 'link', title: `Why is ${f} in the state?`, onclick: () => this.why(`(true ${f})`, view.step) }, f))),
+      ...(hide
+        ? (known?.beliefs ?? []).map((b) => h('li', { class: b.share < 1 ? 'unsure' : '' }, b.fluent, b.share < 1 ? h('span', { class: 'share' }, ` ${shareText(b.share)}`) : ''))
+        : view.state.map((f) => h('li', {}, h('button', { type: 'button', class: 'link', title: `Why is ${f} in the state?`, onclick: () => this.why(`(true ${f})`, view.step) }, f)))),
     );
+    if (this.#viewAs !== null && view.percepts && view.roles.includes(this.#viewAs)) {
+      const r = view.roles.indexOf(this.#viewAs);
+      this.#knows.show(this.#viewAs, this.#knowledge, view.history.slice(0, view.step).map((j) => j[r]), view.terminal);
+    } else this.#knows.hide();
+  }
+
+  /** Whether the position is shown as a role sees it (GDL-II, a role chosen, the game not over). */
+  hiding(view: View): boolean {
+    return this.#viewAs !== null && view.percepts && !view.terminal && view.roles.includes(this.#viewAs);
+  }
+
+  /** The legal moves shown: only the viewed role's while hiding. */
+  #shownLegal(view: View): string[][] {
+    return this.hiding(view) ? view.legal.map((ms, r) => (view.roles[r] === this.#viewAs ? ms : [])) : view.legal;
+  }
+
+  /** Shows the game as `role` sees it (null: the referee); `notify` tells the page. */
+  setViewAs(role: string | null, notify = true): void {
+    this.#viewAs = role;
+    this.#knowledge = null;
+    if (notify) this.actions.viewAs(role);
+    if (this.#view) this.render(this.#view);
+  }
+
+  get viewAs(): string | null {
+    return this.#viewAs;
+  }
+
+  /** What `role` knows after `step` moves (or why it could not be worked out). */
+  showKnowledge(role: string, step: number, k: Knowledge | string): void {
+    if (!this.#view || this.#view.step !== step || this.#viewAs !== role) return;
+    this.#knowledge = k;
+    this.render(this.#view);
+  }
+
+  /** The teacher chooses nature's moves (true) or nature draws them (false). */
+  setNatureByHand(on: boolean): void {
+    this.#natureByHand = on;
+    if (this.#view) this.#renderMoves(this.#view);
+  }
+
+  /** The "View as" control, in a game with percepts: the referee or a role (nature aside). */
+  #renderViewAs(view: View): void {
+    const el = byId('view-as');
+    el.hidden = !view.percepts;
+    if (!view.percepts) return el.replaceChildren();
+    const roles = view.roles.filter((_, r) => !view.nature[r]);
+    const select = h(
+      'select',
+      { id: 'view-as-role', 'aria-label': 'View the game as', onchange: (e: Event) => this.setViewAs((e.target as HTMLSelectElement).value || null) },
+      h('option', { value: '', selected: this.#viewAs === null }, 'the referee (everything)'),
+      ...roles.map((r) => h('option', { value: r, selected: this.#viewAs === r }, r)),
+    );
+    const note = this.hiding(view) ? h('span', { class: 'muted' }, ` · the true state and the others' moves stay hidden until the game ends`) : '';
+    el.replaceChildren(h('label', {}, 'View as ', select), note);
   }
 
   #renderOutcome(view: View): void {
@@ -249,7 +334,7 @@ export class PlayPane {
     }
     const toMove = view.roles.filter((_, i) => view.legal[i].length > 1 || !NOOP.test(view.legal[i][0] ?? ''));
     // Simultaneous moves: say who has chosen and who is awaited (not what was chosen).
-    const chosen = view.roles.filter((_, i) => this.#chosen[i] !== null);
+    const chosen = toMove.filter((r) => this.#chosen[view.roles.indexOf(r)] !== null);
     const waiting = toMove.filter((r) => !chosen.includes(r));
     el.replaceChildren(
       h('span', {}, `Step ${view.step + 1}: `, h('strong', {}, toMove.length ? `${toMove.join(' and ')} to move` : 'no moves')),
@@ -261,6 +346,13 @@ export class PlayPane {
   #renderBoard(view: View): void {
     const board = byId('board');
     const g = this.#grid;
+    if (this.hiding(view) && (this.#knowledge === null || typeof this.#knowledge === 'string')) {
+      byId('board-tools').hidden = true;
+      board.classList.add('free');
+      board.dataset.scheme = 'list';
+      board.replaceChildren(h('p', { class: 'muted', id: 'board-hidden' }, this.#knowledge === null ? `Working out what ${this.#viewAs} knows…` : 'What this role knows could not be worked out (see beside).'));
+      return;
+    }
     byId('board-tools').hidden = g === null || this.#lines !== null;
     board.hidden = false;
     board.classList.toggle('free', g === null || this.#lines !== null);
@@ -278,6 +370,7 @@ export class PlayPane {
         if (this.#chosen[m.role] === null) this.choose(m.role, m.move);
       };
       board.replaceChildren(this.#lines ? linesView(this.#lines, g, style, play) : this.#stateList(view));
+      board.classList.toggle('belief', this.hiding(view));
       return;
     }
     const start = this.#start.length ? this.#start : view.state;
@@ -307,29 +400,41 @@ export class PlayPane {
       cells.push(label(r));
       for (const c of cols) {
         const k = key(r, c);
-        const pieces = (g.pieces.get(k) ?? []).filter((p) => style.glyph(p).shape !== 'blank');
+        const values = g.pieces.get(k) ?? [];
+        const valueShares = g.shares.get(k) ?? [];
+        const pieces = values.filter((p) => style.glyph(p).shape !== 'blank');
+        const shareOf = (p: string) => valueShares[values.indexOf(p)] ?? 1;
+        // A belief board: pieces the role is unsure of are faded, with their share.
+        const drawn = pieces.map((p) => {
+          const share = shareOf(p);
+          const glyph = glyphView(style.glyph(p), p);
+          return share < 1 ? h('span', { class: 'belief', title: `${p}: in ${shareText(share)} of the possible states` }, glyph, h('span', { class: 'share' }, shareText(share))) : glyph;
+        });
+        const unsure = valueShares.some((x) => x < 1);
         const playable = this.#playableAt(k);
         const [x, y] = k.split('\u0000');
         // a1 is dark, as on a chessboard (or the squares draughts men stand on), whichever way the board is turned.
         const dark = (g.xs.indexOf(x) + g.ys.indexOf(y)) % 2 === style.darkParity;
-        const cls = ['cell', dark ? 'dark' : '', playable ? 'playable' : '', this.#selected === k ? 'selected' : '', dests.has(k) ? 'dest' : ''].filter(Boolean).join(' ');
-        const name = `${g.relation} ${x} ${y}: ${pieces.length ? pieces.join(', ') : 'empty'}`;
-        cells.push(
-          h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': name, disabled: !playable && !dests.has(k), onclick: () => this.#clickCell(k) }, ...pieces.map((p) => glyphView(style.glyph(p), p))),
-        );
+        const cls = ['cell', dark ? 'dark' : '', playable ? 'playable' : '', this.#selected === k ? 'selected' : '', dests.has(k) ? 'dest' : '', unsure ? 'unsure' : ''].filter(Boolean).join(' ');
+        const said = unsure ? values.map((p, i) => `${p} ${shareText(valueShares[i] ?? 1)}`) : pieces;
+        const name = `${g.relation} ${x} ${y}: ${said.length ? said.join(', ') : 'empty'}`;
+        cells.push(h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': name, disabled: !playable && !dests.has(k), onclick: () => this.#clickCell(k) }, ...drawn));
       }
     }
     board.replaceChildren(...cells);
+    board.classList.toggle('belief', this.hiding(view));
   }
 
   /** A state that is no grid: its fluents by relation, one row each. */
   #stateList(view: View): HTMLElement {
-    const groups = groupFluents(view.state);
+    const known = this.hiding(view) && typeof this.#knowledge === 'object' ? this.#knowledge : null;
+    const groups = known ? groupFluents(known.beliefs.map((b) => b.fluent), known.beliefs.map((b) => b.share)) : groupFluents(view.state);
     if (groups.length === 0) return h('p', { class: 'muted' }, 'The state is empty.');
+    const arg = (a: string, share: number) => (share < 1 ? h('code', { class: 'unsure', title: `in ${shareText(share)} of the possible states` }, a || '✓', h('span', { class: 'share' }, ` ${shareText(share)}`)) : h('code', {}, a || '✓'));
     return h(
       'table',
       { class: 'state-list' },
-      h('tbody', {}, ...groups.map(([name, args]) => h('tr', { 'data-relation': name }, h('th', {}, name), h('td', {}, ...args.map((a) => h('code', {}, a || '✓')))))),
+      h('tbody', {}, ...groups.map(([name, args, shares]) => h('tr', { 'data-relation': name }, h('th', {}, name), h('td', {}, ...args.map((a, i) => arg(a, shares[i])))))),
     );
   }
 
@@ -389,9 +494,28 @@ export class PlayPane {
       el.replaceChildren();
       return;
     }
+    const hide = this.hiding(view);
     el.replaceChildren(
       ...view.roles.map((role, r) => {
         const ms = view.legal[r];
+        const pick = () => this.choose(r, ms[Math.floor(Math.random() * ms.length)]);
+        if (view.nature[r] && !(this.#natureByHand && !hide)) {
+          return h('div', { class: 'role-moves only nature', 'data-role': role }, h('h3', {}, `${role}: `, h('span', { class: 'muted' }, 'nature draws its move at random')));
+        }
+        if (hide && role !== this.#viewAs) {
+          // Another role's moves stay hidden: it plays at its seat, or at random here.
+          const chose = this.#chosen[r] !== null;
+          return h(
+            'div',
+            { class: 'role-moves only hidden-moves', 'data-role': role },
+            h('h3', {}, `${role}: `, h('span', { class: 'muted' }, chose ? 'has chosen (hidden)' : 'its moves are hidden')),
+            chose || ms.length < 2 ? '' : h('button', { type: 'button', class: 'small', onclick: pick }, `${role} plays at random`),
+          );
+        }
+        if (view.nature[r]) {
+          const button = (m: string) => h('button', { type: 'button', class: `move nature${this.#chosen[r] === m ? ' chosen' : ''}`, 'aria-pressed': this.#chosen[r] === m ? 'true' : 'false', onclick: () => this.choose(r, m) }, `make nature play ${m}`);
+          return h('div', { class: 'role-moves nature', 'data-role': role }, h('h3', {}, `${role} (nature), chosen by you`), h('div', { class: 'buttons' }, ...ms.map(button)));
+        }
         if (ms.length === 1 && view.roles.length > 1) {
           // Nothing to choose (noop while the other role moves): one quiet line.
           return h('div', { class: 'role-moves only', 'data-role': role }, h('h3', {}, `${role}: `, h('code', {}, ms[0]), h('span', { class: 'muted' }, ' (its only legal move)')));
@@ -434,7 +558,10 @@ export class PlayPane {
         { class: i === view.step ? 'current' : i > view.step ? 'undone' : '' },
         h('button', { type: 'button', class: 'link', onclick: () => this.actions.goTo(i), 'aria-current': i === view.step ? 'step' : undefined }, text),
       );
+    // Seen as a role, a move list shows its own moves only.
+    const me = this.hiding(view) ? view.roles.indexOf(this.#viewAs ?? '') : -1;
     const entries = view.history.map((joint, i) => {
+      if (me >= 0) return item(i + 1, `${i + 1}. ${view.roles[me]} ${joint[me]}`);
       const parts = joint.map((m, r) => (NOOP.test(m) && joint.length > 1 ? null : `${view.roles[r]} ${m}`)).filter((p): p is string => p !== null);
       return item(i + 1, `${i + 1}. ${parts.length ? parts.join(', ') : joint.join(', ')}`);
     });

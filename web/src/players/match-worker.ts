@@ -1,12 +1,13 @@
 // The match worker: the games of a match, or a move for one role in a position ("think", for
 // a computer at a seat of the Play pane). The game is loaded into a session of its own on the
 // engine the page chose (auto while it has not) and the moves replayed; Stop terminates the
-// worker. Each game of a match is posted as it ends. A seat's worker loads the game when the
-// seat is chosen (`load`) and keeps it for every move it is asked for.
+// worker. A search posts its progress (playouts, best move so far) as it goes; each game of a
+// match is posted as it ends. A seat's worker loads the game when the seat is chosen (`load`)
+// and keeps it for every move it is asked for.
 // An `upgrade` task grounds the game in full; when the network is measured faster, the
 // worker keeps that session and plays its next task on the same rules with it.
 
-import type { Session } from '../engine/engine';
+import type { Session, Thought } from '../engine/engine';
 import { openSession, serve, startOnce } from '../engine/worker-kit';
 import { remainingSpec, type PlayersReply, type PlayersRequest } from './protocol';
 
@@ -31,7 +32,8 @@ serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
   }
   if (task.kind === 'think') {
     session.replay(moves);
-    post({ type: 'thought', thought: session.think(remainingSpec(task.player, Date.now() - task.requestedAt), task.role, task.seed) });
+    const progress = (soFar: Thought) => post({ type: 'progress', soFar });
+    post({ type: 'thought', thought: session.think(remainingSpec(task.player, Date.now() - task.requestedAt), task.role, task.seed, progress) });
     return;
   }
   for (const g of task.games) {

@@ -7,7 +7,7 @@
 
 import { byId, h } from '../dom';
 import { matchTally, matchTallyByRole, type MatchGame, type Tally } from '../engine/engine';
-import { BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply } from './protocol';
+import { BUDGETS, HONEST_BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply } from './protocol';
 import { UpgradeController } from '../engine/upgrade';
 
 /** Most games in one match. */
@@ -31,6 +31,8 @@ export class MatchPane {
         h('option', { value: 'random' }, 'random'),
         ...BUDGETS.map((b) => h('option', { value: `uct:${b}`, selected: id === 'ma-a' && b === '1000' }, playerLabel(`uct:${b}`))),
         h('option', { value: 'perfect' }, 'perfect (small games)'),
+        // GDL-II: the player that sees only its role's percepts (MCTS and perfect need the true state).
+        ...HONEST_BUDGETS.map((b) => h('option', { value: `honest:${b}` }, `${playerLabel(`honest:${b}`)} (games with percepts)`)),
       );
     }
     byId('match-form').addEventListener('submit', (e) => {

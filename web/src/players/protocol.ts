@@ -20,6 +20,8 @@ export type Players = Job<PlayersRequest>;
 export type PlayersRequest = { module: WebAssembly.Module; rules: string; engine: string; moves: string[][]; task: PlayersTask };
 export type PlayersReply =
   | { type: 'thought'; thought: Thought }
+  /** A thinking computer's playouts and best move so far (every 100 ms of a search). */
+  | { type: 'progress'; soFar: Thought }
   | { type: 'game'; index: number; game: MatchGame }
   | { type: 'upgraded'; moved: boolean; note: string }
   | { type: 'ready' }
@@ -32,14 +34,19 @@ export const BUDGETS = ['500ms', '1s', '3s', '10s', '100', '1000', '5000', '2000
 /** A computer seat's budget unless chosen: a time, so that it answers on any game. */
 export const DEFAULT_BUDGET = '1s';
 
-/** What sits at a seat: a person, or a computer player (MCTS with its budget per move). */
-export type Seat = 'human' | 'random' | 'perfect' | { mcts: string };
+/** Budgets offered to the honest player (GDL-II), which searches one game per state it
+ * thinks possible. */
+export const HONEST_BUDGETS = ['100', '1000', '1s'];
+
+/** What sits at a seat: a person, or a computer player (MCTS with its budget per move; in a
+ * game with percepts, the honest player, which sees only what its role sees). */
+export type Seat = 'human' | 'random' | 'perfect' | { mcts: string } | { honest: string };
 
 /** The engine's name for a computer seat (`uct:1s`, `uct:5000`), null for a person. */
 export function playerSpec(seat: Seat): string | null {
   if (seat === 'human') return null;
   if (typeof seat === 'string') return seat;
-  return `uct:${seat.mcts}`;
+  return 'honest' in seat ? `honest:${seat.honest}` : `uct:${seat.mcts}`;
 }
 
 /** "1 s a move", "5,000 playouts a move". */
@@ -55,8 +62,9 @@ export function budgetMillis(budget: string): number | null {
 }
 
 /** A player as the page names it everywhere (setup and results): "MCTS, 1 s a move",
- * "random", "perfect"; `spec` is the engine's name (`uct:1s`). */
+ * "honest, 1,000 playouts a move", "random", "perfect"; `spec` is the engine's name (`uct:1s`). */
 export function playerLabel(spec: string): string {
+  if (spec.startsWith('honest:')) return `honest, ${budgetLabel(spec.slice(7))}`;
   return spec.startsWith('uct:') ? `MCTS, ${budgetLabel(spec.slice(4))}` : spec;
 }
 

@@ -1,14 +1,17 @@
 // Seats of the play pane: per role, who plays it (a person, random, MCTS with a strength, or
 // the perfect player). When a computer seat has a choice to make, it thinks in a worker
-// (match-worker.ts) with a visible "thinking" line and Stop (which hands its seats back to
-// people); its move goes to the play pane as a click would. Computers on every seat play on.
+// (match-worker.ts) with a visible "thinking" line that shows its playouts and best move so far,
+// Move now (which plays that best move) and Stop (which hands its seats back to people); its
+// move goes to the play pane as a click would. Computers on every seat play on.
 // Stepped back in the move list, computers wait (so the moves after can be stepped through)
-// until a move is played there or "Continue from here" is clicked.
+// until a move is played there or "Continue from here" is clicked. GDL-II's role `random` is
+// nature: no seat, it draws each move uniformly among its legal ones (as a computer does,
+// waiting likewise), unless the teacher chooses its moves to demonstrate.
 
 import './players.css';
 import { byId, h } from '../dom';
-import type { View } from '../engine/engine';
-import { BUDGETS, DEFAULT_BUDGET, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
+import type { Thought, View } from '../engine/engine';
+import { BUDGETS, DEFAULT_BUDGET, HONEST_BUDGETS, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Seat } from './protocol';
 
 /** A computer seat's worker: it loads the game when the seat is chosen (loading a big game
  * takes a second, which would come out of the first move's time) and keeps it for every move
@@ -28,27 +31,37 @@ export class Seats {
   #view: View | null = null;
   /** Stops for the computers thinking now, per role. */
   #thinking = new Map<number, Players>();
+  /** What each thinking computer has found so far (its playouts and best move). */
+  #soFar = new Map<number, Thought>();
   /** Each computer seat's worker, per role. */
   #workers = new Map<number, SeatWorker>();
   /** Back in the move list, computers wait unless asked to continue from there. */
   #resumed = false;
+  /** The game has percepts: its seats offer the honest player. */
+  #percepts = false;
+  /** The teacher chooses nature's moves; else nature draws them. */
+  #natureByHand = false;
+  /** The position where nature last drew its move (it draws once per position). */
+  #natureDrew = '';
 
   constructor(
     private module: WebAssembly.Module,
     private rules: () => string | null,
     private engine: () => string,
     private choose: (role: number, move: string) => void,
+    private natureByHand: (on: boolean) => void,
   ) {}
 
   /** The position shown changed: computers whose turn it is start thinking. */
   update(view: View): void {
-    if (view.roles.join() !== this.#roles.join()) {
+    const moved = this.#view === null || this.#view.step !== view.step || this.#view.history.length !== view.history.length || this.#view.state.join() !== view.state.join();
+    this.#view = view;
+    if (view.roles.join() !== this.#roles.join() || view.percepts !== this.#percepts) {
       this.#roles = view.roles;
+      this.#percepts = view.percepts;
       this.#seats = view.roles.map(() => 'human');
       this.#renderSeats();
     }
-    const moved = this.#view === null || this.#view.step !== view.step || this.#view.history.length !== view.history.length || this.#view.state.join() !== view.state.join();
-    this.#view = view;
     if (moved) {
       this.#stop();
       this.#resumed = false;
@@ -113,9 +126,21 @@ export class Seats {
     const rules = this.rules();
     this.#warm();
     if (!view || view.terminal || rules === null) return this.#renderThinking();
-    const computerToMove = view.roles.some((_, r) => playerSpec(this.#seats[r]) !== null && view.legal[r].length > 1);
+    const natureDraws = (r: number) => view.nature[r] && !this.#natureByHand && view.legal[r].length > 0;
+    const computerToMove = view.roles.some((_, r) => (playerSpec(this.#seats[r]) !== null && view.legal[r].length > 1) || natureDraws(r));
     if (computerToMove && view.step < view.history.length && !this.#resumed) return this.#renderWaiting();
     const moves = view.history.slice(0, view.step);
+    // Nature draws once per position, uniformly (its move waits, unseen, for the others'),
+    // after the page has drawn the position.
+    const here = (v: View) => `${v.step}\n${v.history.length}\n${v.state.join()}`;
+    if (this.#natureDrew !== here(view)) {
+      this.#natureDrew = here(view);
+      const drawing = view.roles.map((_, r) => r).filter(natureDraws);
+      setTimeout(() => {
+        if (this.#view === null || here(this.#view) !== here(view)) return;
+        for (const r of drawing) this.choose(r, view.legal[r][Math.floor(Math.random() * view.legal[r].length)]);
+      });
+    }
     view.roles.forEach((_, r) => {
       const player = playerSpec(this.#seats[r]);
       if (player === null || view.legal[r].length < 2 || this.#thinking.has(r)) return;
@@ -123,7 +148,12 @@ export class Seats {
       const players = worker.job;
       worker.answer = (reply) => {
         if (this.#thinking.get(r) !== players) return;
+        if (reply.type === 'progress') {
+          this.#soFar.set(r, reply.soFar);
+          return this.#renderSoFar();
+        }
         this.#thinking.delete(r);
+        this.#soFar.delete(r);
         this.#renderThinking();
         if (reply.type === 'thought') this.choose(r, reply.thought.move);
         else if (reply.type === 'error') {
@@ -143,7 +173,34 @@ export class Seats {
   #stop(): void {
     for (const r of this.#thinking.keys()) this.#endWorker(r);
     this.#thinking.clear();
+    this.#soFar.clear();
     this.#renderThinking();
+  }
+
+  /** Move now: the thinking computers play their best moves so far. */
+  #moveNow(): void {
+    const best = [...this.#thinking.keys()].flatMap((r) => {
+      const soFar = this.#soFar.get(r);
+      return soFar ? [[r, soFar.move] as const] : [];
+    });
+    if (best.length < this.#thinking.size) return;
+    this.#stop();
+    for (const [r, move] of best) this.choose(r, move);
+  }
+
+  /** Each thinking computer's playouts and best move so far; Move now once all have one. */
+  #renderSoFar(): void {
+    const line = document.getElementById('think-so-far');
+    if (!line) return;
+    const found = [...this.#thinking.keys()].flatMap((r) => {
+      const t = this.#soFar.get(r);
+      if (!t) return [];
+      const expects = t.expects === null ? '' : `, expecting ${Math.round(t.expects)}`;
+      return [`${this.#roles[r]}: ${t.playouts.toLocaleString('en')} playouts, best so far ${t.move}${expects}`];
+    });
+    line.textContent = found.join(' · ');
+    const now = document.getElementById('think-now') as HTMLButtonElement | null;
+    if (now) now.disabled = found.length < this.#thinking.size;
   }
 
   /** Stop: the thinking computers give their seats to people. */
@@ -175,12 +232,22 @@ export class Seats {
     // A budget in time fills a bar as it runs out (the longest of the thinkers').
     const millis = Math.max(0, ...thinkers.map((r) => {
       const seat = this.#seats[r];
-      return (typeof seat !== 'string' && budgetMillis(seat.mcts)) || 0;
+      return (typeof seat !== 'string' && budgetMillis('honest' in seat ? seat.honest : seat.mcts)) || 0;
     }));
     const bar = millis > 0 ? h('progress', { class: 'think-time', max: millis, value: 0, 'aria-label': 'Thinking time used' }) : null;
     box.replaceChildren(
-      h('p', { class: 'thinking', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), `${who.join(' and ')} ${who.length > 1 ? 'are' : 'is'} thinking…`, bar, h('button', { type: 'button', class: 'small', id: 'think-stop', onclick: () => this.#stopAndTakeOver() }, 'Stop')),
+      h(
+        'p',
+        { class: 'thinking', role: 'status' },
+        h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+        `${who.join(' and ')} ${who.length > 1 ? 'are' : 'is'} thinking…`,
+        bar,
+        h('button', { type: 'button', class: 'small', id: 'think-now', disabled: true, title: 'Play the best move found so far', onclick: () => this.#moveNow() }, 'Move now'),
+        h('button', { type: 'button', class: 'small', id: 'think-stop', title: 'Stop thinking: the seat is yours', onclick: () => this.#stopAndTakeOver() }, 'Stop'),
+      ),
+      h('p', { class: 'muted think-so-far', id: 'think-so-far', 'aria-live': 'off' }),
     );
+    this.#renderSoFar();
     if (bar) {
       const start = performance.now();
       const tick = () => {
@@ -194,19 +261,27 @@ export class Seats {
 
   #renderSeats(): void {
     const row = (role: string, r: number) => {
+      if (this.#view?.nature[r]) {
+        const byHand = h('input', { type: 'checkbox', id: 'nature-by-hand', checked: this.#natureByHand, onchange: (e: Event) => this.#setNatureByHand((e.target as HTMLInputElement).checked) });
+        return h('div', { class: 'seat nature', 'data-index': r }, h('strong', {}, `${role}: `), 'nature, draws its moves at random ', h('label', { class: 'small' }, byHand, ' I choose its moves'));
+      }
       const seat = this.#seats[r];
-      const kind = typeof seat === 'string' ? seat : 'mcts';
+      const kind = typeof seat === 'string' ? seat : 'honest' in seat ? 'honest' : 'mcts';
+      // In a game with percepts a player sees only its role's percepts: MCTS and perfect,
+      // which need the true state, give way to the honest player.
+      const kinds = this.#view?.percepts ? ['human', 'random', 'honest'] : ['human', 'random', 'mcts', 'perfect'];
       const select = h(
         'select',
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
-        ...['human', 'random', 'mcts', 'perfect'].map((k) => h('option', { value: k, selected: k === kind }, k === 'mcts' ? 'MCTS' : k)),
+        ...kinds.map((k) => h('option', { value: k, selected: k === kind }, k === 'mcts' ? 'MCTS' : k)),
       );
+      const [budgets, chosen] = typeof seat === 'string' ? [[], ''] : 'honest' in seat ? [HONEST_BUDGETS, seat.honest] : [BUDGETS, seat.mcts];
       const budget =
         typeof seat !== 'string' &&
         h(
           'select',
-          { class: 'seat-budget', 'aria-label': `Budget of ${role}`, onchange: (e: Event) => this.#setSeat(r, 'mcts', (e.target as HTMLSelectElement).value) },
-          ...BUDGETS.map((b) => h('option', { value: b, selected: b === seat.mcts }, budgetLabel(b))),
+          { class: 'seat-budget', 'aria-label': `Budget of ${role}`, onchange: (e: Event) => this.#setSeat(r, kind, (e.target as HTMLSelectElement).value) },
+          ...budgets.map((b) => h('option', { value: b, selected: b === chosen }, budgetLabel(b))),
         );
       return h('div', { class: 'seat', 'data-index': r }, h('strong', {}, `${role}: `), select, budget);
     };
@@ -214,8 +289,16 @@ export class Seats {
     this.#markReady();
   }
 
+  /** The teacher chooses nature's moves (on), or nature draws them again (off). */
+  #setNatureByHand(on: boolean): void {
+    this.#natureByHand = on;
+    this.#natureDrew = '';
+    this.natureByHand(on);
+    this.#startThinking();
+  }
+
   #setSeat(r: number, kind: string, budget = DEFAULT_BUDGET): void {
-    this.#seats[r] = kind === 'mcts' ? { mcts: budget } : (kind as Seat);
+    this.#seats[r] = kind === 'mcts' ? { mcts: budget } : kind === 'honest' ? { honest: budget } : (kind as Seat);
     if (this.#thinking.delete(r)) this.#endWorker(r);
     this.#renderSeats();
     this.#startThinking();

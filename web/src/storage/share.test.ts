@@ -13,6 +13,12 @@ describe('share links', () => {
     expect(decodeShare('#' + hash)).toEqual(game);
   });
 
+  it('carry the role viewed as (GDL-II), and ignore one that is not text', () => {
+    const shared = { ...game, as: 'xplayer' };
+    expect(decodeShare(encodeShare(shared))).toEqual(shared);
+    expect(decodeShare(encodeShare({ ...game, as: 7 } as never)).as).toBeUndefined();
+  });
+
   it('carry the display mapping, and drop what is malformed in it', () => {
     const display = { b: { shape: 'blank' as const }, wk: { shape: 'text' as const, text: '♔', colour: '#112233' } };
     const shared = { ...game, view: { swap: true, flip: false, display } };

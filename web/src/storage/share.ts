@@ -1,4 +1,4 @@
-// Share links: the rules, the move history and the board view, as JSON compressed with
+// Share links: the rules, the move history, the board view and the role viewed as, as JSON compressed with
 // deflate (fflate) and written in base64url after `#g1.` in the URL. One payload holds
 // everything, so a link cut short fails to inflate instead of opening half a game.
 //
@@ -19,6 +19,8 @@ export interface Shared {
   step: number;
   /** Orientation and the person's value → glyph mapping. */
   view?: BoardView;
+  /** GDL-II: the role the Play pane shows the game as (none: the referee, who sees everything). */
+  as?: string;
 }
 
 export const PREFIX = 'g1.';
@@ -49,7 +51,7 @@ function fromBase64url(text: string): Uint8Array {
 
 /** The hash (without `#`) that encodes `s`. */
 export function encodeShare(s: Shared): string {
-  const json = JSON.stringify({ r: s.rules, m: s.moves, s: s.step, v: s.view });
+  const json = JSON.stringify({ r: s.rules, m: s.moves, s: s.step, v: s.view, a: s.as });
   return PREFIX + toBase64url(deflateSync(strToU8(json), { level: 9 }));
 }
 
@@ -125,11 +127,12 @@ export function decodeShare(hash: string): Shared {
   } catch {
     throw new ShareError(DAMAGED);
   }
-  const p = payload as { r?: unknown; m?: unknown; s?: unknown; v?: unknown };
+  const p = payload as { r?: unknown; m?: unknown; s?: unknown; v?: unknown; a?: unknown };
   if (typeof p !== 'object' || p === null || typeof p.r !== 'string' || !Array.isArray(p.m) || !p.m.every(isStrings)) {
     throw new ShareError(DAMAGED);
   }
   const step = typeof p.s === 'number' && Number.isInteger(p.s) ? Math.max(0, Math.min(p.s, p.m.length)) : p.m.length;
   const view = p.v && typeof p.v === 'object' ? readBoardView(p.v) : undefined;
-  return { rules: p.r, moves: p.m, step, view };
+  const as = typeof p.a === 'string' ? p.a : undefined;
+  return { rules: p.r, moves: p.m, step, view, as };
 }

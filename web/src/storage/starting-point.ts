@@ -31,7 +31,7 @@ export function startingPoint(): StartingPoint {
   if (saved?.rules !== undefined) {
     const moves = Array.isArray(saved.moves) ? saved.moves : [];
     const view = saved.view ?? { swap: false, flip: false };
-    return { start: { rules: saved.rules, moves, step: saved.step ?? moves.length, view }, scale, linkError, fromLink: false };
+    return { start: { rules: saved.rules, moves, step: saved.step ?? moves.length, view, as: saved.as ?? undefined }, scale, linkError, fromLink: false };
   }
   const ex = example(DEFAULT_EXAMPLE) ?? examples[0];
   return { start: { rules: ex?.text ?? '', moves: [], step: 0, view: ex?.view ?? { swap: false, flip: false } }, scale, linkError, fromLink: false };

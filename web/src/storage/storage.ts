@@ -1,5 +1,5 @@
-// Autosave: the rules, the moves and the board view (orientation, display mapping) in
-// localStorage, so that a reload never loses work.
+// Autosave: the rules, the moves, the board view (orientation, display mapping) and the role
+// viewed as, in localStorage, so that a reload never loses work.
 
 import type { BoardView } from '../play/board';
 import { readBoardView } from './share';
@@ -12,6 +12,8 @@ export interface Saved {
   step: number;
   view: BoardView;
   scale: number;
+  /** GDL-II: the role the Play pane shows the game as (null: the referee). */
+  as: string | null;
 }
 
 export function loadSaved(): Partial<Saved> | null {
@@ -20,7 +22,7 @@ export function loadSaved(): Partial<Saved> | null {
     if (!raw) return null;
     const s = JSON.parse(raw) as Partial<Saved>;
     if (typeof s !== 'object' || s === null || typeof s.rules !== 'string') return null;
-    return { ...s, view: s.view && typeof s.view === 'object' ? readBoardView(s.view) : undefined };
+    return { ...s, view: s.view && typeof s.view === 'object' ? readBoardView(s.view) : undefined, as: typeof s.as === 'string' ? s.as : null };
   } catch {
     return null;
   }
