@@ -434,6 +434,12 @@ mod tests {
                 g.kif:7:42: warning[arity-overloaded]: relation sum has 3 arguments here (sum/3) but 2 arguments elsewhere (sum/2): they are read as two different relations, as the GDL-II reference tools (written in Prolog) read them. Strict GDL refuses it: give them different names
                 g.kif:8:67: warning[arity-overloaded]: function pair has 2 arguments here (pair/2) but 1 argument elsewhere (pair/1): they are read as two different functions, as the GDL-II reference tools (written in Prolog) read them. Strict GDL refuses it: give them different names"#]],
         );
+        // A head variable of another relation that nothing binds stays an error, which says
+        // how the Prolog tools read it (sushi_go's makiPoints).
+        check(
+            "(<= (seen ?r 0) (not (true (car 1)))) (<= (sees player x) (seen player 0))",
+            expect!["g.kif:5:11: error[unsafe-variable]: variable ?r in the head never occurs in a positive condition of the body, so the rule would not say which values ?r takes. The GDL-II reference tools, written in Prolog, take ?r from the rule that asks (or, in a move, leave it unknown); here a rule says its values itself: add a condition such as (role ?r) or a relation that lists them"],
+        );
         let text = "(role p) (init s) (<= (legal ?r a) (not (true t))) (<= (sum ?x) (true ?x)) (<= (sum ?x ?y) (true ?x) (true ?y))\n\
                     (<= (next s) (does p a) (sum s) (sum s s)) (<= terminal (true s)) (goal p 0)";
         let codes: Vec<&str> = crate::validate::validate(&parse(text).description)
