@@ -136,12 +136,14 @@ pub fn existential_variables(rule: &Rule, gdl2: bool) -> Vec<(&str, Span, bool)>
     out
 }
 
-/// GDL-II's own findings: a `sees` without its two arguments, a `sees` about something that is not a role, `sees` used as a
-/// condition (accepted), `next` in a `sees` rule (accepted), keywords inside percepts (accepted),
-/// percepts that can never hold, ignored declarations.
+/// GDL-II's own findings: a `sees` without its two arguments (in a GDL-II game), a `sees`
+/// about something that is not a role, `sees` used as a condition (accepted), `next` in a
+/// `sees` rule (accepted), keywords inside percepts (accepted), percepts that can never hold,
+/// ignored declarations.
 pub fn check(rules: &[&Rule], roles: &FxHashSet<&str>, out: &mut Vec<Diagnostic>) {
     let mut keyword_in_percept: Vec<&Term> = Vec::new();
     let percepts = percept_terms(rules);
+    let gdl2 = is_gdl2(rules.iter().copied());
     for rule in rules {
         if let Some(why) = ignored_declaration(rule) {
             let name = rule.head.name().unwrap_or_default();
@@ -156,7 +158,8 @@ pub fn check(rules: &[&Rule], roles: &FxHashSet<&str>, out: &mut Vec<Diagnostic>
         }
         let mut atoms = vec![&rule.head];
         rule.body.iter().for_each(|l| l.for_each_atom(false, &mut |t, _| atoms.push(t)));
-        for t in atoms.into_iter().filter(|t| t.name() == Some(SEES) && t.args().len() != 2) {
+        // In a GDL game `sees` is a relation like any other (games/negation.kif has one).
+        for t in atoms.into_iter().filter(|t| gdl2 && t.name() == Some(SEES) && t.args().len() != 2) {
             out.push(Diagnostic::error(
                 "sees-arity",
                 t.span(),
@@ -430,6 +433,12 @@ mod tests {
                 g.kif:6:11: warning[goal-every-role]: no condition gives ?r its values, so this goal is read for every role the other conditions allow (as the GDL-II reference tools do); strict GDL refuses it: add (role ?r) to say so
                 g.kif:7:42: warning[arity-overloaded]: relation sum has 3 arguments here (sum/3) but 2 arguments elsewhere (sum/2): they are read as two different relations, as the GDL-II reference tools (written in Prolog) read them. Strict GDL refuses it: give them different names
                 g.kif:8:67: warning[arity-overloaded]: function pair has 2 arguments here (pair/2) but 1 argument elsewhere (pair/1): they are read as two different functions, as the GDL-II reference tools (written in Prolog) read them. Strict GDL refuses it: give them different names"#]],
+        );
+        // A head variable of another relation that nothing binds stays an error, which says
+        // how the Prolog tools read it (sushi_go's makiPoints).
+        check(
+            "(<= (seen ?r 0) (not (true (car 1)))) (<= (sees player x) (seen player 0))",
+            expect!["g.kif:5:11: error[unsafe-variable]: variable ?r in the head never occurs in a positive condition of the body, so the rule would not say which values ?r takes. The GDL-II reference tools, written in Prolog, take ?r from the rule that asks (or, in a move, leave it unknown); here a rule says its values itself: add a condition such as (role ?r) or a relation that lists them"],
         );
         let text = "(role p) (init s) (<= (legal ?r a) (not (true t))) (<= (sum ?x) (true ?x)) (<= (sum ?x ?y) (true ?x) (true ?y))\n\
                     (<= (next s) (does p a) (sum s) (sum s s)) (<= terminal (true s)) (goal p 0)";

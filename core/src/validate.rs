@@ -200,7 +200,7 @@ fn check_arities(rules: &[&Rule], gdl2: bool, out: &mut Vec<Diagnostic>) {
     for rule in rules {
         for s in sentences(rule) {
             too_wide(s);
-            if s.name().is_some_and(|n| keyword(n).is_none() && n != gdl2::SEES) {
+            if s.name().is_some_and(|n| keyword(n).is_none() && !(gdl2 && n == gdl2::SEES)) {
                 relations.add(s);
             }
         }
@@ -466,7 +466,15 @@ fn check_safety(rule: &Rule, gdl2: bool, out: &mut Vec<Diagnostic>) {
     }
     let mut unsafe_var = |v: &str, span: Span, place: Place| {
         if seen.insert(v.to_string()) {
-            out.push(unsafe_message(v, span, place, rule.body.is_empty(), positive.contains(v)));
+            let mut d = unsafe_message(v, span, place, rule.body.is_empty(), positive.contains(v));
+            if gdl2 && matches!(place, Place::Head) && !rule.body.is_empty() {
+                d.message += &format!(
+                    ". The GDL-II reference tools, written in Prolog, take ?{v} from the rule that asks \
+                     (or, in a move, leave it unknown); here a rule says its values itself: add a condition \
+                     such as (role ?{v}) or a relation that lists them"
+                );
+            }
+            out.push(d);
         }
     };
     rule.head.for_each_var(&mut |v, span| {

@@ -427,6 +427,19 @@ fn solve_and_analyze_use_the_playing_engine() {
     assert_eq!(s.view().unwrap().step, 2);
 }
 
+/// GDL-II: explain answers whether a role perceived something with the last move (what the
+/// lesson on `sees` checks), from the engine.
+#[test]
+fn explain_answers_percepts_of_the_last_move() {
+    let mut s = Session::new(Default::default());
+    assert!(s.load(include_str!("../../../games/montyhall.kif")).ok);
+    s.replay(&[vec!["(choose 1)".into(), "(hide 2)".into()], vec!["noop".into(), "(open 3)".into()]]).unwrap();
+    let e = s.explain("(sees candidate (opened 3))", None).unwrap();
+    assert!(e.in_move && e.holds && e.step == 1, "{e:?}");
+    assert!(!s.explain("(sees candidate (opened 2))", None).unwrap().holds);
+    assert!(!s.explain("(sees candidate (opened 3))", Some(0)).unwrap().holds);
+}
+
 /// Monty Hall: after choosing door 1 and seeing door 3 opened, the candidate knows its moves
 /// and percepts and that the car is behind door 1 or 2, half of its possible states each;
 /// nature (`random`) knows the state. The view says which role is nature.

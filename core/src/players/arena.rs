@@ -31,7 +31,7 @@ pub fn seats(players: usize, roles: &[String], game: usize) -> Vec<Option<usize>
 
 /// GDL-II's nature at role `random`: each move drawn uniformly among the legal ones, with
 /// the generator seeded by `seed` (a match uses `player_seed` of the role).
-pub fn nature<M: StateMachine>(seed: u64) -> Box<dyn Player<M>>
+pub fn nature<M: StateMachine + 'static>(seed: u64) -> Box<dyn Player<M>>
 where
     M::State: Hash,
 {

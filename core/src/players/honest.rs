@@ -21,20 +21,19 @@ const TRIES_PER_PARTICLE: usize = 50;
 /// The least limit of the information set asked for when every particle died.
 const FALLBACK_LIMIT: usize = 256;
 
-pub struct Honest {
+pub struct Honest<M: StateMachine> {
     rng: Rng,
     budget: Budget,
-    /// States guessed per decision.
-    particles: usize,
+    guesses: Guesses<M>,
 }
 
-impl Honest {
-    pub fn new(seed: u64, budget: Budget) -> Honest {
-        Honest { rng: Rng::new(seed), budget, particles: PARTICLES }
+impl<M: StateMachine> Honest<M> {
+    pub fn new(seed: u64, budget: Budget) -> Honest<M> {
+        Honest { rng: Rng::new(seed), budget, guesses: Guesses::new(PARTICLES) }
     }
 }
 
-impl<M: StateMachine> Player<M> for Honest
+impl<M: StateMachine> Player<M> for Honest<M>
 where
     M::State: Hash,
 {
@@ -46,7 +45,7 @@ where
         let role = view.role();
         let guesses = match view {
             View::State(state, _) => vec![state.clone()],
-            View::History(h) => particles(m, h, self.particles, &mut self.rng)?,
+            View::History(h) => self.guesses.after(m, h, &mut self.rng)?.to_vec(),
         };
         // Moves legal in every guess (the role knows its own moves in the true state).
         let mut moves = super::legal(m, &guesses[0], role)?;
@@ -80,15 +79,58 @@ where
     }
 }
 
-/// Up to `n` states the game may be in after history `h`, drawn as likely as random play by
-/// the others makes them; never empty (an inconsistent history is an error).
-pub fn particles<M: StateMachine>(m: &mut M, h: &History<M::Move>, n: usize, rng: &mut Rng) -> Result<Vec<M::State>>
+/// States a role's game may be in, guessed from its history and kept from one decision to the
+/// next: a history that goes on from the last one only moves them on by its new steps, so a
+/// whole game costs guesses in proportion to its length.
+pub struct Guesses<M: StateMachine> {
+    /// How many states are kept.
+    n: usize,
+    /// The history the states were guessed from (`None`: none yet, or the last failed).
+    history: Option<History<M::Move>>,
+    states: Vec<M::State>,
+}
+
+impl<M: StateMachine> Guesses<M> {
+    pub fn new(n: usize) -> Guesses<M> {
+        Guesses { n: n.max(1), history: None, states: Vec::new() }
+    }
+
+    /// Up to `n` states the game may be in after history `h`, drawn as likely as random play by
+    /// the others makes them; never empty (an inconsistent history is an error).
+    pub fn after(&mut self, m: &mut M, h: &History<M::Move>, rng: &mut Rng) -> Result<&[M::State]>
+    where
+        M::State: Hash,
+    {
+        let from = match self.history.take() {
+            Some(old)
+                if old.role == h.role && h.moves.starts_with(&old.moves) && h.percepts.starts_with(&old.percepts) =>
+            {
+                old.moves.len()
+            }
+            _ => {
+                self.states = vec![m.initial_state()];
+                0
+            }
+        };
+        self.states = advance(m, h, from, std::mem::take(&mut self.states), self.n, rng)?;
+        self.history = Some(h.clone());
+        Ok(&self.states)
+    }
+}
+
+/// The particles `particles`, guessed from the first `from` steps of `h`, moved on to its end.
+fn advance<M: StateMachine>(
+    m: &mut M,
+    h: &History<M::Move>,
+    from: usize,
+    mut particles: Vec<M::State>,
+    n: usize,
+    rng: &mut Rng,
+) -> Result<Vec<M::State>>
 where
     M::State: Hash,
 {
-    let n = n.max(1);
-    let mut particles = vec![m.initial_state()];
-    for (&own, seen) in h.moves.iter().zip(&h.percepts) {
+    for (&own, seen) in h.moves.iter().zip(&h.percepts).skip(from) {
         let mut next = Vec::new();
         for t in 0..n * TRIES_PER_PARTICLE {
             if next.len() == n {
@@ -193,6 +235,27 @@ mod tests {
         assert_eq!((a.chosen, a.expects), (b.chosen, b.expects));
         h.percepts[0] = vec!["(yougotit 9 9)".into()];
         assert!(choose(&h).unwrap_err().message.contains("no state of the game is consistent with this history"));
+    }
+
+    /// Guesses kept from one decision move on with the history that extends theirs, and start
+    /// again for one that does not; either way each is a state the history allows.
+    #[test]
+    fn kept_guesses_follow_the_history() {
+        let mut m = crate::shared::gdl2_reasoner("kriegTTT_4x4");
+        let line = |m: &mut crate::reasoner::Reasoner, path: &str| {
+            let (states, joints) = play(m, &parse_path(path).unwrap()).unwrap();
+            history(m, 0, &states, &joints).unwrap()
+        };
+        let short = line(&mut m, "(mark 1 1), (mark 2 2)");
+        let long = line(&mut m, "(mark 1 1), (mark 2 2); (mark 2 2), (mark 3 3); (mark 1 2), (mark 4 4)");
+        let other = line(&mut m, "(mark 3 1), (mark 2 2); (mark 3 2), (mark 1 1)");
+        let (mut guesses, mut rng) = (Guesses::new(10), Rng::new(1));
+        for h in [&short, &long, &other] {
+            let exact = information_set(&mut m, h, 100_000, 1).unwrap();
+            assert_eq!(exact.estimate, None);
+            let states = guesses.after(&mut m, h, &mut rng).unwrap();
+            assert!(!states.is_empty() && states.iter().all(|s| exact.states.contains(s)), "{h:?}");
+        }
     }
 
     /// `mc`, `uct` and `perfect` refuse a history, each in words.

@@ -1,23 +1,24 @@
 //! The random player: a uniformly drawn legal move. Shown a history (GDL-II), it finds its
-//! legal moves in a state guessed from that history alone (`honest::particles`).
+//! legal moves in a state guessed from that history alone (`honest::Guesses`).
 
-use super::honest::{particles, PARTICLES};
+use super::honest::{Guesses, PARTICLES};
 use super::{legal, Decision, Player, View};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
 use std::hash::Hash;
 
-pub struct Random {
+pub struct Random<M: StateMachine> {
     rng: Rng,
+    guesses: Guesses<M>,
 }
 
-impl Random {
-    pub fn new(seed: u64) -> Random {
-        Random { rng: Rng::new(seed) }
+impl<M: StateMachine> Random<M> {
+    pub fn new(seed: u64) -> Random<M> {
+        Random { rng: Rng::new(seed), guesses: Guesses::new(PARTICLES) }
     }
 }
 
-impl<M: StateMachine> Player<M> for Random
+impl<M: StateMachine> Player<M> for Random<M>
 where
     M::State: Hash,
 {
@@ -25,8 +26,8 @@ where
         let moves = match view {
             View::State(state, role) => legal(m, state, role)?,
             View::History(h) => {
-                let guess = particles(m, h, PARTICLES, &mut self.rng)?;
-                legal(m, &guess[0], h.role)?
+                let guess = self.guesses.after(m, h, &mut self.rng)?[0].clone();
+                legal(m, &guess, h.role)?
             }
         };
         Ok(Decision { chosen: moves[self.rng.below(moves.len())], playouts: 0, expects: None })

@@ -18,6 +18,7 @@ const GROUPS: [string, string[]][] = [
   ['Two players, taking turns', ['tictactoe', 'connectfour', 'breakthrough', 'knightthrough', 'checkers', 'othello', 'hex', 'dotsandboxes', 'nim', 'chomp', 'peano', 'reach', 'bigstatic', 'negation', 'arith', 'lists']],
   ['More players, simultaneous moves', ['takeaway3', 'rps', 'pennies', 'prisoners', 'simultaneous']],
   ['Puzzles (one player)', ['eightpuzzle', 'hanoi', 'blocksworld', 'lightsout', 'sudoku', 'maze', 'codebreaker']],
+  ['Chance and hidden information (GDL-II)', ['montyhall', 'highdie', 'blindttt']],
   ['Find the bug', ['bug-unsafe', 'bug-negation', 'bug-unreachable']],
 ];
 const ORDER = GROUPS.flatMap(([, ids]) => ids);

@@ -3,15 +3,23 @@ import { exampleGroups, examples } from './examples';
 import { lessons } from '../lessons/data';
 
 describe('lessons', () => {
-  it('are 6 to 8 steps with distinct ids, starter rules and requirements', () => {
+  it('are 6 to 9 steps with distinct ids, starter rules and requirements', () => {
     expect(lessons.length).toBeGreaterThanOrEqual(6);
-    expect(lessons.length).toBeLessThanOrEqual(8);
+    expect(lessons.length).toBeLessThanOrEqual(9);
     expect(new Set(lessons.map((l) => l.id)).size).toBe(lessons.length);
     for (const l of lessons) {
       expect(l.starter.trim(), l.id).not.toBe('');
       expect(l.text.length, l.id).toBeGreaterThan(0);
       expect(l.requirements.length, l.id).toBeGreaterThan(0);
     }
+  });
+
+  it('start the lesson on percepts from Monty Hall without its sees rules', () => {
+    const sees = lessons.find((l) => l.id === 'sees');
+    expect(sees?.starter).toMatch(/^; Lesson 7: what each role sees/);
+    expect(sees?.starter).toMatch(/Write the sees rules here/);
+    expect(sees?.starter).not.toMatch(/^\(<= \(sees/m);
+    expect(sees?.starter).toMatch(/^\(role random\)/m);
   });
 
   it('take the find-the-bug starters from the bug- examples', () => {

@@ -67,6 +67,16 @@ function verdict(s: Session, check: Check): string {
       });
       return wrong.length ? wrong.map(([role, value]) => `${role} should score ${value}, not ${(view.goals?.[view.roles.indexOf(role)] ?? []).join(' and ') || 'nothing'}`).join('; ') : '';
     }
+    case 'sees': {
+      const bad = replay(s, check.after);
+      if (bad) return bad;
+      // Whether the role perceives `p` with the last move: the engine's explanation says.
+      const sees = (p: string): boolean => s.explain(`(sees ${check.role} ${p})`, check.after.length - 1).holds;
+      const missing = (check.has ?? []).filter((p) => !sees(p));
+      if (missing.length) return `${check.role} does not see ${some(missing)}`;
+      const extra = (check.lacks ?? []).filter(sees);
+      return extra.length ? `${check.role} sees ${some(extra)}, which it must not see here` : '';
+    }
     case 'ends': {
       s.goTo(0);
       s.seed(1);

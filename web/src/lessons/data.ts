@@ -11,6 +11,8 @@ export type Check =
   | { kind: 'state'; after?: string[][]; has: string[]; lacks?: string[]; size?: number }
   | { kind: 'legal'; after?: string[][]; role: string; count?: number; has?: string[] }
   | { kind: 'outcome'; after: string[][]; goals: Record<string, number> }
+  /** GDL-II: what `role` perceives with the last joint move of `after` (`has`), and not (`lacks`). */
+  | { kind: 'sees'; after: string[][]; role: string; has?: string[]; lacks?: string[] }
   | { kind: 'ends'; playouts: number; maxSteps: number }
   | { kind: 'well-formed' };
 
@@ -79,6 +81,17 @@ const raceWon = (winner: string, loser: string): Requirement => ({
 });
 
 const bug = (id: string): string => example(id)?.text ?? '';
+
+/** Monty Hall without its `sees` rules: the lesson on percepts starts here. */
+const MONTY_WITHOUT_SEES = (example('montyhall')?.text ?? '')
+  .replace(/^; -+ what each role sees\n(?:\(<= \(sees.*\n)+/m, '; ---------------------------------------------------------------- what each role sees\n; Write the sees rules here.\n')
+  .replace(/^; Monty Hall\n/, '; Lesson 7: what each role sees (GDL-II)\n');
+
+/** The candidate picks door 1 while the car goes behind door 2; the host opens door 3. */
+const MONTY_OPEN_3 = [
+  ['(choose 1)', '(hide 2)'],
+  ['noop', '(open 3)'],
+];
 
 export const lessons: Lesson[] = [
   {
@@ -229,6 +242,21 @@ ${TTT_NEXT}
       { text: 'first may add 1 or 2 at the start.', check: { kind: 'legal', role: 'first', count: 2, has: ['(add 1)', '(add 2)'] } },
       raceWon('first', 'second'),
       { text: 'The game is well formed (the Analysis pane shows the details).', check: { kind: 'well-formed' } },
+    ],
+  },
+  {
+    id: 'sees',
+    title: 'What each role sees (GDL-II)',
+    text: [
+      'GDL-II adds two things to GDL. The role random is nature: nobody sits there, and each of its legal moves is played with equal chance. And (sees ROLE PERCEPT) says what a role perceives when a joint move is played: a role knows its own moves and its percepts, nothing else. Without any sees rule a GDL-II role sees nothing at all.',
+      'Here is Monty Hall without its percepts. Write the sees rules: when the host (random) plays (open ?d), the candidate sees (opened ?d); at the last step, whatever the candidate plays, it sees where the car was, (car ?d). The candidate must never see (car ?d) before that: it would make the game trivial.',
+    ],
+    starter: MONTY_WITHOUT_SEES,
+    requirements: [
+      { text: 'When the host opens door 3, the candidate sees (opened 3).', check: { kind: 'sees', after: MONTY_OPEN_3, role: 'candidate', has: ['(opened 3)'], lacks: ['(opened 2)', '(car 2)'] } },
+      { text: 'When the car is hidden, the candidate does not see where.', check: { kind: 'sees', after: MONTY_OPEN_3.slice(0, 1), role: 'candidate', lacks: ['(car 2)', '(hide 2)', '(opened 2)'] } },
+      { text: 'After its last move the candidate sees the car behind door 2.', check: { kind: 'sees', after: [...MONTY_OPEN_3, ['switch', 'noop']], role: 'candidate', has: ['(car 2)'] } },
+      { text: 'Switching from door 1 to door 2 wins: the candidate scores 100.', check: { kind: 'outcome', after: [...MONTY_OPEN_3, ['switch', 'noop']], goals: { candidate: 100 } } },
     ],
   },
   {
