@@ -8,7 +8,7 @@ use super::{for_hidden, think};
 use crate::infoset::{defines_sees, History};
 use crate::machine::StateMachine;
 use crate::path::move_named;
-use crate::players::honest::particles;
+use crate::players::honest::Guesses;
 use crate::players::{legal, Spec, View};
 use crate::rng::Rng;
 use crate::solve::goal_number;
@@ -115,7 +115,8 @@ where
             (Some(text), Some(mv)) if self.m.move_text(mv) == text => mv,
             (Some(text), _) => {
                 // A move the referee played for us: legal in some state we may be in.
-                let states = particles(&mut self.m, history, 1, &mut self.rng).map_err(|e| e.message)?;
+                let mut guess = Guesses::new(1);
+                let states = guess.after(&mut self.m, history, &mut self.rng).map_err(|e| e.message)?;
                 let legal = match states.first() {
                     Some(s) => self.m.legal_moves(s, self.role).map_err(|e| e.message)?,
                     None => Vec::new(),
@@ -162,9 +163,13 @@ where
             Err(e) => {
                 // In a GDL-II game, a state consistent with the history stands for the position.
                 let state = match &self.hidden {
-                    Some((history, _)) => particles(&mut self.m, history, 1, &mut self.rng)
-                        .map_err(|e| e.message)?
-                        .pop()
+                    Some((history, _)) => Guesses::new(1)
+                        .after(&mut self.m, history, &mut self.rng)
+                        .map_err(|g| {
+                            format!("{}; and no position fits what this player saw: {}", e.message, g.message)
+                        })?
+                        .first()
+                        .cloned()
                         .ok_or_else(|| format!("{}; and no position fits what this player saw", e.message))?,
                     None => self.state.clone(),
                 };
