@@ -273,7 +273,7 @@ fn computer_players_think_and_play_matches() {
     assert!(message(s.think("alphabeta", 0, 1.0, None).unwrap_err()).contains("unknown player 'alphabeta'"));
     // Thinking half a second, it reports how it goes: playouts so far and a legal move.
     let reports = Array::new();
-    let push = js_sys::Function::new_with_args("r", "this.push(r)").bind(&reports);
+    let push = js_sys::Function::new_with_args("r", "this.push(r)").bind0(&reports);
     let t = s.think("uct:500ms", 0, 1.0, Some(push)).unwrap();
     assert!(reports.length() >= 2, "{} reports", reports.length());
     let last = reports.get(reports.length() - 1);
