@@ -195,6 +195,28 @@ fn our_player_answers_concurrent_asks() {
     assert_eq!(post(&address, "(INFO)"), (200, "available".into()));
 }
 
+/// A referee that vanishes without ABORT does not keep the player busy for ever: after a
+/// silence of three clocks and 5 s (8 s with 1 s clocks) the match is abandoned, INFO says
+/// available, and a new START is taken.
+#[test]
+fn our_player_frees_itself_from_a_match_whose_referee_has_gone() {
+    let (_player, address) = player(&["--player", "random"]);
+    let start = |id: &str| {
+        format!("(START {id} x ((role x) (init (on)) (<= (legal x stop) (true (on))) (<= (next off) (does x stop)) (<= terminal (true off)) (goal x 100)) 1 1)")
+    };
+    assert_eq!(post(&address, &start("gone")), (200, "ready".into()));
+    thread::sleep(Duration::from_secs(4));
+    assert_eq!(post(&address, "(INFO)"), (200, "busy".into()));
+    assert_eq!(post(&address, &start("next")), (200, "busy".into()));
+    thread::sleep(Duration::from_millis(4500));
+    assert_eq!(post(&address, "(INFO)"), (200, "available".into()));
+    assert_eq!(post(&address, &start("next")), (200, "ready".into()));
+    assert_eq!(post(&address, "(PLAY next NIL)"), (200, "stop".into()));
+    let (code, answer) = post(&address, "(PLAY gone NIL)");
+    assert_eq!(code, 400);
+    assert!(answer.contains("this player is playing 'next'"), "{answer}");
+}
+
 #[test]
 fn our_referee_finishes_a_match_against_a_player_that_never_answers() {
     let address = fake(|stream| {

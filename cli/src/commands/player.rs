@@ -6,6 +6,8 @@
 //! `Send`), loads the START's rules and plays each PLAY within the clock less a margin:
 //! `--margin` (at most 40% of the clock), raised when an answer is measured to leave later
 //! than planned (the search's last playouts, freeing its tree, threads waiting for a core).
+//! A match whose referee falls silent (no message for `quiet_limit` of its clocks) is
+//! abandoned: INFO says available again and the next START replaces it.
 
 use crate::args::PlayerArgs;
 use crate::http::{self, Answer, Request};
@@ -68,7 +70,7 @@ pub fn run(args: &PlayerArgs) -> Outcome {
         margin: args.margin,
     };
     let (margin, read_timeout) = (setup.margin, args.read_timeout);
-    let busy = Arc::new(Mutex::new(None::<String>));
+    let busy = Arc::new(Mutex::new(None::<Busy>));
     let answered = Arc::new(Mutex::new(None::<f64>));
     let (jobs, inbox) = channel();
     let (playing, measured) = (busy.clone(), answered.clone());
@@ -83,7 +85,7 @@ pub fn run(args: &PlayerArgs) -> Outcome {
 /// when the last move left (milliseconds after its PLAY arrived), and the settings.
 struct Shared {
     jobs: Mutex<Sender<Job>>,
-    busy: Arc<Mutex<Option<String>>>,
+    busy: Arc<Mutex<Option<Busy>>>,
     answered: Arc<Mutex<Option<f64>>>,
     margin: f64,
 }
@@ -110,10 +112,35 @@ fn serve(request: Request, shared: &Shared) {
     }
 }
 
-fn status(busy: &Mutex<Option<String>>) -> &'static str {
-    match *busy.lock().expect("no thread panics holding it") {
-        Some(_) => "busy",
-        None => "available",
+/// The match being played: its id, when its referee last sent a message, and how long a
+/// silence means the referee has gone.
+struct Busy {
+    id: String,
+    heard: Instant,
+    quiet_limit: Duration,
+}
+
+impl Busy {
+    fn new(id: String, start_clock: f64, play_clock: f64) -> Busy {
+        Busy { id, heard: Instant::now(), quiet_limit: quiet_limit(start_clock, play_clock) }
+    }
+
+    /// No message for longer than a referee waits between two: it has gone.
+    fn abandoned(&self) -> bool {
+        self.heard.elapsed() > self.quiet_limit
+    }
+}
+
+/// The silence after which a match is taken as abandoned: three of its longest clock, and
+/// 5 s for the network (a referee sends a message at least every play clock).
+fn quiet_limit(start_clock: f64, play_clock: f64) -> Duration {
+    Duration::from_secs_f64(3.0 * start_clock.max(play_clock).max(0.0) + 5.0)
+}
+
+fn status(busy: &Mutex<Option<Busy>>) -> &'static str {
+    match &*busy.lock().expect("no thread panics holding it") {
+        Some(b) if !b.abandoned() => "busy",
+        _ => "available",
     }
 }
 
@@ -168,17 +195,29 @@ struct Playing {
 }
 
 /// The match thread: one message at a time, in the order they came.
-fn play_matches(setup: &Setup, inbox: &Receiver<Job>, busy: &Mutex<Option<String>>, answered: &Mutex<Option<f64>>) {
+fn play_matches(setup: &Setup, inbox: &Receiver<Job>, busy: &Mutex<Option<Busy>>, answered: &Mutex<Option<f64>>) {
     let mut current: Option<Playing> = None;
-    let set_busy = |id: Option<String>| *busy.lock().expect("no thread panics holding it") = id;
+    let set_busy = |b: Option<Busy>| *busy.lock().expect("no thread panics holding it") = b;
     for job in inbox {
+        // A message of the match being played: its referee is still there.
+        if let Some(b) = &mut *busy.lock().expect("no thread panics holding it") {
+            if job.message.id() == Some(b.id.as_str()) {
+                b.heard = Instant::now();
+            }
+        }
         let answer = match job.message {
-            Message::Info => (200, if current.is_some() { "busy" } else { "available" }.into()),
-            Message::Start { id, role, rules, play_clock, .. } => match &current {
-                Some(_) => (200, "busy".into()),
-                None => match load(setup, &id, &role, &rules, job.arrived) {
+            Message::Info => (200, status(busy).into()),
+            Message::Start { id, role, rules, start_clock, play_clock } => match &current {
+                Some(_) if status(busy) == "busy" => (200, "busy".into()),
+                _ => match load(setup, &id, &role, &rules, job.arrived) {
                     Ok(game) => {
-                        set_busy(Some(id));
+                        if let Some(old) = &current {
+                            eprintln!(
+                                "gdl player: match {} abandoned: its referee sent nothing for too long",
+                                old.game.id
+                            );
+                        }
+                        set_busy(Some(Busy::new(id, start_clock, play_clock)));
                         let base = setup.margin.min(0.4 * play_clock * 1000.0);
                         current = Some(Playing { game, play_clock, base, margin: base, planned: None });
                         (200, "ready".into())
