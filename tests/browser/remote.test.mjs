@@ -92,12 +92,18 @@ test('the Match tab referees our gdl player against MCTS', { timeout: 120_000 },
   await context.close();
 });
 
-test('the Match tab referees our gdl player at Monty Hall (GDL-II): it is told only its own move and percepts', { timeout: 120_000 }, async () => {
-  const ours = await startGdlPlayer(['--player', 'uct:300ms']);
+/** Our gdl player playing `player`, and a page with Monty Hall (GDL-II) loaded. */
+async function montyHall(player) {
+  const ours = await startGdlPlayer(['--player', player]);
   stops.push(ours.stop);
   const { context, page, errors } = await openPage(env.browser, env.url);
   await setRules(page, readFileSync(join(SHARED, 'corpus-gdl2/montyhall.kif'), 'utf8'));
   await page.locator('#view-as-role').waitFor();
+  return { ours, context, page, errors };
+}
+
+test('the Match tab referees our gdl player at Monty Hall (GDL-II): it is told only its own move and percepts', { timeout: 120_000 }, async () => {
+  const { ours, context, page, errors } = await montyHall('uct:300ms');
   await page.locator('#tab-match').click();
   await page.locator('#ma-a').selectOption('remote');
   const address = page.locator('input[aria-label="Address of player A"]');
@@ -115,6 +121,32 @@ test('the Match tab referees our gdl player at Monty Hall (GDL-II): it is told o
   assert.ok(plays.some((l) => /\(PLAY playground\.\d+\.\d 1 \(choose \d\) \(\(does candidate \(choose \d\)\)\)\)/.test(l)), plays.join('\n'));
   // never where nature hid the car.
   assert.ok(log.every((l) => l.includes('(START ') || !l.includes('hide_car')), log.join('\n'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the Play pane referees our gdl player at Monty Hall (GDL-II): it is told only its turn, own move and percepts', { timeout: 120_000 }, async () => {
+  const { ours, context, page, errors } = await montyHall('honest:100');
+  // Nature (random) is no seat; the candidate may be a remote player.
+  assert.equal(await page.locator('select.seat-kind[data-role="random"]').count(), 0);
+  assert.equal(await remoteSeat(page, 'candidate', ours.url), 'available');
+  await page.waitForSelector('#outcome.over', { timeout: 60_000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('#play-log li.exchange')].some((li) => li.textContent.includes('(STOP ') && li.querySelector('.reply')), null, { timeout: 10_000 });
+  const log = await logOf(page, 'play-log');
+  await shot(page, 'remote-play-montyhall');
+  assert.deepEqual(log.filter((l) => /^player \d/.test(l)), [], 'no fault');
+  const mine = log.filter((l) => l.includes(`to candidate (${ours.url})`));
+  assert.match(mine[0], /\(START playground\.\d+ candidate \(/);
+  const plays = mine.filter((l) => l.includes('(PLAY '));
+  assert.equal(plays.length, 3, plays.join('\n'));
+  assert.match(plays[0], /\(PLAY playground\.\d+ NIL\)/);
+  // Its turn, its own move and its percepts: its own move, then the door the host opened.
+  assert.match(plays[1], /\(PLAY playground\.\d+ 1 \(choose (\d)\) \(\(does candidate \(choose \1\)\)\)\)/);
+  assert.match(plays[2], /\(PLAY playground\.\d+ 2 noop \(\(does candidate noop\) \(open_door \d\)\)\)/);
+  // Never nature's moves, nor where it hid the car: only the end may show it (the rules aside).
+  assert.ok(plays.every((l) => !/hide_car|\(car /.test(l)), plays.join('\n'));
+  assert.match(mine.at(-1), /\(STOP playground\.\d+ 3 (switch|noop) \((\(car \d\) )?\(does candidate \1\)\)\)/);
+  assert.match(mine.at(-1), /→ done/i);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -3,7 +3,7 @@
 //! in the same words), and whole games of a match refereed by core with remote players
 //! reached through a JavaScript function (`web/src/players/remote.ts` posts over HTTP).
 
-use crate::{js_err, performance_now, to_js, Session};
+use crate::{from_js, js_err, performance_now, to_js, Session};
 use gdl_core::engine::Engine;
 use gdl_core::players::arena::Game;
 use gdl_core::protocol::game::{entrants, Terms};
@@ -19,11 +19,16 @@ pub fn protocol_start(rules: &str, id: &str, role: &str, start_clock: f64, play_
     Message::start(id, role, &description, start_clock, play_clock).to_string()
 }
 
-/// `(INFO)`, `(ABORT id)`, or `(PLAY id …)`/`(STOP id …)` after the joint move `last`
-/// (canonical texts in role order; none: NIL).
+/// `(INFO)`, `(ABORT id)`, or `(PLAY id …)`/`(STOP id …)` telling `last` (as
+/// `Session.told` gives it; none: NIL).
 #[wasm_bindgen(js_name = protocolMessage)]
-pub fn protocol_message(kind: &str, id: &str, last: Option<Vec<String>>) -> Result<String, JsError> {
-    let (id, last) = (id.to_string(), last.map_or(Last::Nothing, Last::Moves));
+pub fn protocol_message(
+    kind: &str,
+    id: &str,
+    #[wasm_bindgen(unchecked_param_type = "Last | undefined")] last: JsValue,
+) -> Result<String, JsError> {
+    let last = if last.is_undefined() { Last::Nothing } else { from_js(last, "what the player is told")? };
+    let id = id.to_string();
     let message = match kind {
         "info" => Message::Info,
         "play" => Message::Play { id, last },
@@ -104,6 +109,14 @@ fn send(post: &js_sys::Function, url: &str, message: &Message, clock: f64) -> Re
 
 #[wasm_bindgen]
 impl Session {
+    /// What a referee tells role number `role` after joint move number `step` of the moves
+    /// played (0: nothing yet): the joint move, or in a GDL-II game only the role's own move
+    /// and its percepts. `protocolMessage` prints it.
+    #[wasm_bindgen(unchecked_return_type = "Last")]
+    pub fn told(&mut self, role: u32, step: u32) -> Result<JsValue, JsError> {
+        to_js(&self.inner.game().and_then(|g| g.told(role as usize, step as usize)).map_err(js_err)?)
+    }
+
     /// Game number `game` of a match between `players` (`uct:1000,http://127.0.0.1:9147`),
     /// refereed by the protocol on these clocks (seconds): `{game, record}`. Remote players
     /// are reached through `post`; every fault is also said to `log` as it happens.

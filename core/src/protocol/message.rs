@@ -9,10 +9,12 @@
 use crate::ast::Description;
 use crate::parse::{read_sexp, Sexp, Syntax};
 use crate::print::print_rule_line;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What the referee tells a player about the last step.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub enum Last {
     /// `NIL`: the match has just started.
     Nothing,

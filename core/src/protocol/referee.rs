@@ -215,18 +215,14 @@ pub fn referee<M: StateMachine>(
             joint.push(mv);
             millis.push(took);
         }
-        let texts: Vec<String> = joint.iter().map(|&mv| m.move_text(mv)).collect();
-        last = match m.percepts(&state, &joint)?.filter(|_| hidden) {
-            Some(seen) => (seen.into_iter().enumerate())
-                .map(|(r, percepts)| {
-                    histories[r].push(joint[r], percepts.clone());
-                    Last::Percepts { turn: step, own: Some(texts[r].clone()), percepts }
-                })
-                .collect(),
-            None => vec![Last::Moves(texts.clone()); roles.len()],
-        };
+        last = told(m, &state, &joint, step)?;
+        for ((h, &mv), l) in histories.iter_mut().zip(&joint).zip(&last) {
+            if let Last::Percepts { percepts, .. } = l {
+                h.push(mv, percepts.clone());
+            }
+        }
         state = m.next_state(&state, &joint)?;
-        record.steps.push(Step { moves: texts, millis });
+        record.steps.push(Step { moves: joint.iter().map(|&mv| m.move_text(mv)).collect(), millis });
     }
     if m.is_terminal(&state)? {
         record.goals = Some(m.goals(&state)?.iter().map(|g| goal_number(g)).collect());
@@ -239,6 +235,19 @@ pub fn referee<M: StateMachine>(
         }
     }
     Ok(record)
+}
+
+/// What each role is told (in role order) after joint move number `turn` (from 1), `joint`,
+/// was played in `state`: the joint move in a GDL game; in a GDL-II one (with `sees`) only
+/// the role's own move and its percepts, never the others' moves.
+pub fn told<M: StateMachine>(m: &mut M, state: &M::State, joint: &[M::Move], turn: usize) -> Result<Vec<Last>> {
+    let texts: Vec<String> = joint.iter().map(|&mv| m.move_text(mv)).collect();
+    Ok(match m.percepts(state, joint)? {
+        Some(seen) => (seen.into_iter().zip(texts))
+            .map(|(percepts, own)| Last::Percepts { turn, own: Some(own), percepts })
+            .collect(),
+        None => vec![Last::Moves(texts); joint.len()],
+    })
 }
 
 /// The legal move (its index in `legal`, canonical texts) that `answer` names, given `took`

@@ -13,6 +13,7 @@ export type {
   EditorDiagnostic,
   Explanation,
   Knowledge,
+  Last,
   LoadResult,
   MatchGame,
   MatchRecord,

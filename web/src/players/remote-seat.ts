@@ -1,12 +1,13 @@
 // A remote player at a seat of the Play pane: the page is its referee. The match starts at
 // the game's first position with (START …) on the start clock; at every step the player gets
-// (PLAY id last-joint-move) on the play clock, also where its only move is noop (it must
-// follow the game); a late, missing or illegal move is replaced by a random legal one and
+// (PLAY id last-joint-move) on the play clock — in a game with percepts (GDL-II)
+// (PLAY id turn own-move (percepts)), what core's referee tells a role (`Session.told`) —,
+// also where its only move is noop (it must follow the game); a late, missing or illegal move is replaced by a random legal one and
 // the fault said as core's referee says it; the end of the game sends (STOP …). A remote
 // player cannot take moves back: going back in the move list aborts its match (ABORT), and a
 // new one starts from the game's first position. Closing the page aborts it too.
 
-import type { View } from '../engine/engine';
+import type { Last, View } from '../engine/engine';
 import { faultLine, judgeMove, judgeReady, protocolMessage, protocolStart } from '../engine/engine';
 import { startPlayers, type Exchange, type Players, type Remote } from './protocol';
 import { abortSoon, type MessageLog } from './remote';
@@ -14,8 +15,8 @@ import { abortSoon, type MessageLog } from './remote';
 /** The match a remote seat is playing. */
 interface Conversation {
   id: string;
-  /** The joint moves the player has been told. */
-  told: string[][];
+  /** The joint moves of the game its match has followed. */
+  followed: string[][];
   /** PLAYs sent (the next one is for step `asked`, from 0). */
   asked: number;
   over: boolean;
@@ -36,6 +37,8 @@ export class RemoteSeat {
     private role: number,
     private log: MessageLog,
     private rules: () => string | null,
+    /** What this role is told after joint move number `step` of the game shown (0: NIL). */
+    private told: (role: number, step: number) => Last,
     private choose: (role: number, move: string) => void,
     private status: (text: string, alert?: boolean) => void,
   ) {}
@@ -100,8 +103,8 @@ export class RemoteSeat {
       if (this.#ended || !view || rules === null || this.remote.target === null) return;
       const played = view.history.slice(0, view.step);
       let m = this.#match;
-      const follows = (told: string[][]) => told.length <= played.length && told.every((j, i) => j.join() === played[i].join());
-      if (m && !follows(m.told)) {
+      const follows = (moves: string[][]) => moves.length <= played.length && moves.every((j, i) => j.join() === played[i].join());
+      if (m && !follows(m.followed)) {
         this.#match = null;
         if (!m.over) await this.#post(protocolMessage('abort', m.id, undefined), this.remote.playClock * 1000);
         m = null;
@@ -112,7 +115,7 @@ export class RemoteSeat {
         continue;
       }
       if (m.over || m.asked > played.length) return;
-      const last = m.asked === 0 ? undefined : played[m.asked - 1];
+      const last = this.told(this.role, m.asked);
       if (view.terminal && m.asked === played.length) {
         m.over = true;
         const e = await this.#post(protocolMessage('stop', m.id, last), this.remote.playClock * 1000);
@@ -121,7 +124,7 @@ export class RemoteSeat {
       }
       const step = m.asked;
       m.asked++;
-      m.told = played.slice(0, step);
+      m.followed = played.slice(0, step);
       this.status(`asked for its move at step ${step + 1}…`);
       const e = await this.#post(protocolMessage('play', m.id, last), this.remote.playClock * 1000);
       const now = this.#view;
@@ -145,7 +148,7 @@ export class RemoteSeat {
     const e = await this.#post(protocolStart(rules, id, view.roles[this.role], startClock, playClock), startClock * 1000);
     const fault = judgeReady(e.reply ?? undefined, e.failure ?? undefined, e.millis, startClock);
     if (fault) this.#fault(0, false, fault, null);
-    const m = { id, told: [], asked: 0, over: false };
+    const m = { id, followed: [], asked: 0, over: false };
     this.#match = m;
     return m;
   }

@@ -8,11 +8,12 @@
 // nature: no seat, it draws each move uniformly among its legal ones (as a computer does,
 // waiting likewise), unless the teacher chooses its moves to demonstrate. A remote player
 // (remote-seat.ts) is refereed by the page over the GGP protocol, its messages in the log
-// under the seats.
+// under the seats; in a game with percepts it is told only its own moves and percepts.
+// Nature is never a remote seat.
 
 import './players.css';
 import { byId, h } from '../dom';
-import type { Thought, View } from '../engine/engine';
+import type { Last, Thought, View } from '../engine/engine';
 import { RemoteSeat } from './remote-seat';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
 import { BUDGETS, DEFAULT_BUDGET, HONEST_BUDGETS, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
@@ -55,6 +56,8 @@ export class Seats {
     private module: WebAssembly.Module,
     private rules: () => string | null,
     private engine: () => string,
+    /** What role `role` is told after joint move number `step` of the game played. */
+    private told: (role: number, step: number) => Last,
     private choose: (role: number, move: string) => void,
     private natureByHand: (on: boolean) => void,
   ) {
@@ -289,9 +292,9 @@ export class Seats {
       const seat = this.#seats[r];
       const kind = typeof seat === 'string' ? seat : 'honest' in seat ? 'honest' : 'remote' in seat ? 'remote' : 'mcts';
       // In a game with percepts a player sees only its role's percepts: MCTS and perfect,
-      // which need the true state, give way to the honest player. (A remote player of such a
-      // game plays in the Match tab, whose referee sends each role its percepts.)
-      const kinds = this.#view?.percepts ? ['human', 'random', 'honest'] : ['human', 'random', 'mcts', 'perfect', 'remote'];
+      // which need the true state, give way to the honest player; a remote player is sent
+      // only its own moves and percepts.
+      const kinds = this.#view?.percepts ? ['human', 'random', 'honest', 'remote'] : ['human', 'random', 'mcts', 'perfect', 'remote'];
       const select = h(
         'select',
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
@@ -318,7 +321,7 @@ export class Seats {
     const changed = (next: Remote) => {
       this.#seats[r] = { remote: next };
       this.#remotes.get(r)?.end();
-      this.#remotes.set(r, new RemoteSeat(this.module, next, r, this.#log, this.rules, this.choose, (text, alert) => this.#remoteStatus(r, text, alert)));
+      this.#remotes.set(r, new RemoteSeat(this.module, next, r, this.#log, this.rules, this.told, this.choose, (text, alert) => this.#remoteStatus(r, text, alert)));
       if (this.#view) this.#remotes.get(r)?.update(this.#view);
     };
     const status = h('span', { class: 'remote-seat-status muted', role: 'status' });
