@@ -154,7 +154,7 @@ pub struct MatchArgs {
     /// move is replaced by a random legal one, and the record says why.
     #[arg(long, default_value_t = 3.0)]
     pub play_clock: f64,
-    /// Write the record of every game (moves, time per move, faults, goals) as JSON to this
+    /// Write the record of every game (moves, time per move, percepts, faults, goals) as JSON to this
     /// file; the match is then refereed by the protocol, remote players or not.
     #[arg(long)]
     pub record: Option<PathBuf>,

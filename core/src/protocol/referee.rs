@@ -2,9 +2,9 @@
 //! (a player of our own, or a remote player the caller reaches over HTTP). It sends START,
 //! PLAY with the last joint move and STOP, keeps the clocks, replaces a late, missing or
 //! illegal move by a random legal one and records why, and keeps the match record (moves,
-//! time per move, faults, goals). In a GDL-II game each role is sent only its own move and
-//! percepts (`(PLAY id turn move (percepts))`), players of ours play from their role's
-//! history, and nature (the role `random`) is played by the referee.
+//! time per move, percepts, faults, goals). In a GDL-II game each role is sent only its own
+//! move and percepts (`(PLAY id turn move (percepts))`), players of ours play from their
+//! role's history, and nature (the role `random`) is played by the referee.
 
 use super::message::{reply_move, Last, Message};
 use super::{for_hidden, think};
@@ -123,6 +123,8 @@ pub struct Setup<'a> {
 pub struct Step {
     pub moves: Vec<String>,
     pub millis: Vec<f64>,
+    /// GDL-II: what each role perceived with this joint move (none in a game without `sees`).
+    pub percepts: Option<Vec<Vec<String>>>,
 }
 
 /// A player's failure: when (step 0 is the start; the step after the last is the stop),
@@ -222,7 +224,13 @@ pub fn referee<M: StateMachine>(
             }
         }
         state = m.next_state(&state, &joint)?;
-        record.steps.push(Step { moves: joint.iter().map(|&mv| m.move_text(mv)).collect(), millis });
+        let percepts = (last.iter())
+            .map(|l| match l {
+                Last::Percepts { percepts, .. } => Some(percepts.clone()),
+                _ => None,
+            })
+            .collect();
+        record.steps.push(Step { moves: joint.iter().map(|&mv| m.move_text(mv)).collect(), millis, percepts });
     }
     if m.is_terminal(&state)? {
         record.goals = Some(m.goals(&state)?.iter().map(|g| goal_number(g)).collect());

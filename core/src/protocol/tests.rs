@@ -142,6 +142,7 @@ fn the_referee_finishes_a_match_whatever_a_player_answers() {
         );
         assert_eq!(said.len(), record.faults.len());
         assert_eq!(record.players, ["canned", "random"]);
+        assert!(record.steps.iter().all(|s| s.percepts.is_none()), "no percepts in a game without sees");
     }
 }
 
@@ -278,6 +279,8 @@ fn in_gdl2_the_referee_tells_each_role_only_its_own_move_and_percepts() {
             // Its own percepts only: whether its own mark went in, never the other's.
             let own = own.clone().unwrap();
             assert!(percepts.iter().all(|p| p.replace("yougotit", "mark") == own), "{message}");
+            // The record keeps what each role perceived.
+            assert_eq!(record.steps[k].percepts.as_ref().unwrap()[r], *percepts, "{message}");
         }
     }
 }
