@@ -11,10 +11,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { cell, openPage, setRules, shot, useBrowser } from './lib.mjs';
+import { cell, gdlBinary, openPage, setRules, shot, useBrowser } from './lib.mjs';
 
 const env = useBrowser();
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Games of ../shared/corpus-gdl2 (a missing file fails the test, never skips it). */
 const corpus = (name) => fileURLToPath(new URL(`../../../shared/corpus-gdl2/${name}.kif`, import.meta.url));
 const KRIEG = corpus('kriegTTT_5x5');
@@ -22,8 +21,7 @@ const MONTY = corpus('montyhall');
 
 /** What the command line says `role` knows after `path` (limit and seed as the page's). */
 function cliKnows(game, role, path) {
-  execFileSync('cargo', ['build', '--release', '--quiet', '-p', 'gdl-cli'], { cwd: ROOT, stdio: 'inherit' });
-  const out = execFileSync(`${ROOT}target/release/gdl`, ['info', game, '--as', role, '--path', path, '--limit', '1000', '--seed', '1', '--json'], { encoding: 'utf8' });
+  const out = execFileSync(gdlBinary(), ['info', game, '--as', role, '--path', path, '--limit', '1000', '--seed', '1', '--json'], { encoding: 'utf8' });
   const k = JSON.parse(out.split('\n').find((l) => l.startsWith('{')));
   const shares = new Map();
   for (const s of k.states) for (const f of s) shares.set(f, (shares.get(f) ?? 0) + 1 / k.states.length);

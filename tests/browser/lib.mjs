@@ -111,12 +111,16 @@ function lineOf(stream, wanted, what) {
   });
 }
 
-/** `gdl player` (target/debug/gdl, built by `cargo test`) on a free loopback port: `{url, stop,
- * said}` (`said()`: its messages since). */
-export async function startGdlPlayer(args = []) {
+/** The command line, as `cargo test` builds it (target/debug/gdl); a missing one fails the test. */
+export function gdlBinary() {
   const gdl = join(ROOT, 'target/debug/gdl');
   if (!existsSync(gdl)) throw new Error(`${gdl} is missing: build it with cargo build -p gdl-cli`);
-  const child = spawn(gdl, ['player', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return gdl;
+}
+
+/** `gdl player` on a free loopback port: `{url, stop, said}` (`said()`: its messages since). */
+export async function startGdlPlayer(args = []) {
+  const child = spawn(gdlBinary(), ['player', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   const line = await lineOf(child.stderr, /listening on http:\/\//, 'gdl player');
   // What it says after, for a test that fails.
   const said = [];
