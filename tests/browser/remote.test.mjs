@@ -30,6 +30,15 @@ async function remoteSeat(page, role, url, { start = 10, play = 2 } = {}) {
   return page.locator(status).textContent();
 }
 
+/** In the Match tab, sets player A to a remote player at `url`, and waits until it is found reachable. */
+async function remotePlayerA(page, url) {
+  await page.locator('#ma-a').selectOption('remote');
+  const address = page.locator('input[aria-label="Address of player A"]');
+  await address.fill(url);
+  await address.dispatchEvent('change');
+  await page.waitForFunction(() => document.querySelector('#ma-remote .remote-status')?.dataset.reachable === 'true', null, { timeout: 15_000 });
+}
+
 /** The message log's entries: exchanges and faults, as text. */
 const logOf = (page, id) => page.locator(`#${id} li`).allTextContents();
 
@@ -70,11 +79,7 @@ test('the Match tab referees our gdl player against MCTS', { timeout: 120_000 },
   stops.push(ours.stop);
   const { context, page, errors } = await openPage(env.browser, env.url);
   await page.locator('#tab-match').click();
-  await page.locator('#ma-a').selectOption('remote');
-  const address = page.locator('input[aria-label="Address of player A"]');
-  await address.fill(ours.url);
-  await address.dispatchEvent('change');
-  await page.waitForFunction(() => document.querySelector('#ma-remote .remote-status')?.dataset.reachable === 'true', null, { timeout: 15_000 });
+  await remotePlayerA(page, ours.url);
   await page.locator('input[aria-label="play clock of the match"]').fill('1');
   await page.locator('input[aria-label="play clock of the match"]').dispatchEvent('change');
   await page.locator('#ma-b').selectOption('uct:100');
@@ -105,11 +110,7 @@ async function montyHall(player) {
 test('the Match tab referees our gdl player at Monty Hall (GDL-II): it is told only its own move and percepts', { timeout: 120_000 }, async () => {
   const { ours, context, page, errors } = await montyHall('uct:300ms');
   await page.locator('#tab-match').click();
-  await page.locator('#ma-a').selectOption('remote');
-  const address = page.locator('input[aria-label="Address of player A"]');
-  await address.fill(ours.url);
-  await address.dispatchEvent('change');
-  await page.waitForFunction(() => document.querySelector('#ma-remote .remote-status')?.dataset.reachable === 'true', null, { timeout: 15_000 });
+  await remotePlayerA(page, ours.url);
   await page.locator('#ma-b').selectOption('honest:100');
   await page.locator('#ma-games').fill('2');
   await page.locator('#ma-run').click();
@@ -190,11 +191,7 @@ test("a remote player is freed of its match when the Match tab's Stop is clicked
   // Stop, in the middle of a match.
   const { context, page } = await openPage(env.browser, env.url);
   await page.locator('#tab-match').click();
-  await page.locator('#ma-a').selectOption('remote');
-  const address = page.locator('input[aria-label="Address of player A"]');
-  await address.fill(ours.url);
-  await address.dispatchEvent('change');
-  await page.waitForFunction(() => document.querySelector('#ma-remote .remote-status')?.dataset.reachable === 'true', null, { timeout: 15_000 });
+  await remotePlayerA(page, ours.url);
   await page.locator('#ma-games').fill('20');
   await page.locator('#ma-run').click();
   await page.waitForFunction(() => [...document.querySelectorAll('#ma-log li')].some((li) => li.textContent.includes('(PLAY ')), null, { timeout: 15_000 });
