@@ -13,12 +13,14 @@
 //! - `next` may be a condition of a `sees` rule (what the role sees of the state to come);
 //! - a variable that occurs only in one `(not atom)` reads "for no value" (Prolog's reading).
 //!
-//! In a GDL-II game (`is_gdl2`: it defines `sees` or has the role `random`) three more readings
+//! In a GDL-II game (`is_gdl2`: it defines `sees` or has the role `random`) four more readings
 //! of the Prolog-based reference tools, which strict GDL refuses:
 //! - a `legal` or `goal` head whose role variable no condition binds is read "for every role";
 //! - a variable found only in `(not atom)` conditions reads "for no value" in each of them;
 //! - a relation or function used with several numbers of arguments is one per number
-//!   (`add/3` and `add/4` are two relations, as Prolog's predicates are).
+//!   (`add/3` and `add/4` are two relations, as Prolog's predicates are);
+//! - a head variable of a relation that no condition binds takes the values the rules that
+//!   use the relation ask it with (`crate::program::asked`).
 //!
 //! Invariant: nothing here changes how a game without `sees` and `random` is read, save the
 //! ignored declarations and the single `not` (which strict GDL refuses).
@@ -434,11 +436,15 @@ mod tests {
                 g.kif:7:42: warning[arity-overloaded]: relation sum has 3 arguments here (sum/3) but 2 arguments elsewhere (sum/2): they are read as two different relations, as the GDL-II reference tools (written in Prolog) read them. Strict GDL refuses it: give them different names
                 g.kif:8:67: warning[arity-overloaded]: function pair has 2 arguments here (pair/2) but 1 argument elsewhere (pair/1): they are read as two different functions, as the GDL-II reference tools (written in Prolog) read them. Strict GDL refuses it: give them different names"#]],
         );
-        // A head variable of another relation that nothing binds stays an error, which says
-        // how the Prolog tools read it (sushi_go's makiPoints).
+        // A head variable of another relation that nothing binds takes the values its callers
+        // ask with (sushi_go's makiPoints); a caller that asks with it unknown is refused there.
         check(
             "(<= (seen ?r 0) (not (true (car 1)))) (<= (sees player x) (seen player 0))",
-            expect!["g.kif:5:11: error[unsafe-variable]: variable ?r in the head never occurs in a positive condition of the body, so the rule would not say which values ?r takes. The GDL-II reference tools, written in Prolog, take ?r from the rule that asks (or, in a move, leave it unknown); here a rule says its values itself: add a condition such as (role ?r) or a relation that lists them"],
+            expect!["g.kif:5:11: warning[asked-values]: no condition gives ?r its values, so it takes the values the rules that use this relation ask it with (as the GDL-II reference tools, written in Prolog, do); strict GDL refuses it: add a condition that gives ?r its values"],
+        );
+        check(
+            "(<= (seen ?r 0) (not (true (car 1)))) (<= (sees player x) (seen ?d 0) (true (car ?d)))",
+            expect!["g.kif:5:59: error[unsafe-variable]: a rule of seen has a head variable that no positive condition binds, so it takes its values from the rules that ask (as the GDL-II reference tools, written in Prolog, do); but this rule of sees asks seen with ?d still unknown. Add a condition that gives ?d its values before it, or to the rules of seen"],
         );
         let text = "(role p) (init s) (<= (legal ?r a) (not (true t))) (<= (sum ?x) (true ?x)) (<= (sum ?x ?y) (true ?x) (true ?y))\n\
                     (<= (next s) (does p a) (sum s) (sum s s)) (<= terminal (true s)) (goal p 0)";
@@ -470,6 +476,23 @@ mod tests {
         assert_eq!(seen[0], ["(pair 1 1 2)", "(pair 1 2 2)"]);
     }
 
+    /// A head variable that only callers bind plays as the oracle reads it: `points` is asked
+    /// by `total`, which `sees` asks for every role, so each role gets its own score.
+    #[test]
+    fn values_asked_by_callers_play() {
+        use crate::machine::StateMachine;
+        let text = format!(
+            "{GAME}(<= (points ?p 6) (most ?p)) (<= (points ?p 0) (not (most ?p))) (<= (most player) (door 1))\n\
+             (<= (total ?p ?n) (points ?p ?n)) (<= (sees ?r (score ?n)) (does random (hide ?d)) (total ?r ?n))"
+        );
+        let mut m = crate::load(&text, Default::default()).unwrap().reasoner;
+        let s = m.initial_state();
+        let noop = m.legal_moves(&s, 0).unwrap()[0];
+        let hide = m.legal_moves(&s, 1).unwrap()[0];
+        let seen = m.percepts(&s, &[noop, hide]).unwrap().unwrap();
+        assert_eq!(seen, [vec!["(score 6)"], vec!["(score 0)"]]);
+    }
+
     /// Replay checks percepts: a changed one, a missing `sees` field, are named.
     #[test]
     fn replay_checks_percepts() {
@@ -489,11 +512,9 @@ mod tests {
     /// The games of `../shared/corpus-gdl2` the oracle cannot play or this tool refuses, with the
     /// error that says why: 7wonders has a variable as a function name (the oracle refuses it
     /// too); oneCardGame lets `random` play a move with a variable no condition binds (the
-    /// oracle plays it as the non-ground move `(lead ?_)`, which no GDL player can send);
-    /// sushi_go's `makiPoints` takes its role from whoever asks (a Prolog reading that depends
-    /// on the order of calls).
-    const REFUSED: &[(&str, &str)] =
-        &[("7wonders", "syntax"), ("oneCardGame", "unsafe-variable"), ("sushi_go", "unsafe-variable")];
+    /// oracle plays it as the non-ground move `(lead ?_)`, which no GDL player can send; its
+    /// next state then holds `(control ?_)`, which matches every role).
+    const REFUSED: &[(&str, &str)] = &[("7wonders", "syntax"), ("oneCardGame", "unsafe-variable")];
 
     /// Every GDL-II game loads (all engines' common first step: parse, validate, load the
     /// reasoner), except those of `REFUSED`, which fail with their error.

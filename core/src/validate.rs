@@ -27,9 +27,11 @@ pub fn validate(desc: &Description) -> Vec<Diagnostic> {
     check_keyword_places(&rules, &mut out);
     check_roles(&rules, &mut out);
     check_goal_values(&rules, &mut out);
+    let mut asked = Vec::new();
     for rule in &rules {
-        check_safety(rule, gdl2, &mut out);
+        check_safety(rule, gdl2, &mut out, &mut asked);
     }
+    check_asked(desc, asked, &mut out);
     check_dependencies(&rules, &graph, &mut out);
     check_stratification(desc, &rules, &graph, &mut out);
     check_recursion(&rules, &graph, &mut out);
@@ -443,8 +445,10 @@ fn bound_by_all(lits: &[Literal]) -> Vars<'_> {
 
 /// Every variable of the head, of a `not` and of a `distinct` occurs in a positive atom of
 /// the body (inside an alternative of `or`: of that alternative, or outside the `or`).
-/// Each unsafe variable is reported once per rule, at its first unsafe occurrence.
-fn check_safety(rule: &Rule, gdl2: bool, out: &mut Vec<Diagnostic>) {
+/// Each unsafe variable is reported once per rule, at its first unsafe occurrence. In a
+/// GDL-II game, an unbound head variable of a rule that is not a keyword's goes to `asked`
+/// (`check_asked`).
+fn check_safety(rule: &Rule, gdl2: bool, out: &mut Vec<Diagnostic>, asked: &mut Vec<(String, Diagnostic)>) {
     let mut bound = bound_by_all(&rule.body);
     if let Some(v) = gdl2::every_role_variable(&rule.head, &|v| bound.contains(v), gdl2) {
         out.push(every_role_warning(rule.head.name().unwrap_or_default(), v, rule.head.args()[0].span()));
@@ -468,10 +472,16 @@ fn check_safety(rule: &Rule, gdl2: bool, out: &mut Vec<Diagnostic>) {
         if seen.insert(v.to_string()) {
             let mut d = unsafe_message(v, span, place, rule.body.is_empty(), positive.contains(v));
             if gdl2 && matches!(place, Place::Head) && !rule.body.is_empty() {
+                let keyword = rule.head.name().is_some_and(|n| crate::ast::RESERVED.contains(&n));
+                if !keyword {
+                    asked.push((v.to_string(), d));
+                    return;
+                }
                 d.message += &format!(
-                    ". The GDL-II reference tools, written in Prolog, take ?{v} from the rule that asks \
-                     (or, in a move, leave it unknown); here a rule says its values itself: add a condition \
-                     such as (role ?{v}) or a relation that lists them"
+                    ". The GDL-II reference tools, written in Prolog, leave ?{v} unknown here: they play a \
+                     move or make a state fact with a hole in it, which matches every value (a state holding \
+                     (control ?_) says every role is in control) and which no player can send; here a rule \
+                     says its values itself: add a condition such as (role ?{v}) or a relation that lists them"
                 );
             }
             out.push(d);
@@ -483,6 +493,30 @@ fn check_safety(rule: &Rule, gdl2: bool, out: &mut Vec<Diagnostic>) {
         }
     });
     check_conditions(&rule.body, &bound, &mut unsafe_var);
+}
+
+/// The unbound head variables of a GDL-II game's relations (`asked`, as unsafe-variable
+/// errors): each takes the values the rules that ask give it (`crate::program::asked`), with
+/// a warning, unless some rule asks with the value unknown (that error instead).
+fn check_asked(desc: &Description, asked: Vec<(String, Diagnostic)>, out: &mut Vec<Diagnostic>) {
+    if asked.is_empty() {
+        return;
+    }
+    match crate::program::flatten(desc) {
+        Ok(_) => out.extend(asked.into_iter().map(|(v, d)| {
+            Diagnostic::warning(
+                "asked-values",
+                d.span,
+                format!(
+                    "no condition gives ?{v} its values, so it takes the values the rules that use this \
+                     relation ask it with (as the GDL-II reference tools, written in Prolog, do); strict \
+                     GDL refuses it: add a condition that gives ?{v} its values"
+                ),
+            )
+        })),
+        Err(e) if e.code == "unsafe-variable" => out.push(e),
+        Err(_) => out.extend(asked.into_iter().map(|(_, d)| d)),
+    }
 }
 
 fn every_role_warning(keyword: &str, v: &str, span: Span) -> Diagnostic {

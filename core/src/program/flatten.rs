@@ -1,7 +1,8 @@
 //! Flattening: every rule of a description becomes rules whose bodies are conjunctions of
 //! plain literals. `or` is split into separate rules (also nested), `and` flattened, `not`
 //! pushed onto atoms; `(not (and ...))` gets an auxiliary relation (`aux~1`, ...), and so does a
-//! `(not atom)` with variables of its own. The GDL-II readings of `crate::gdl2` apply here.
+//! `(not atom)` with variables of its own. The GDL-II readings of `crate::gdl2` apply here,
+//! values from the rules that ask included (`super::asked`).
 
 use super::rules::{NLit, NRule};
 use crate::ast::{Description, Literal, Rule, Term};
@@ -26,6 +27,9 @@ pub fn flatten(desc: &Description) -> Result<Vec<NRule>, Diagnostic> {
             }
             n.out.push(NRule { head: rule.head.clone(), body, span: rule.span });
         }
+    }
+    if gdl2 {
+        super::asked::bind_from_callers(&mut n.out)?;
     }
     Ok(n.out)
 }

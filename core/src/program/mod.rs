@@ -8,6 +8,7 @@
 //! Invariant: a normal rule's body holds only `Pos`, `Neg`, `Distinct` and `Same` literals,
 //! and auxiliary relation names contain `~`, which no parsed symbol can contain.
 
+pub mod asked;
 pub mod flatten;
 pub mod magic;
 mod rules;
