@@ -103,11 +103,21 @@ test('view as a role: the true state is hidden, the belief board and count agree
   // The possible states, virtualised.
   assert.ok((await page.locator('#knows-states .vrow').count()) < expected.count);
   await paneShot(page, 'gdl2-belief-board');
+  // The Grounded rules pane lights no rule against the true state either.
+  await page.locator('#tab-ground').click();
+  await page.locator('#gv-hidden').waitFor({ timeout: 30_000 });
+  assert.match(await page.locator('#gv-hidden').textContent(), /viewed as xplayer, who does not know the true state/);
+  assert.ok((await page.locator('#ground-list .vrow').count()) > 0);
+  assert.equal(await page.locator('#ground-list .vrow.fires').count(), 0);
+  await page.locator('#tab-play').click();
 
-  // Back to the referee: the true state again.
+  // Back to the referee: the true state again, and the rules it fires.
   await page.locator('#view-as-role').selectOption('');
   assert.equal(await page.locator('#board .belief').count(), 0);
   assert.equal(await page.locator('#knows').isHidden(), true);
+  await page.locator('#tab-ground').click();
+  await page.locator('#ground-list .vrow.fires').first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator('#gv-hidden').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -117,7 +117,11 @@ export class App {
           this.#knowing?.stop();
           this.#knowing = null;
         }
-        if (this.#loaded?.ok) this.#knows(this.#session.view());
+        if (this.#loaded?.ok) {
+          const view = this.#session.view();
+          this.#ground.setPosition(view, this.#play.hiding(view) ? role : null);
+          this.#knows(view);
+        }
       },
       showGround: (atom) => {
         this.#tabs.select('ground');
@@ -292,7 +296,7 @@ export class App {
 
   #show(view: View): void {
     this.#play.render({ ...view, engineNote: engineNote(this.#pick, view) });
-    this.#ground.setPosition(view);
+    this.#ground.setPosition(view, this.#play.hiding(view) ? this.#viewAs : null);
     this.#seats.update(view);
     this.#knows(view);
     this.#kept = { moves: view.history, step: view.step };

@@ -167,10 +167,14 @@ export class GroundPane {
     }
   }
 
-  /** The position shown in the play pane changed. */
-  setPosition(view: View | null): void {
-    this.#position.setView(view);
-    void this.#refresh();
+  /** The position shown in the play pane changed; `hiddenFor`: the role it is viewed as
+   * (GDL-II), who may not see the true state, so no rule is lit against it. */
+  setPosition(view: View | null, hiddenFor: string | null = null): void {
+    this.#position.hiddenFor = hiddenFor;
+    this.#position.setView(hiddenFor === null ? view : null);
+    if (hiddenFor === null) return void this.#refresh();
+    this.#position.now = this.#position.withMove = null;
+    if (this.#program && document.getElementById('gv-stage')) this.#openStage(this.#stage);
   }
 
   /** The Play pane's preview: the moves chosen there (null: preview off). */

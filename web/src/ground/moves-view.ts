@@ -24,7 +24,10 @@ export function renderPosition(p: Program | null, position: Position, actions: M
   const view = position.view;
   if (!box || !p) return;
   if (!view) {
-    box.replaceChildren(h('p', { class: 'muted' }, 'No position: the game is not loaded.'));
+    const why = position.hiddenFor
+      ? `The game is viewed as ${position.hiddenFor}, who does not know the true state: no rule is lit against it until the game ends. View it as the referee to see them.`
+      : 'No position: the game is not loaded.';
+    box.replaceChildren(h('p', { class: 'muted', id: 'gv-hidden' }, why));
     return;
   }
   const head = h('p', {}, h('strong', {}, `Position after ${view.step} move${view.step === 1 ? '' : 's'}`), view.terminal ? ' · the game is over' : ' · choose a move to see which rules it switches:');

@@ -8,6 +8,8 @@ import type { GroundClient, Program, Values } from './client';
 
 export class Position {
   view: View | null = null;
+  /** The role the position is viewed as, who may not see the true state (then `view` is null). */
+  hiddenFor: string | null = null;
   /** Values of the position (no move chosen) and with the chosen moves. */
   now: Values | null = null;
   withMove: Values | null = null;
