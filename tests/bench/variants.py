@@ -47,8 +47,9 @@ import speed
 
 HERE = speed.HERE
 REPO = speed.REPO
+# GDL's keywords, and GDL-II's: `sees` and the role `random` (nature), which must keep their names.
 KEYWORDS = {'role', 'init', 'true', 'does', 'next', 'legal', 'goal', 'terminal', 'base', 'input',
-            'distinct', 'or', 'not', 'and', '<='}
+            'distinct', 'or', 'not', 'and', '<=', 'sees', 'random'}
 
 
 # ------------------------------------------------------------------ reading and writing KIF
