@@ -476,21 +476,29 @@ mod tests {
         assert_eq!(seen[0], ["(pair 1 1 2)", "(pair 1 2 2)"]);
     }
 
-    /// A head variable that only callers bind plays as the oracle reads it: `points` is asked
-    /// by `total`, which `sees` asks for every role, so each role gets its own score.
+    /// A head variable that only callers bind plays as the oracle reads it, on every engine:
+    /// `points` is asked by `total`, which `sees` asks for every role, so each role gets its
+    /// own score.
     #[test]
     fn values_asked_by_callers_play() {
+        use crate::engine::{build, Choice};
         use crate::machine::StateMachine;
         let text = format!(
             "{GAME}(<= (points ?p 6) (most ?p)) (<= (points ?p 0) (not (most ?p))) (<= (most player) (door 1))\n\
              (<= (total ?p ?n) (points ?p ?n)) (<= (sees ?r (score ?n)) (does random (hide ?d)) (total ?r ?n))"
         );
-        let mut m = crate::load(&text, Default::default()).unwrap().reasoner;
-        let s = m.initial_state();
-        let noop = m.legal_moves(&s, 0).unwrap()[0];
-        let hide = m.legal_moves(&s, 1).unwrap()[0];
-        let seen = m.percepts(&s, &[noop, hide]).unwrap().unwrap();
-        assert_eq!(seen, [vec!["(score 6)"], vec!["(score 0)"]]);
+        let valid = crate::validated(&text).unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(valid.warnings.iter().map(|d| d.code).collect::<Vec<_>>(), ["asked-values"]);
+        for choice in [Choice::Reasoner, Choice::Ground, Choice::Propnet] {
+            let mut m = build(choice, &valid.description, Default::default(), Default::default(), &|| 0.0)
+                .unwrap_or_else(|d| panic!("{choice:?}: {d:?}"))
+                .engine;
+            let s = m.initial_state();
+            let noop = m.legal_moves(&s, 0).unwrap()[0];
+            let hide = m.legal_moves(&s, 1).unwrap()[0];
+            let seen = m.percepts(&s, &[noop, hide]).unwrap().unwrap();
+            assert_eq!(seen, [vec!["(score 6)"], vec!["(score 0)"]], "{choice:?}");
+        }
     }
 
     /// Replay checks percepts: a changed one, a missing `sees` field, are named.
