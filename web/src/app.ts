@@ -119,7 +119,7 @@ export class App {
         }
         if (this.#loaded?.ok) {
           const view = this.#session.view();
-          this.#ground.setPosition(view, this.#play.hiding(view) ? role : null);
+          this.#groundAt(view);
           this.#knows(view);
         }
       },
@@ -294,9 +294,14 @@ export class App {
     }
   }
 
+  /** The Grounded rules pane follows the position: lit against it unless a role views it. */
+  #groundAt(view: View): void {
+    this.#ground.setPosition(view, this.#play.hiding(view) ? this.#viewAs : null);
+  }
+
   #show(view: View): void {
     this.#play.render({ ...view, engineNote: engineNote(this.#pick, view) });
-    this.#ground.setPosition(view, this.#play.hiding(view) ? this.#viewAs : null);
+    this.#groundAt(view);
     this.#seats.update(view);
     this.#knows(view);
     this.#kept = { moves: view.history, step: view.step };
