@@ -272,12 +272,18 @@ fn dresden(game: &str, play_clock: &str, version: &str) -> String {
     log
 }
 
-/// The referee's log shows a finished match where our player was never late nor illegal.
+/// The referee's log shows a finished match where our player was never late nor illegal
+/// (the referee's own random player may be: it tracks every state it may be in, and in a
+/// GDL-II game can run out of its clock on a loaded machine; the referee then plays for it).
 fn clean(log: &str) {
     assert!(log.contains("Game over! results:"), "{log}");
-    let lower = log.to_lowercase();
-    for bad in ["illegal", "timeout", "timed out", "io error", "exception"] {
-        assert!(!lower.contains(bad), "the referee's log says {bad}:\n{log}");
+    for line in log.lines().map(str::to_lowercase) {
+        for bad in ["illegal", "timeout", "timed out"] {
+            assert!(!(line.contains(bad) && line.contains("ours")), "the referee's log says {bad}:\n{log}");
+        }
+        for bad in ["io error", "exception"] {
+            assert!(!line.contains(bad), "the referee's log says {bad}:\n{log}");
+        }
     }
     let ours = log.lines().filter(|l| l.contains("reply from ours:")).count();
     assert!(ours >= 3, "our player answered {ours} PLAYs:\n{log}");
