@@ -68,15 +68,17 @@ pub fn is_gdl2<'a>(rules: impl IntoIterator<Item = &'a Rule>) -> bool {
     })
 }
 
+/// Whether the reference tools ask relation `name` role by role, the role given (`legal`,
+/// `goal`, `sees`).
+pub fn asked_by_role(name: &str) -> bool {
+    matches!(name, "legal" | "goal" | SEES)
+}
+
 /// The role variable of a `sees` head (in a GDL-II game also of a `legal` or `goal` head) that
 /// no positive condition of `bound` binds: such a rule holds for every role (the reference
 /// tools ask these relations with the role given).
 pub fn every_role_variable<'a>(head: &'a Term, bound: &dyn Fn(&str) -> bool, gdl2: bool) -> Option<&'a str> {
-    let keyword = match head.name() {
-        Some(SEES) => true,
-        Some("legal" | "goal") => gdl2,
-        _ => false,
-    };
+    let keyword = head.name().is_some_and(|n| asked_by_role(n) && (n == SEES || gdl2));
     match head.args() {
         [Term::Var(v, _), _] if keyword && !bound(v) => Some(v),
         _ => None,

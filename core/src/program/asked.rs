@@ -93,7 +93,7 @@ pub fn bind_from_callers(rules: &mut Vec<NRule>) -> Result<(), Diagnostic> {
         for rule in rules.iter() {
             for (k, lit) in rule.body.iter().enumerate() {
                 let (NLit::Pos(call) | NLit::Neg(call)) = lit else { continue };
-                if place_of(call, place.2) != place || call.args().len() != place.1 {
+                if place_of(call, place.2) != place {
                     continue;
                 }
                 let before = if matches!(lit, NLit::Pos(_)) { k } else { rule.body.len() };
@@ -110,7 +110,7 @@ pub fn bind_from_callers(rules: &mut Vec<NRule>) -> Result<(), Diagnostic> {
                 free.sort_unstable();
                 for v in free {
                     let from = caller_place(&rule.head, v).ok_or_else(|| unknown_value(v, call, &rule.head))?;
-                    let condition = if matches!(from.0.as_str(), "legal" | "goal" | "sees") && from.2 == 0 {
+                    let condition = if crate::gdl2::asked_by_role(&from.0) && from.2 == 0 {
                         Term::Func("role".into(), vec![rule.head.args()[0].clone()], call.span())
                     } else if RESERVED.contains(&from.0.as_str()) {
                         return Err(unknown_value(v, call, &rule.head));
