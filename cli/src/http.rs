@@ -1,167 +1,254 @@
-//! The small HTTP/1.x server `gdl player` needs, on std's sockets and `httparse`: one thread
-//! per connection and one request per connection (GGP referees open one per message), every
-//! read bounded by the time left for the whole message — a client that trickles its bytes is
-//! cut off (408) whatever the size of its message, and holds a thread no longer — bodies
-//! bounded in size (413 without reading them), and a bound on connections at once (503).
+//! The HTTP/1.x server `gdl player` needs, on hyper over a tokio runtime of one thread: a
+//! connection is a task, not a thread, so idle connections cost a socket and no more. One
+//! request per connection (GGP referees open one per message). Every message must arrive
+//! within the time given, counted from when its connection was taken: the head under hyper's
+//! header deadline, the body under the same deadline here — a client that trickles its bytes
+//! or sends nothing is answered 408 and cut off. Bodies are bounded in size (413 without
+//! reading them), heads too (431), and connections at once (503). The handler is async: it
+//! must not think on the runtime's thread (the engine runs on a thread of its own).
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::thread;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Body, Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 
 /// Longest request head (request line and headers).
 const MAX_HEAD: usize = 16 << 10;
-/// Most connections served at once; more are answered 503 at once.
-pub const MAX_CONNECTIONS: usize = 64;
+/// Most connections served at once; more are answered 503 at once. Each holds a file
+/// descriptor: `serve` raises the process's limit to fit them, or serves fewer.
+pub const MAX_CONNECTIONS: usize = 8192;
+/// File descriptors kept for everything but connections (the engine, logs, the runtime).
+const RESERVED_FILES: usize = 64;
 
 /// An answer: HTTP status and body.
 pub type Answer = (u16, String);
 
-/// A request read in full: its method and body, when it arrived, and where to answer.
+/// A request read in full: its method and body, and when its connection was taken.
 pub struct Request {
     pub method: String,
     pub body: Vec<u8>,
     pub arrived: Instant,
-    stream: TcpStream,
 }
 
-impl Request {
-    /// Sends `answer` with `headers` and closes the connection.
-    pub fn respond(mut self, (status, body): Answer, headers: &[(&str, &str)]) {
-        respond(&mut self.stream, status, &body, headers);
-    }
+/// What the handler answers, and what to do once the answer has been sent.
+pub struct Reply {
+    pub answer: Answer,
+    pub sent: Option<Box<dyn FnOnce() + Send>>,
 }
 
-/// Serves every connection of `listener` on a thread of its own: `handle` gets each request
-/// read within `seconds`, of at most `max_body` bytes; what cannot be read is answered here.
-pub fn serve(
-    listener: TcpListener,
-    seconds: f64,
-    max_body: usize,
-    headers: &'static [(&str, &str)],
-    handle: impl Fn(Request) + Send + Sync + 'static,
-) {
-    let handle = Arc::new(handle);
-    let open = Arc::new(AtomicUsize::new(0));
-    for stream in listener.incoming().flatten() {
-        let arrived = Instant::now();
-        if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            open.fetch_sub(1, Ordering::SeqCst);
-            let mut stream = stream;
-            respond(&mut stream, 503, "error: too many connections at once", headers);
-            continue;
-        }
-        let (handle, open) = (handle.clone(), open.clone());
-        thread::spawn(move || {
-            match read(stream, arrived, seconds, max_body) {
-                Ok(request) => handle(request),
-                Err((mut stream, answer)) => {
-                    eprintln!("gdl player: answered {}: {}", answer.0, answer.1);
-                    respond(&mut stream, answer.0, &answer.1, headers);
-                    drain(&mut stream);
+/// The bounds of the server.
+#[derive(Clone, Copy)]
+pub struct Bounds {
+    /// Seconds a message may take to arrive.
+    pub seconds: f64,
+    /// Longest body, in bytes.
+    pub max_body: usize,
+}
+
+/// Serves every connection of `listener` until the process ends: `handle` gets each request
+/// read within the bounds; what cannot be read is answered here, with `headers`.
+pub fn serve<H, F>(listener: std::net::TcpListener, bounds: Bounds, headers: &'static [(&str, &str)], handle: H)
+where
+    H: Fn(Request) -> F + Send + Sync + 'static,
+    F: Future<Output = Reply> + Send + 'static,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+    let runtime = runtime.expect("a runtime of one thread builds");
+    let most = connections_allowed();
+    runtime.block_on(async move {
+        listener.set_nonblocking(true).expect("a listening socket can be made non-blocking");
+        let listener = TcpListener::from_std(listener).expect("a listening socket joins the runtime");
+        let handle = Arc::new(handle);
+        let open = Arc::new(AtomicUsize::new(0));
+        loop {
+            let mut stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of file descriptors, or a connection reset before it was taken:
+                    // wait a little rather than spin.
+                    eprintln!("gdl player: cannot take a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
                 }
+            };
+            let arrived = Instant::now();
+            if open.fetch_add(1, Ordering::SeqCst) >= most {
+                let open = open.clone();
+                tokio::spawn(async move {
+                    respond_raw(&mut stream, 503, "error: too many connections at once", headers).await;
+                    open.fetch_sub(1, Ordering::SeqCst);
+                });
+                continue;
             }
-            open.fetch_sub(1, Ordering::SeqCst);
-        });
-    }
+            let (handle, open) = (handle.clone(), open.clone());
+            tokio::spawn(async move {
+                connection(stream, arrived, bounds, headers, &*handle).await;
+                open.fetch_sub(1, Ordering::SeqCst);
+            });
+        }
+    });
 }
 
-/// Reads one request within `seconds` of `arrived`.
-fn read(
+/// Serves the one request of a connection taken at `arrived`.
+async fn connection<H, F>(
     mut stream: TcpStream,
     arrived: Instant,
-    seconds: f64,
-    max_body: usize,
-) -> Result<Request, (TcpStream, Answer)> {
-    let deadline = arrived + Duration::from_secs_f64(seconds);
-    let late = || (408, format!("error: the message took more than {seconds} s to arrive"));
-    let mut buffer = Vec::new();
-    let mut chunk = [0u8; 16 << 10];
-    // The head, then as much of the body as came with it.
-    let (method, length, start) = loop {
-        let mut headers = [httparse::EMPTY_HEADER; 32];
-        let mut parsed = httparse::Request::new(&mut headers);
-        match parsed.parse(&buffer) {
-            Ok(httparse::Status::Complete(start)) => {
-                let length = parsed.headers.iter().find(|h| h.name.eq_ignore_ascii_case("content-length"));
-                let length = match length
-                    .map(|h| std::str::from_utf8(h.value).ok().and_then(|v| v.trim().parse::<usize>().ok()))
-                {
-                    None => 0,
-                    Some(Some(n)) => n,
-                    Some(None) => return Err((stream, (400, "error: the Content-Length is not a number".into()))),
-                };
-                break (parsed.method.unwrap_or("").to_string(), length, start);
+    bounds: Bounds,
+    headers: &'static [(&str, &str)],
+    handle: &H,
+) where
+    H: Fn(Request) -> F,
+    F: Future<Output = Reply>,
+{
+    let deadline = arrived + Duration::from_secs_f64(bounds.seconds);
+    // Set when the answer leaves bytes of the request unread.
+    let unread = AtomicBool::new(false);
+    let sent = Mutex::new(None);
+    let service = service_fn(|request: hyper::Request<Incoming>| {
+        let (unread, sent) = (&unread, &sent);
+        async move {
+            let method = request.method().to_string();
+            let answer = match body(request.into_body(), deadline, bounds).await {
+                Ok(body) => {
+                    let reply = handle(Request { method, body, arrived }).await;
+                    *sent.lock().expect("no task panics holding it") = reply.sent;
+                    reply.answer
+                }
+                Err(answer) => {
+                    unread.store(true, Ordering::SeqCst);
+                    answer
+                }
+            };
+            if answer.0 >= 400 {
+                eprintln!("gdl player: answered {}: {}", answer.0, answer.1);
             }
-            Ok(httparse::Status::Partial) if buffer.len() < MAX_HEAD => {}
-            Ok(httparse::Status::Partial) => {
-                return Err((stream, (431, "error: the request's head is too long".into())))
-            }
-            Err(e) => return Err((stream, (400, format!("error: not an HTTP request: {e}")))),
+            Ok::<_, std::convert::Infallible>(response(answer, headers))
         }
-        match read_some(&mut stream, &mut chunk, deadline) {
-            Ok(0) => return Err((stream, (400, "error: the connection closed before the request's end".into()))),
-            Ok(n) => buffer.extend_from_slice(&chunk[..n]),
-            Err(_) => return Err((stream, late())),
+    });
+    let served = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_secs_f64(bounds.seconds))
+        .max_header_size(MAX_HEAD)
+        .keep_alive(false)
+        .title_case_headers(true)
+        .serve_connection(TokioIo::new(&mut stream), service)
+        .await;
+    match served {
+        Ok(()) => {}
+        Err(e) if e.is_timeout() => {
+            let answer = late(bounds.seconds);
+            eprintln!("gdl player: answered {}: {}", answer.0, answer.1);
+            respond_raw(&mut stream, answer.0, &answer.1, headers).await;
+            unread.store(true, Ordering::SeqCst);
         }
-    };
-    if length > max_body {
-        return Err((stream, (413, format!("error: a message may have {} MB at most", max_body >> 20))));
+        // hyper has answered these itself (400, 431).
+        Err(e) if e.is_parse_too_large() => {
+            eprintln!("gdl player: answered 431: error: the request's head is too long");
+            unread.store(true, Ordering::SeqCst);
+        }
+        Err(e) if e.is_parse() => {
+            eprintln!("gdl player: answered 400: error: not an HTTP request: {e}");
+            unread.store(true, Ordering::SeqCst);
+        }
+        // The client went away: nobody to answer.
+        Err(_) => {}
     }
-    let mut body = buffer.split_off(start);
-    while body.len() < length {
-        match read_some(&mut stream, &mut chunk, deadline) {
-            Ok(0) => return Err((stream, (400, "error: the connection closed before the message's end".into()))),
-            Ok(n) => body.extend_from_slice(&chunk[..n.min(length - body.len())]),
-            Err(_) => return Err((stream, late())),
-        }
+    if let Some(sent) = sent.into_inner().expect("no task panics holding it") {
+        sent();
     }
-    Ok(Request { method, body, arrived, stream })
+    if unread.into_inner() {
+        drain(&mut stream).await;
+    }
 }
 
-/// Reads and drops what the client still sends, for a second at most: closing a connection
-/// with unread bytes would reset it before the client reads the answer (a 413).
-fn drain(stream: &mut TcpStream) {
-    let deadline = Instant::now() + Duration::from_secs(1);
-    let mut chunk = [0u8; 16 << 10];
-    while let Ok(n) = read_some(stream, &mut chunk, deadline) {
-        if n == 0 {
-            break;
-        }
+/// The body of a request, read by `deadline`, or the answer saying why not.
+async fn body(body: Incoming, deadline: Instant, bounds: Bounds) -> Result<Vec<u8>, Answer> {
+    let too_long = || (413, format!("error: a message may have {} MB at most", bounds.max_body >> 20));
+    // A Content-Length above the bound is refused before a byte of the body is read.
+    if body.size_hint().lower() > bounds.max_body as u64 {
+        return Err(too_long());
+    }
+    match tokio::time::timeout_at(deadline.into(), Limited::new(body, bounds.max_body).collect()).await {
+        Err(_) => Err(late(bounds.seconds)),
+        Ok(Ok(collected)) => Ok(collected.to_bytes().to_vec()),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_long()),
+        Ok(Err(_)) => Err((400, "error: the connection closed before the message's end".into())),
     }
 }
 
-/// One read that gives up at `deadline`.
-fn read_some(stream: &mut TcpStream, chunk: &mut [u8], deadline: Instant) -> std::io::Result<usize> {
-    let left = deadline.saturating_duration_since(Instant::now());
-    if left.is_zero() {
-        return Err(std::io::ErrorKind::TimedOut.into());
-    }
-    stream.set_read_timeout(Some(left))?;
-    stream.read(chunk)
+/// The answer to a message that took too long to arrive.
+fn late(seconds: f64) -> Answer {
+    (408, format!("error: the message took more than {seconds} s to arrive"))
 }
 
-/// Writes a response (within 10 s: a client that does not read is dropped) and closes.
-fn respond(stream: &mut TcpStream, status: u16, body: &str, headers: &[(&str, &str)]) {
-    let reason = match status {
-        200 => "OK",
-        204 => "No Content",
-        400 => "Bad Request",
-        405 => "Method Not Allowed",
-        408 => "Request Timeout",
-        413 => "Payload Too Large",
-        431 => "Request Header Fields Too Large",
-        503 => "Service Unavailable",
-        _ => "Error",
-    };
+/// An answer as hyper sends it.
+fn response((status, body): Answer, headers: &'static [(&'static str, &'static str)]) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    for (name, value) in headers {
+        response.headers_mut().insert(*name, hyper::header::HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// Writes an answer given outside hyper (no request was read: a 503 at once, a 408 when the
+/// head did not arrive in time) within 10 s, and closes the writing side.
+async fn respond_raw(stream: &mut TcpStream, status: u16, body: &str, headers: &[(&str, &str)]) {
+    let reason = StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("Error");
     let mut head = format!("HTTP/1.1 {status} {reason}\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
     for (name, value) in headers {
         head += &format!("{name}: {value}\r\n");
     }
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(10)));
-    // The client may have given up and closed the connection: nothing to do then.
-    let _ = stream.write_all(format!("{head}\r\n{body}").as_bytes());
-    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let text = format!("{head}\r\n{body}");
+    // The client may have given up and closed the connection, or not read: nothing to do then.
+    let _ = tokio::time::timeout(Duration::from_secs(10), stream.write_all(text.as_bytes())).await;
+    let _ = stream.shutdown().await;
+}
+
+/// Reads and drops what the client still sends, for a second at most: closing a connection
+/// with unread bytes would reset it before the client reads the answer (a 413).
+async fn drain(stream: &mut TcpStream) {
+    let mut chunk = [0u8; 16 << 10];
+    let reading = async { while matches!(stream.read(&mut chunk).await, Ok(n) if n > 0) {} };
+    let _ = tokio::time::timeout(Duration::from_secs(1), reading).await;
+}
+
+/// How many connections may be open at once: `MAX_CONNECTIONS`, or fewer when the process
+/// may not open that many files; the limit is raised as far as the system allows first.
+fn connections_allowed() -> usize {
+    let files = raise_file_limit(MAX_CONNECTIONS + RESERVED_FILES);
+    files.saturating_sub(RESERVED_FILES).clamp(1, MAX_CONNECTIONS)
+}
+
+/// Raises the process's limit of open files towards `wanted`; returns the limit now.
+#[cfg(unix)]
+fn raise_file_limit(wanted: usize) -> usize {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit and setrlimit read and write the one struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return wanted;
+        }
+        let target = (wanted as libc::rlim_t).min(limit.rlim_max);
+        if limit.rlim_cur < target {
+            let raised = libc::rlimit { rlim_cur: target, rlim_max: limit.rlim_max };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
+        }
+    }
+    usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
+}
+
+#[cfg(not(unix))]
+fn raise_file_limit(wanted: usize) -> usize {
+    wanted
 }

@@ -117,27 +117,70 @@ fn our_player_answers_hostile_clients_and_keeps_serving() {
         assert!(answer.starts_with("HTTP/1.1 408"), "slow client {k}: {answer}");
     }
     // A whole match against our referee, then another one: the player is still sound.
-    let tictactoe = root().join("games/tictactoe.kif");
-    let record = tempfile::NamedTempFile::new().unwrap();
-    let out = gdl()
-        .arg("match")
-        .arg(&tictactoe)
-        .args(["--players", &format!("http://{address},uct:100"), "--games", "2", "--play-clock", "2"])
-        .arg("--record")
-        .arg(record.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let players = format!("http://{address},uct:100");
+    played_in_time(&referee_tictactoe(&players, &["--games", "2", "--play-clock", "2"]), 2000.0);
+}
+
+/// The matches of a record all ended, with no fault, every move within `clock` milliseconds.
+fn played_in_time((stderr, record): &(String, serde_json::Value), clock: f64) {
     assert!(!stderr.contains("gdl match: player"), "no fault: {stderr}");
-    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(record.path()).unwrap()).unwrap();
     for m in record["matches"].as_array().unwrap() {
-        assert!(m["goals"].is_array(), "{m}");
+        assert!(m["goals"].is_array(), "the match ends: {m}");
         assert_eq!(m["faults"].as_array().unwrap().len(), 0, "{m}");
+        assert!(m["steps"].as_array().unwrap().len() >= 5, "{m}");
         for step in m["steps"].as_array().unwrap() {
-            assert!(step["millis"].as_array().unwrap().iter().all(|t| t.as_f64().unwrap() < 2000.0), "{step}");
+            assert!(step["millis"].as_array().unwrap().iter().all(|t| t.as_f64().unwrap() < clock), "{step}");
         }
     }
+}
+
+/// Raises this process's limit of open files to `wanted` if the system allows; returns how
+/// many it may open now.
+fn open_files(wanted: u64) -> u64 {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit and setrlimit read and write the one struct given.
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit), 0);
+        if limit.rlim_cur < wanted {
+            let raised = libc::rlimit { rlim_cur: wanted.min(limit.rlim_max), rlim_max: limit.rlim_max };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
+        }
+    }
+    limit.rlim_cur
+}
+
+/// A thousand connections that send half a request head and then nothing, held open the whole
+/// match (the player gives a message 60 s to arrive): INFO is answered at once, and against
+/// our referee every PLAY gets its move within the 2 s clock. The old server, a thread per
+/// connection and at most 64, answered 503 to everyone else while they idled.
+#[test]
+fn our_player_moves_in_time_while_a_thousand_connections_idle() {
+    let idle = 1000;
+    let files = open_files(idle + 200);
+    let idle = idle.min(files.saturating_sub(200));
+    if idle < 1000 {
+        eprintln!("this process may open only {files} files: {idle} idle connections instead of 1000");
+    }
+    let (_player, address) = player(&["--player", "uct:60s", "--read-timeout", "60"]);
+    let halves: Vec<TcpStream> = (0..idle)
+        .map(|_| {
+            let mut half = TcpStream::connect(&address).unwrap();
+            half.write_all(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Le").unwrap();
+            half
+        })
+        .collect();
+    assert_eq!(post(&address, "(INFO)"), (200, "available".into()));
+    let players = format!("http://{address},random");
+    played_in_time(&referee_tictactoe(&players, &["--games", "1", "--start-clock", "5", "--play-clock", "2"]), 2000.0);
+    // The idle connections were held, not cut, all along: none has been answered or closed.
+    for half in halves.iter().step_by(100) {
+        half.set_nonblocking(true).unwrap();
+        let kind = (&*half).read(&mut [0u8; 16]).map(|n| format!("{n} bytes")).unwrap_err().kind();
+        assert_eq!(kind, std::io::ErrorKind::WouldBlock);
+    }
+    assert_eq!(post(&address, "(INFO)"), (200, "available".into()));
 }
 
 /// A fake remote player on a free port: `answer` is what it does with each connection.
@@ -152,21 +195,30 @@ fn fake(answer: fn(TcpStream)) -> String {
     address
 }
 
-/// Runs `gdl match` on tic-tac-toe between the player at `address` and `random`, on clocks
-/// of half a second; returns stderr and the record.
-fn referee_against(address: &str) -> (String, serde_json::Value) {
+/// Runs `gdl match` on tic-tac-toe between `players` with `args`; returns stderr and the record.
+fn referee_tictactoe(players: &str, args: &[&str]) -> (String, serde_json::Value) {
     let record = tempfile::NamedTempFile::new().unwrap();
     let out = gdl()
         .arg("match")
         .arg(root().join("games/tictactoe.kif"))
-        .args(["--players", &format!("http://{address},random"), "--games", "1"])
-        .args(["--start-clock", "0.5", "--play-clock", "0.5", "--record"])
+        .args(["--players", players])
+        .args(args)
+        .arg("--record")
         .arg(record.path())
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(out.status.success(), "{stderr}");
     (stderr, serde_json::from_str(&std::fs::read_to_string(record.path()).unwrap()).unwrap())
+}
+
+/// `gdl match` on tic-tac-toe between the player at `address` and `random`, on clocks of
+/// half a second.
+fn referee_against(address: &str) -> (String, serde_json::Value) {
+    referee_tictactoe(
+        &format!("http://{address},random"),
+        &["--games", "1", "--start-clock", "0.5", "--play-clock", "0.5"],
+    )
 }
 
 #[test]

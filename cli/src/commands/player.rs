@@ -1,16 +1,17 @@
 //! `gdl player`: an HTTP server that plays GGP matches, one at a time, as GGP-Base and the
 //! Dresden GameController expect. The protocol itself (messages, a player's match) is
-//! `gdl_core::protocol`; this file is the HTTP glue over `crate::http` (one thread per
-//! connection, each read bounded in time and size): each request's thread answers INFO
-//! itself, and one match thread owns the engine (the reasoner is not
-//! `Send`), loads the START's rules and plays each PLAY within the clock less a margin:
+//! `gdl_core::protocol`; this file is the glue over `crate::http` (hyper on a tokio runtime of
+//! one thread, each read bounded in time and size): each request's task answers INFO itself
+//! and passes every other message over a channel to one match thread, which owns the engine
+//! (the reasoner is not `Send`, and its thinking must not hold the runtime), loads the
+//! START's rules and plays each PLAY within the clock less a margin:
 //! `--margin` (at most 40% of the clock), raised when an answer is measured to leave later
 //! than planned (the search's last playouts, freeing its tree, threads waiting for a core).
 //! A match whose referee falls silent (no message for `quiet_limit` of its clocks) is
 //! abandoned: INFO says available again and the next START replaces it.
 
 use crate::args::PlayerArgs;
-use crate::http::{self, Answer, Request};
+use crate::http::{self, Answer, Bounds, Reply, Request};
 use crate::load::{usage, Outcome};
 use gdl_core::diagnostic::LineIndex;
 use gdl_core::engine::{self, Choice, Engine};
@@ -21,10 +22,11 @@ use gdl_core::protocol::player::Match;
 use gdl_core::reasoner::Limits;
 use std::net::IpAddr;
 use std::net::TcpListener;
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
 
 /// The headers of every answer: browser referees may call the player (CORS).
 const HEADERS: [(&str, &str); 4] = [
@@ -38,7 +40,7 @@ const HEADERS: [(&str, &str); 4] = [
 struct Job {
     message: Message,
     arrived: Instant,
-    answer: Sender<Answer>,
+    answer: oneshot::Sender<Answer>,
 }
 
 /// What the match thread needs to load a game and play it.
@@ -75,41 +77,42 @@ pub fn run(args: &PlayerArgs) -> Outcome {
     let (jobs, inbox) = channel();
     let (playing, measured) = (busy.clone(), answered.clone());
     thread::spawn(move || play_matches(&setup, &inbox, &playing, &measured));
-    let shared = Shared { jobs: Mutex::new(jobs), busy, answered, margin };
+    let shared = Arc::new(Shared { jobs, busy, answered, margin });
     // The clock starts when the connection is taken, before its request is read.
-    http::serve(listener, read_timeout, MAX_MESSAGE_BYTES, &HEADERS, move |request| serve(request, &shared));
+    let bounds = Bounds { seconds: read_timeout, max_body: MAX_MESSAGE_BYTES };
+    http::serve(listener, bounds, &HEADERS, move |request| serve(request, shared.clone()));
     Ok(())
 }
 
 /// What every request's thread shares: the way to the match thread, whether a match is on,
 /// when the last move left (milliseconds after its PLAY arrived), and the settings.
 struct Shared {
-    jobs: Mutex<Sender<Job>>,
+    jobs: Sender<Job>,
     busy: Arc<Mutex<Option<Busy>>>,
     answered: Arc<Mutex<Option<f64>>>,
     margin: f64,
 }
 
 /// Answers one request: CORS preflight, INFO, or a message passed to the match thread.
-fn serve(request: Request, shared: &Shared) {
+/// Once a move has been sent, notes when it left.
+async fn serve(request: Request, shared: Arc<Shared>) -> Reply {
     let arrived = request.arrived;
     let (answer, is_move) = match request.method.as_str() {
         "OPTIONS" => ((204, String::new()), false),
-        "POST" => match std::str::from_utf8(&request.body) {
-            Ok(text) => respond_to(text, arrived, shared),
+        "POST" => match String::from_utf8(request.body) {
+            Ok(text) => respond_to(&text, arrived, &shared).await,
             Err(_) => ((400, "error: the message is not UTF-8 text".to_string()), false),
         },
         // A browser or a person looking: say whether a match is on.
         "GET" => ((200, status(&shared.busy).to_string()), false),
         m => ((405, format!("error: {m} is not a GGP message: POST the message")), false),
     };
-    if answer.0 >= 400 {
-        eprintln!("gdl player: answered {}: {}", answer.0, answer.1);
-    }
-    request.respond(answer, &HEADERS);
-    if is_move {
-        *shared.answered.lock().expect("no thread panics holding it") = Some(millis(arrived));
-    }
+    let sent = is_move.then(|| {
+        let answered = shared.answered.clone();
+        Box::new(move || *answered.lock().expect("no thread panics holding it") = Some(millis(arrived)))
+            as Box<dyn FnOnce() + Send>
+    });
+    Reply { answer, sent }
 }
 
 /// The match being played: its id, when its referee last sent a message, and how long a
@@ -152,7 +155,7 @@ fn millis(t: Instant) -> f64 {
 /// The answer to a message, and whether it is a move: INFO here, the rest by the match
 /// thread. A START still loading when its clock (less the margin) runs out is answered
 /// `ready`: its PLAY waits for it.
-fn respond_to(text: &str, arrived: Instant, shared: &Shared) -> (Answer, bool) {
+async fn respond_to(text: &str, arrived: Instant, shared: &Shared) -> (Answer, bool) {
     let stopped = || (500, "error: the player has stopped".to_string());
     let message = match Message::parse(text) {
         Ok(m) => m,
@@ -165,20 +168,21 @@ fn respond_to(text: &str, arrived: Instant, shared: &Shared) -> (Answer, bool) {
         Message::Play { .. } => (None, true),
         _ => (None, false),
     };
-    let (tx, rx) = channel();
-    if shared.jobs.lock().expect("no thread panics holding it").send(Job { message, arrived, answer: tx }).is_err() {
+    let (tx, rx) = oneshot::channel();
+    if shared.jobs.send(Job { message, arrived, answer: tx }).is_err() {
         return (stopped(), false);
     }
     let Some(seconds) = start_clock else {
-        let answer = rx.recv().unwrap_or_else(|_| stopped());
+        let answer = rx.await.unwrap_or_else(|_| stopped());
         let is_move = is_move && answer.0 == 200;
         return (answer, is_move);
     };
-    let wait = Duration::from_secs_f64(seconds - shared.margin / 1000.0).saturating_sub(arrived.elapsed());
-    let answer = match rx.recv_timeout(wait) {
-        Ok(answer) => answer,
-        Err(RecvTimeoutError::Timeout) => (200, "ready".into()),
-        Err(RecvTimeoutError::Disconnected) => stopped(),
+    let wait = Duration::try_from_secs_f64((seconds - shared.margin / 1000.0).max(0.0)).unwrap_or(Duration::MAX);
+    let wait = wait.saturating_sub(arrived.elapsed());
+    let answer = match tokio::time::timeout(wait, rx).await {
+        Ok(Ok(answer)) => answer,
+        Err(_) => (200, "ready".into()),
+        Ok(Err(_)) => stopped(),
     };
     (answer, false)
 }
