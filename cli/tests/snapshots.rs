@@ -5,8 +5,9 @@
 //! After an intended change: `cargo insta review`, or `INSTA_UPDATE=always cargo test -p gdl-cli --test snapshots`.
 
 use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// `gdl` run from the repository's root, so that paths in the output read `games/…`.
 fn gdl(args: &[&str]) -> Command {
@@ -47,6 +48,47 @@ fn info() {
     snapshot!("info_tictactoe", ["info", "games/tictactoe.kif"]);
     // The engines of the catalogue.
     snapshot!("info_unknown_engine", ["info", "games/nim.kif", "--engine", "fast"]);
+    // GDL-II: what the candidate knows once a door is opened (`play::knows`, as the page).
+    snapshot!(
+        "info_as",
+        ["info", "games/montyhall.kif", "--as", "candidate", "--path", "(choose 1), (hide 2); noop, (open 3)"]
+    );
+}
+
+/// `gdl player`'s log of one match of tic-tac-toe refereed by `gdl match` against a seeded
+/// random player, after a message that is not one: our player's budget is in playouts and the
+/// clocks are long, so its moves are the same on every run; times and the port are masked.
+#[test]
+fn player_log() {
+    let mut player = gdl(&["player", "--port", "0", "--player", "uct:100", "--seed", "1"]);
+    let mut player = player.stderr(Stdio::piped()).spawn().unwrap();
+    let mut log = BufReader::new(player.stderr.take().unwrap());
+    let mut text = String::new();
+    log.read_line(&mut text).unwrap();
+    let address = text.trim().rsplit("http://").next().unwrap().to_string();
+    // A message that is not one: answered 400, and said in the log.
+    let refused = ureq::post(&format!("http://{address}/")).send_string("(HELLO)");
+    assert!(matches!(refused, Err(ureq::Error::Status(400, _))));
+    let players = format!("http://{address},random");
+    let clocks = ["--start-clock", "60", "--play-clock", "60"];
+    let refereed = gdl(&["match", "games/tictactoe.kif", "--players", &players, "--games", "1", "--seed", "5"])
+        .args(clocks)
+        .output()
+        .unwrap();
+    player.kill().unwrap();
+    player.wait().unwrap();
+    log.read_to_string(&mut text).unwrap();
+    assert!(refereed.status.success(), "{}", String::from_utf8_lossy(&refereed.stderr));
+    let mut masks = filters();
+    masks.extend([
+        (r"127\.0\.0\.1:\d+", "127.0.0.1:[port]"),
+        (r"\b\d+ ms\b", "[ms] ms"),
+        // The referee names its matches after the time they start.
+        (r"gdl\.\d+\.", "gdl.[time]."),
+    ]);
+    insta::with_settings!({ filters => masks, prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("player_log", text);
+    });
 }
 
 #[test]

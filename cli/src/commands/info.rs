@@ -1,14 +1,15 @@
 //! `gdl info`: the initial position (`play::Position`): roles, fluents, and each role's legal
 //! moves (or the goals, when the initial state is terminal), keyed by role name. With `--as
-//! ROLE --path MOVES` (GDL-II): that role's history and information set (`core::infoset`).
+//! ROLE --path MOVES` (GDL-II): what that role knows, as the page shows it (`play::knows`):
+//! its moves, its percepts and its information set.
 
 use crate::args::InfoArgs;
 use crate::load::{self, invalid, usage, Outcome};
 use gdl_core::engine::Engine;
-use gdl_core::infoset::{history, information_set};
+use gdl_core::infoset::history;
 use gdl_core::machine::StateMachine;
 use gdl_core::path::{parse_path, play};
-use gdl_core::play::Position;
+use gdl_core::play::{knowledge, Position};
 use serde_json::{json, Map, Value};
 
 pub fn run(args: &InfoArgs) -> Outcome {
@@ -65,33 +66,28 @@ fn knows(m: &mut Engine, role: &str, args: &InfoArgs) -> Outcome {
     let path = parse_path(&args.path).map_err(|e| usage(format!("--path: {e}")))?;
     let (states, joints) = play(m, &path).map_err(invalid)?;
     let h = history(m, r, &states, &joints).map_err(invalid)?;
-    let set = information_set(m, &h, args.limit, args.seed).map_err(invalid)?;
-    let moves: Vec<String> = h.moves.iter().map(|&x| m.move_text(x)).collect();
-    let texts: Vec<Vec<String>> = set.states.iter().map(|s| m.state_text(s)).collect();
+    let k = knowledge(m, h, args.limit, args.seed).map_err(invalid)?;
     if args.json {
-        let out = json!({"role": role, "moves": moves, "percepts": h.percepts, "exact": set.estimate.is_none(),
-                         "estimate": set.estimate, "states": texts});
-        println!("{out}");
+        println!("{}", serde_json::to_string(&k).expect("knowledge is plain data"));
         return Ok(());
     }
-    let mut out = format!("{role} after {} joint moves\n", moves.len());
-    for (k, (mv, seen)) in moves.iter().zip(&h.percepts).enumerate() {
-        out += &format!(
-            "  {}. played {mv}; perceived: {}\n",
-            k + 1,
-            if seen.is_empty() { "nothing".into() } else { seen.join(" ") }
-        );
+    let mut out = format!("{role} after {} joint moves\n", k.steps.len());
+    for (i, step) in k.steps.iter().enumerate() {
+        let seen = if step.percepts.is_empty() { "nothing".into() } else { step.percepts.join(" ") };
+        out += &format!("  {}. played {}; perceived: {seen}\n", i + 1, step.played);
     }
-    out += &match set.estimate {
-        None => format!("information set: {} state(s), exact\n", texts.len()),
-        Some(e) => format!(
-            "information set: about {e:.0} states (an estimate); below, a SAMPLE of {} (seed {}, --limit {})\n",
-            texts.len(),
+    out += &if k.sampled {
+        format!(
+            "information set: about {:.0} states (an estimate); below, a SAMPLE of {} (seed {}, --limit {})\n",
+            k.count,
+            k.states.len(),
             args.seed,
             args.limit
-        ),
+        )
+    } else {
+        format!("information set: {} state(s), exact\n", k.states.len())
     };
-    for (i, s) in texts.iter().enumerate() {
+    for (i, s) in k.states.iter().enumerate() {
         out += &format!("state {}: {}\n", i + 1, s.join(" "));
     }
     print!("{out}");
