@@ -134,6 +134,16 @@ fn played_in_time((stderr, record): &(String, serde_json::Value), clock: f64) {
     }
 }
 
+#[test]
+fn our_player_refuses_a_read_timeout_that_is_not_one() {
+    for given in ["0", "-1", "NaN", "1e300"] {
+        let out = gdl().args(["player", "--port", "0", &format!("--read-timeout={given}")]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{given}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is not a number of seconds above 0 and at most a day"), "{err}");
+    }
+}
+
 /// Raises this process's limit of open files to `wanted` if the system allows; returns how
 /// many it may open now.
 fn open_files(wanted: u64) -> u64 {

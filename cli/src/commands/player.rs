@@ -55,6 +55,12 @@ struct Setup {
 
 pub fn run(args: &PlayerArgs) -> Outcome {
     let spec = Spec::parse(&args.player).map_err(|e| usage(format!("--player: {e}")))?;
+    if !(args.read_timeout > 0.0 && args.read_timeout <= 86_400.0) {
+        return Err(usage(format!(
+            "--read-timeout: {} is not a number of seconds above 0 and at most a day",
+            args.read_timeout
+        )));
+    }
     let host: IpAddr = args.host.parse().map_err(|_| usage(format!("--host: '{}' is not an IP address", args.host)))?;
     if !host.is_loopback() {
         eprintln!("gdl player: warning: listening on {host}, so any machine that reaches this one can send it matches");
