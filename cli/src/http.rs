@@ -24,7 +24,7 @@ use tokio::net::{TcpListener, TcpStream};
 const MAX_HEAD: usize = 16 << 10;
 /// Most connections served at once; more are answered 503 at once. Each holds a file
 /// descriptor: `serve` raises the process's limit to fit them, or serves fewer.
-pub const MAX_CONNECTIONS: usize = 8192;
+const MAX_CONNECTIONS: usize = 8192;
 /// File descriptors kept for everything but connections (the engine, logs, the runtime).
 const RESERVED_FILES: usize = 64;
 

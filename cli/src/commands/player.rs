@@ -90,7 +90,7 @@ pub fn run(args: &PlayerArgs) -> Outcome {
     Ok(())
 }
 
-/// What every request's thread shares: the way to the match thread, whether a match is on,
+/// What every request's task shares: the way to the match thread, whether a match is on,
 /// when the last move left (milliseconds after its PLAY arrived), and the settings.
 struct Shared {
     jobs: Sender<Job>,
