@@ -46,7 +46,7 @@ const MATCH_PLAYERS: [Spec; 2] = [Spec::Uct(Budget::Playouts(1000)), Spec::Rando
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Catalogue {
-    pub kinds: Vec<Kind>,
+    pub kinds: Vec<PlayerKind>,
     /// The players a new match offers, one per side (`uct:1000`, `random`).
     pub matched: Vec<String>,
 }
@@ -54,16 +54,17 @@ pub struct Catalogue {
 /// A kind of player.
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
-pub struct Kind {
+pub struct PlayerKind {
     /// Its name in the notation: `random`, `mc`, `uct`, `perfect`, `honest`, `remote`.
     pub name: &'static str,
     /// How menus name it: "MCTS", "remote player".
     pub label: &'static str,
-    /// What it is for, said after it where every kind is listed ("small games").
-    pub note: &'static str,
+    /// What it is for, where it is not for every game ("small games"), said after it where
+    /// every kind is listed.
+    pub note: Option<&'static str>,
     /// The players of this kind on offer, its budgets (one for a kind without a budget; none
     /// for `remote`, whose address the person gives).
-    pub choices: Vec<Choice>,
+    pub choices: Vec<PlayerChoice>,
     /// The choice a seat takes unless another is chosen (an index into `choices`).
     pub default: usize,
     /// Why it cannot play the game asked about; the faces then do not offer it.
@@ -77,7 +78,7 @@ pub struct Kind {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
-pub struct Choice {
+pub struct PlayerChoice {
     /// The player in the notation: `uct:1s`.
     pub spec: String,
     /// Its budget in the notation (`1s`), empty for a kind without one.
@@ -98,7 +99,7 @@ pub fn catalogue(hidden: Option<bool>) -> Catalogue {
         let refused = hidden.zip(spec).and_then(|(h, s)| refusal(s, h));
         let offered = refused.is_none() && (name != "honest" || hidden != Some(false));
         let choices = specs.into_iter().map(choice).collect();
-        Kind { name, label, note, choices, default, refused, offered }
+        PlayerKind { name, label, note, choices, default, refused, offered }
     };
     // A searching kind, its budgets on offer, a seat's budget chosen unless another is.
     let search = |name, label, note, f: fn(Budget) -> Spec, budgets: &[Budget]| {
@@ -107,15 +108,15 @@ pub fn catalogue(hidden: Option<bool>) -> Catalogue {
     };
     Catalogue {
         kinds: vec![
-            kind("random", "random", "uniform among the legal moves", vec![Spec::Random], 0),
-            search("mc", "flat Monte Carlo", "random playouts after each move", Spec::Flat, &SEARCH_BUDGETS),
-            search("uct", "MCTS", "Monte Carlo tree search", Spec::Uct, &SEARCH_BUDGETS),
-            kind("perfect", "perfect", "small games", vec![Spec::Perfect], 0),
-            search("honest", "honest", "games with percepts", Spec::Honest, &HONEST_BUDGETS),
-            Kind {
+            kind("random", "random", None, vec![Spec::Random], 0),
+            search("mc", "flat Monte Carlo", None, Spec::Flat, &SEARCH_BUDGETS),
+            search("uct", "MCTS", None, Spec::Uct, &SEARCH_BUDGETS),
+            kind("perfect", "perfect", Some("small games"), vec![Spec::Perfect], 0),
+            search("honest", "honest", Some("games with percepts"), Spec::Honest, &HONEST_BUDGETS),
+            PlayerKind {
                 name: "remote",
                 label: "remote player",
-                note: "answers the GGP protocol at an address",
+                note: None,
                 choices: Vec::new(),
                 default: 0,
                 refused: None,
@@ -126,8 +127,8 @@ pub fn catalogue(hidden: Option<bool>) -> Catalogue {
     }
 }
 
-fn choice(spec: Spec) -> Choice {
-    Choice {
+fn choice(spec: Spec) -> PlayerChoice {
+    PlayerChoice {
         spec: spec.to_string(),
         budget: spec.budget().map_or(String::new(), |b| b.to_string()),
         budget_label: spec.budget().map_or(String::new(), budget_label),

@@ -50,8 +50,9 @@ where
         let Some(best) = values.value else {
             let why = solution.stopped.unwrap_or_default();
             return Err(RuntimeError::new(format!(
-                "the perfect player cannot play this game: solving the position stopped ({why}); it only plays \
-                 games small enough to search to the end, so choose MCTS instead"
+                "the perfect player cannot play this game: solving it stopped when {why}; it only plays games \
+                 small enough to search to the end within {} s a move, so choose MCTS instead",
+                self.millis / 1000.0
             )));
         };
         let texts: Vec<&str> =

@@ -375,9 +375,8 @@ fn perfect_refuses_a_game_too_big_within_its_time() {
     };
     let e = Spec::Perfect.player(1).choose(&mut m, View::State(&s, 0), &clock).err().unwrap();
     assert!(
-        e.message.starts_with(
-            "the perfect player cannot play this game: solving the position stopped (the time ran out after"
-        ),
+        e.message
+            .starts_with("the perfect player cannot play this game: solving it stopped when the time ran out after"),
         "{}",
         e.message
     );
