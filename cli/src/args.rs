@@ -168,9 +168,8 @@ pub struct PlayerArgs {
     /// 0.0.0.0) opens the player to the network.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
-    /// The player: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect. It stops
-    /// thinking before the play clock runs out, whatever its budget.
-    #[arg(long, default_value = "uct:2s")]
+    // The notation is the player catalogue's, as for `gdl match --players`.
+    #[arg(long, default_value = "uct:2s", help = format!("The player: {}. It stops thinking before the play clock runs out, whatever its budget", gdl_core::players::spec::NOTATION))]
     pub player: String,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
