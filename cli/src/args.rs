@@ -34,9 +34,8 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Random playouts for a while: playouts per second, average length, outcomes.
     Bench(BenchArgs),
-    /// Games between computer players (random, mc:N, uct:N, uct:1s, perfect, honest:N for games
-    /// with hidden information, or a GGP player at http://host:port): wins, draws, losses and mean score per player with 95% confidence
-    /// intervals. Seats rotate between games; with more roles than players the list cycles.
+    /// Games between computer players of ours or GGP players at http://host:port (see
+    /// --players): wins, draws, losses and mean score per player with 95% confidence intervals. Seats rotate between games; with more roles than players the list cycles.
     Match(MatchArgs),
     /// Serve GGP matches over HTTP (START, PLAY, STOP as GGP-Base and the Dresden
     /// GameController send them), one match at a time, with any player of `gdl match`.
@@ -133,10 +132,8 @@ pub struct BenchArgs {
 #[derive(clap::Args)]
 pub struct MatchArgs {
     pub file: PathBuf,
-    /// Players, comma-separated: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect,
-    /// honest:PLAYOUTS (GDL-II: it plays from what its role sees), or http://host:port for a player answering the GGP protocol (games then run one at a
-    /// time, refereed on the clocks below).
-    #[arg(long)]
+    // The notation comes from the player catalogue, as the page's menus do.
+    #[arg(long, help = format!("Players, comma-separated: {} (games then run one at a time, refereed on the clocks below)", gdl_core::players::catalogue::notation()))]
     pub players: String,
     #[arg(long, default_value_t = 10)]
     pub games: usize,
@@ -171,9 +168,8 @@ pub struct PlayerArgs {
     /// 0.0.0.0) opens the player to the network.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
-    /// The player: random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect. It stops
-    /// thinking before the play clock runs out, whatever its budget.
-    #[arg(long, default_value = "uct:2s")]
+    // The notation is the player catalogue's, as for `gdl match --players`.
+    #[arg(long, default_value = "uct:2s", help = format!("The player: {}. It stops thinking before the play clock runs out, whatever its budget", gdl_core::players::spec::NOTATION))]
     pub player: String,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

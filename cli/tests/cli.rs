@@ -414,7 +414,19 @@ fn match_explains_bad_players_and_games_too_big_for_perfect() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("perfect player cannot play this game"), "{err}");
+    // Its refusal comes within its time, with the tree's size as Best moves gives it.
+    assert!(err.contains("the time ran out") && err.contains("the game tree from here has about"), "{err}");
     gdl().args(["match", ttt.to_str().unwrap(), "--players", "random", "--threads", "0"]).assert().code(2);
+    // The catalogue's one reader of lists says which player is wrong and how to write it.
+    let out = gdl().args(["match", ttt.to_str().unwrap(), "--players", "uct:10,,random"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--players: player number 2 is empty") && err.contains("http://host:port"), "{err}");
+    // A player that reads the true state is refused on a game with percepts before any game.
+    let krieg = gdl2_game("kriegTTT_4x4");
+    let out = gdl().args(["match", krieg.to_str().unwrap(), "--players", "random,perfect", "--json"]).output().unwrap();
+    assert_eq!((out.status.code(), out.stdout.is_empty()), (Some(1), true));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the perfect player reads the true state"));
 }
 
 #[test]

@@ -12,7 +12,7 @@ const env = useBrowser();
 
 test('a seat set to MCTS answers the human move', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
-  await page.locator('select.seat-kind[data-role="o"]').selectOption('mcts');
+  await page.locator('select.seat-kind[data-role="o"]').selectOption('uct');
   // A computer seat thinks for a time per move unless told otherwise.
   assert.equal(await page.locator('select[aria-label="Budget of o"]').inputValue(), '1s');
   await cell(page, 2, 2).click();
@@ -35,7 +35,7 @@ test('a seat set to MCTS answers the human move', async () => {
   // hands its seat back.
   await page.locator('#examples').selectOption({ label: 'Breakthrough' });
   await page.locator('select.seat-kind[data-role="black"]').waitFor();
-  await page.locator('select.seat-kind[data-role="black"]').selectOption('mcts');
+  await page.locator('select.seat-kind[data-role="black"]').selectOption('uct');
   await page.locator('select[aria-label="Budget of black"]').selectOption('10s');
   await page.locator('#moves .role-moves[data-role="white"] button.move').first().click();
   const thinking = page.locator('#thinking .thinking');
@@ -62,7 +62,7 @@ test('a seat set to MCTS answers the human move', async () => {
   const best = /best so far (\(move \d \d \d \d\))/.exec(line)[1];
   await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3, null, { timeout: 2_000 });
   assert.match(await page.locator('#history li').nth(2).textContent(), new RegExp(best.replace(/[()]/g, '\\$&')));
-  assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'mcts');
+  assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'uct');
   // The computer thinks again on its next turn; Stop hands its seat back.
   await page.locator('#moves .role-moves[data-role="white"] button.move').first().click();
   await thinking.waitFor({ timeout: 5_000 });
@@ -138,7 +138,7 @@ test('chess (the reasoner, a few playouts a second): the default MCTS seat moves
   const chess = await readFile(new URL('../../../shared/corpus/ggp-base/chess.kif', import.meta.url), 'utf8');
   await setRules(page, chess);
   await page.waitForFunction(() => document.querySelectorAll('#board button.cell').length === 64, null, { timeout: 30_000 });
-  await page.locator('select.seat-kind[data-role="black"]').selectOption('mcts');
+  await page.locator('select.seat-kind[data-role="black"]').selectOption('uct');
   assert.equal(await page.locator('select[aria-label="Budget of black"]').inputValue(), '1s');
   // Its worker loads the game as soon as the seat is chosen (a second on chess), not on its move.
   await page.locator('.seat[data-index="1"][data-ready="true"]').waitFor({ timeout: 15_000 });
@@ -154,6 +154,29 @@ test('chess (the reasoner, a few playouts a second): the default MCTS seat moves
   await page.locator('#solution p').filter({ hasText: /positions searched|could not be solved/ }).first().waitFor({ timeout: 5_000 });
   assert.ok(Date.now() - start <= 2000, `Best moves took ${Date.now() - start} ms`);
   assert.match(await page.locator('#solution').textContent(), /the time ran out after [\d,]+ positions: the game tree from here has about 10\^\d+ positions/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a perfect seat on chess refuses within 2 s, saying how big the game is, and the seat goes back to the person', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  const chess = await readFile(new URL('../../../shared/corpus/ggp-base/chess.kif', import.meta.url), 'utf8');
+  await setRules(page, chess);
+  await page.waitForFunction(() => document.querySelectorAll('#board button.cell').length === 64, null, { timeout: 30_000 });
+  await page.locator('select.seat-kind[data-role="black"]').selectOption('perfect');
+  await page.locator('.seat[data-index="1"][data-ready="true"]').waitFor({ timeout: 15_000 });
+  await page.locator('#moves .role-moves[data-role="white"] button.move').first().click();
+  const asked = Date.now();
+  const alert = page.locator('#thinking [role="alert"]');
+  await alert.waitFor({ timeout: 10_000 });
+  const took = Date.now() - asked;
+  assert.ok(took <= 2000, `the perfect seat refused after ${took} ms`);
+  // Core's words, as Best moves gives the size: the seat is the person's again, black to move.
+  assert.match(await alert.textContent(), /^black \(perfect\) cannot move: the perfect player cannot play this game: .*the time ran out after [\d,]+ positions: the game tree from here has about 10\^\d+ positions.*Its seat is yours now\.$/);
+  assert.equal(await page.locator('select.seat-kind[data-role="black"]').inputValue(), 'human');
+  assert.equal(await page.locator('#history li').count(), 2);
+  assert.ok((await page.locator('#moves .role-moves[data-role="black"] button.move').count()) > 1, 'black moves by hand');
+  await shot(page, 'players-chess-perfect-refuses');
   assert.deepEqual(errors, []);
   await context.close();
 });

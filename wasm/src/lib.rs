@@ -175,8 +175,10 @@ impl Session {
 
     /// The move `player` (`random`, `mc:500`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`)
     /// chooses for role number `role` in the current position: `{move, playouts, expects}`
-    /// (in a game with `sees`, from the role's history alone). While it searches, `progress`
-    /// (if given) is called with the same shape, so far, about every 100 ms.
+    /// (in a game with `sees`, from the role's history alone), with what is left of its budget
+    /// in time once `spent` milliseconds are gone (the time since the move was asked for).
+    /// While it searches, `progress` (if given) is called with the same shape, so far, about
+    /// every 100 ms.
     #[wasm_bindgen(unchecked_return_type = "Thought")]
     pub fn think(
         &mut self,
@@ -184,6 +186,7 @@ impl Session {
         role: u32,
         seed: f64,
         #[wasm_bindgen(unchecked_param_type = "(soFar: Thought) => void")] progress: Option<js_sys::Function>,
+        spent: f64,
     ) -> Result<JsValue, JsError> {
         let report = progress.map(|f| -> ThoughtReport {
             Box::new(move |t| {
@@ -192,7 +195,7 @@ impl Session {
                 }
             })
         });
-        to_js(&self.inner.think(player, role as usize, seed as u64, &performance_now, report).map_err(js_err)?)
+        to_js(&self.inner.think(player, role as usize, seed as u64, spent, &performance_now, report).map_err(js_err)?)
     }
 
     /// Game number `game` of a match between `players` (`uct:1000,random`; seats rotate
@@ -258,6 +261,24 @@ pub fn match_tally_by_role(
 ) -> Result<JsValue, JsError> {
     let games: Vec<Game> = from_js(games, "not a list of games")?;
     to_js(&gdl_core::players::arena::tally_by_role_named(&protocol::names(players)?, &roles, &games))
+}
+
+/// The player catalogue (`players::catalogue`): every kind of player with its budgets and
+/// labels, and, for a game whose roles see only part of the state (`percepts`; null: no game),
+/// what each refuses and why.
+#[wasm_bindgen(js_name = playerCatalogue, unchecked_return_type = "Catalogue")]
+pub fn player_catalogue(percepts: Option<bool>) -> Result<JsValue, JsError> {
+    to_js(&gdl_core::players::catalogue::catalogue(percepts))
+}
+
+/// A player (`uct:1s`, `http://127.0.0.1:9147`) in words: "MCTS, 1 s a move", "remote player
+/// at http://127.0.0.1:9147".
+#[wasm_bindgen(js_name = playerLabel)]
+pub fn player_label(player: &str) -> Result<String, JsError> {
+    match gdl_core::players::catalogue::entrants(player).map_err(js_err)?.as_slice() {
+        [one] => Ok(one.label()),
+        _ => Err(js_err(format!("'{player}' is not one player"))),
+    }
 }
 
 /// The rules printed in `to` (`"prefix"` or `"infix"`).

@@ -6,7 +6,8 @@
 use crate::{from_js, js_err, performance_now, to_js, Session};
 use gdl_core::engine::Engine;
 use gdl_core::players::arena::Game;
-use gdl_core::protocol::game::{entrants, Terms};
+use gdl_core::players::catalogue::entrants;
+use gdl_core::protocol::game::Terms;
 use gdl_core::protocol::message::{Last, Message};
 use gdl_core::protocol::referee::{self, Record, Remote, Seat};
 use serde::Serialize;

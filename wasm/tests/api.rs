@@ -4,7 +4,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use gdl_wasm::groundview::JsGroundGame;
-use gdl_wasm::{capabilities, format_text, match_tally, merge_playouts, rule_graph, Session};
+use gdl_wasm::{
+    capabilities, format_text, match_tally, merge_playouts, player_catalogue, player_label, rule_graph, Session,
+};
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -267,14 +269,14 @@ fn computer_players_think_and_play_matches() {
     let mut s = Session::new(None);
     s.load(TICTACTOE).unwrap();
     s.set_engine("auto").unwrap();
-    let t = s.think("uct:200", 0, 1.0, None).unwrap();
+    let t = s.think("uct:200", 0, 1.0, None, 0.0).unwrap();
     assert!(get(&t, "move").as_string().unwrap().starts_with("(mark "));
     assert_eq!(num(&t, "playouts"), 200.0);
-    assert!(message(s.think("alphabeta", 0, 1.0, None).unwrap_err()).contains("unknown player 'alphabeta'"));
+    assert!(message(s.think("alphabeta", 0, 1.0, None, 0.0).unwrap_err()).contains("unknown player 'alphabeta'"));
     // Thinking half a second, it reports how it goes: playouts so far and a legal move.
     let reports = Array::new();
     let push = js_sys::Function::new_with_args("r", "this.push(r)").bind0(&reports);
-    let t = s.think("uct:500ms", 0, 1.0, Some(push)).unwrap();
+    let t = s.think("uct:500ms", 0, 1.0, Some(push), 0.0).unwrap();
     assert!(reports.length() >= 2, "{} reports", reports.length());
     let last = reports.get(reports.length() - 1);
     assert!(get(&last, "move").as_string().unwrap().starts_with("(mark "));
@@ -289,6 +291,21 @@ fn computer_players_think_and_play_matches() {
     let perfect = tally.get(0);
     assert_eq!((num(&perfect, "games"), num(&perfect, "losses")), (2.0, 0.0));
     assert!(message(match_tally("random", JsValue::from_str("no")).unwrap_err()).contains("not a list of games"));
+}
+
+/// The player catalogue comes as plain objects: kinds with their choices in the notation and
+/// in words, and for a game with percepts the kinds that refuse it, with why.
+#[wasm_bindgen_test]
+fn the_player_catalogue_names_kinds_budgets_and_refusals() {
+    let kinds = get(&player_catalogue(Some(true)).unwrap(), "kinds").dyn_into::<Array>().unwrap();
+    let uct = kinds.iter().find(|k| get(k, "name").as_string().as_deref() == Some("uct")).unwrap();
+    let default = get(&uct, "choices").dyn_into::<Array>().unwrap().get(num(&uct, "default") as u32);
+    assert_eq!(get(&default, "spec").as_string().unwrap(), "uct:1s");
+    assert_eq!(get(&default, "budgetLabel").as_string().unwrap(), "1 s a move");
+    assert_eq!((num(&default, "millis"), get(&uct, "offered")), (1000.0, JsValue::FALSE));
+    assert!(get(&uct, "refused").as_string().unwrap().contains("use honest"));
+    assert_eq!(player_label("honest:1000").unwrap(), "honest, 1,000 playouts a move");
+    assert!(message(player_label("uct,random").unwrap_err()).contains("not one player"));
 }
 
 /// GDL-II: what a role knows comes as plain objects: its steps, its percepts, the count of

@@ -8,10 +8,11 @@ use crate::load::{invalid, usage, Loader, Outcome};
 use crate::parallel::{self, each_thread};
 use crate::upgrade::Upgrader;
 use gdl_core::engine::Engine;
+use gdl_core::infoset::defines_sees;
 use gdl_core::machine::StateMachine;
 use gdl_core::players::arena::{play_game, tally, Game, Tally};
+use gdl_core::players::catalogue::{entrants, refusal, Entrant};
 use gdl_core::players::Spec;
-use gdl_core::protocol::game::{entrants, Entrant};
 use serde_json::json;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,6 +33,11 @@ pub fn run(args: &MatchArgs) -> Outcome {
     let upgrader = loader.upgrader(&chosen, run.upgrade_after, json);
     let mut m = chosen.engine;
     let roles = m.roles().to_vec();
+    // A player that cannot play this game is refused before any game, in the catalogue's words.
+    let hidden = defines_sees(&mut m).map_err(|e| invalid(e.message))?;
+    if let Some(why) = specs.iter().find_map(|&s| refusal(s, hidden)) {
+        return Err(invalid(why));
+    }
     let setup = Setup { specs, games, seed: run.seed, max_steps: run.max_steps, threads };
     let start = Instant::now();
     let build = || loader.build_engine();

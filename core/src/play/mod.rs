@@ -2,7 +2,7 @@
 //! the moves' text (`game`), what a position shows (`position`), playout statistics
 //! (`stats`), what one role knows of it in a game with hidden information (`knows`), the game's own orders of values that boards are drawn in (`chains`), the
 //! catalogue of engines (`engines`), the rules as text (`text`) and a session that holds one
-//! loaded game with all of these (`session`, which the wasm API converts to JavaScript). Players are parsed by `players::Spec::parse_list`.
+//! loaded game with all of these (`session`, which the wasm API converts to JavaScript). Players are read by `players::catalogue` (`entrants`, `ours`).
 
 pub mod chains;
 pub mod engines;

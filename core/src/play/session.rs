@@ -19,9 +19,10 @@ use crate::infoset::defines_sees;
 use crate::machine::StateMachine;
 use crate::parse::detect_syntax;
 use crate::players::arena::{play_game, Game as MatchGame};
-use crate::players::{self, Spec};
+use crate::players::catalogue::Entrant;
+use crate::players::{self, catalogue, Spec};
 use crate::program::normalise;
-use crate::protocol::game::{referee_game, Entrant, Terms};
+use crate::protocol::game::{referee_game, Terms};
 use crate::protocol::referee::{Record, Seat};
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
@@ -274,7 +275,9 @@ impl Session {
     }
 
     /// The move `player` (`random`, `uct:1000`, `uct:1s`, `perfect`, `honest:1000`, ...)
-    /// chooses for role number `role` in the current position; `now` gives milliseconds. In a
+    /// chooses for role number `role` in the current position, with what is left of its
+    /// budget in time once `spent` milliseconds are gone (`Spec::after`: the time since the
+    /// move was asked for); `now` gives milliseconds. In a
     /// game with `sees` the player is shown the role's history only (`mc`, `uct`, `perfect`
     /// then refuse, saying to use `honest`). While it searches, `report` (if any) is told its
     /// playouts and best move so far, every `players::REPORT_MILLIS`.
@@ -283,10 +286,11 @@ impl Session {
         player: &str,
         role: usize,
         seed: u64,
+        spent: f64,
         now: &dyn Fn() -> f64,
         report: Option<ThoughtReport>,
     ) -> Result<Thought> {
-        let spec = Spec::parse(player)?;
+        let spec = Spec::parse(player)?.after(spent);
         let game = self.game()?;
         let (m, state) = game.here();
         if role >= m.roles().len() {
@@ -325,7 +329,7 @@ impl Session {
         max_steps: usize,
         now: &dyn Fn() -> f64,
     ) -> Result<MatchGame> {
-        let specs = Spec::parse_list(players)?;
+        let specs = catalogue::ours(players)?;
         let (m, _) = self.game()?.here();
         play_game(m, &specs, seed, game, max_steps, now).map_err(|e| e.message)
     }

@@ -7,7 +7,6 @@ use crate::machine::playout::{playout_rng, step_playout};
 use crate::machine::{GoalValue, StateMachine};
 use crate::parse::parse;
 use crate::players::arena::{tally, Game as MatchGame};
-use crate::players::Spec;
 use crate::reasoner::Limits;
 use crate::rng::Rng;
 use text::{format, rule_graph};
@@ -349,11 +348,11 @@ fn a_computer_answers_in_the_current_position() {
     for j in [["(mark 1 1)", "noop"], ["noop", "(mark 1 2)"], ["(mark 2 2)", "noop"], ["noop", "(mark 1 3)"]] {
         play(&mut s, &j).unwrap();
     }
-    let t = s.think("uct:1000", 0, 1, &clock, None).unwrap();
+    let t = s.think("uct:1000", 0, 1, 0.0, &clock, None).unwrap();
     assert_eq!((t.chosen.as_str(), t.playouts), ("(mark 3 3)", 1000));
-    assert_eq!(s.think("random", 1, 1, &clock, None).unwrap().chosen, "noop");
-    assert!(s.think("alpha", 0, 1, &clock, None).unwrap_err().contains("unknown player"));
-    assert!(s.think("random", 5, 1, &clock, None).unwrap_err().contains("no role number 5"));
+    assert_eq!(s.think("random", 1, 1, 0.0, &clock, None).unwrap().chosen, "noop");
+    assert!(s.think("alpha", 0, 1, 0.0, &clock, None).unwrap_err().contains("unknown player"));
+    assert!(s.think("random", 5, 1, 0.0, &clock, None).unwrap_err().contains("no role number 5"));
 }
 
 /// A search tells how it goes every `REPORT_MILLIS` of its clock: playouts so far (growing)
@@ -375,12 +374,12 @@ fn a_thinking_computer_reports_its_playouts_and_best_move_so_far() {
         let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let sink = reports.clone();
         let report = Box::new(move |r: &Thought| sink.borrow_mut().push((r.chosen.clone(), r.playouts)));
-        let chosen = s.think(player, 0, 7, &ticking, Some(report)).unwrap();
+        let chosen = s.think(player, 0, 7, 0.0, &ticking, Some(report)).unwrap();
         let reports = reports.borrow();
         assert!(reports.len() >= 10, "{player}: {} reports", reports.len());
         assert!(reports.windows(2).all(|w| w[0].1 < w[1].1), "{player}: {reports:?}");
         assert!(reports.iter().all(|(m, _)| m.starts_with("(mark ")), "{player}: {reports:?}");
-        assert_eq!(s.think(player, 0, 7, &clock, None).unwrap().chosen, chosen.chosen, "{player}");
+        assert_eq!(s.think(player, 0, 7, 0.0, &clock, None).unwrap().chosen, chosen.chosen, "{player}");
     }
 }
 
@@ -389,11 +388,11 @@ fn match_games_are_tallied() {
     let mut s = loaded();
     let games: Vec<MatchGame> = (0..4).map(|g| s.match_game("perfect,random", 9, g, 100, &clock).unwrap()).collect();
     assert_eq!(games[1].seats, [Some(1), Some(0)]);
-    let t = tally(&Spec::parse_list("perfect,random").unwrap(), &games);
+    let t = tally(&crate::players::catalogue::ours("perfect,random").unwrap(), &games);
     assert_eq!((t[0].games, t[0].losses), (4, 0));
     // The position played is untouched.
     assert_eq!(s.view().unwrap().step, 0);
-    assert!(Spec::parse_list("uct:10,alpha").unwrap_err().contains("unknown player 'alpha'"));
+    assert!(crate::players::catalogue::ours("uct:10,alpha").unwrap_err().contains("unknown player 'alpha'"));
 }
 
 fn after(moves: &[[&str; 2]]) -> Session {

@@ -197,7 +197,7 @@ mod tests {
             s.game().unwrap().play(&joint).unwrap();
         }
         let truth = s.view().unwrap().position.state;
-        (s.think(spec, role, 5, &|| 0.0, None).unwrap().chosen, truth)
+        (s.think(spec, role, 5, 0.0, &|| 0.0, None).unwrap().chosen, truth)
     }
 
     /// Honesty: the car behind door 1 or behind door 2, the candidate sees the same (it chose
@@ -266,7 +266,7 @@ mod tests {
         for (spec, says) in [
             ("uct:10", "uct reads the true state"),
             ("mc:10", "mc reads the true state"),
-            ("perfect", "does not play GDL-II"),
+            ("perfect", "the perfect player reads the true state"),
         ] {
             let e = Spec::parse(spec).unwrap().player(1).choose(&mut m, View::History(&h), &|| 0.0).err().unwrap();
             assert!(e.message.contains(says) && e.message.contains("honest"), "{spec}: {}", e.message);

@@ -5,6 +5,8 @@
 //! [`perfect`] (the solver of `solve/`, for games small enough to search to the end; otherwise
 //! it says so) and [`honest`] (GDL-II: flat Monte Carlo over states guessed from the role's
 //! history alone). [`arena`] plays games and matches between players and tallies the results.
+//! [`catalogue`] lists every kind with its budgets, labels and refusals, and reads lists of
+//! players; [`spec`] is the notation of one player (`uct:1s`).
 //!
 //! A game without `sees` shows every role the true state (`View::State`); a GDL-II game shows
 //! a seat only its own history (`View::History`: its moves and percepts), so no player can read
@@ -16,6 +18,7 @@
 //! clock, so a budget in time reads the caller's (`now`, milliseconds).
 
 pub mod arena;
+pub mod catalogue;
 pub mod flat;
 pub mod honest;
 pub mod perfect;
@@ -23,6 +26,7 @@ pub mod random;
 pub mod spec;
 pub mod uct;
 
+pub use catalogue::Catalogue;
 pub use spec::{Budget, Spec};
 
 use crate::infoset::History;
@@ -82,10 +86,7 @@ impl<'a, M: StateMachine> View<'a, M> {
     pub fn true_state(&self, player: &str) -> Result<&'a M::State> {
         match self {
             View::State(state, _) => Ok(state),
-            View::History(_) => Err(RuntimeError::new(format!(
-                "{player} reads the true state, which the roles of this game do not see (it defines 'sees'); \
-                 in a game with hidden information use honest (for example honest:1000)"
-            ))),
+            View::History(_) => Err(RuntimeError::new(catalogue::reads_the_true_state(player))),
         }
     }
 }

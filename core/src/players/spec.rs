@@ -71,7 +71,8 @@ pub enum Spec {
     Honest(Budget),
 }
 
-const USAGE: &str = "write random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect or honest:PLAYOUTS";
+/// How our players are written (`catalogue::notation` adds remote players).
+pub const NOTATION: &str = "random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect or honest:PLAYOUTS";
 
 impl Spec {
     /// Reads `random`, `mc:N`, `uct:N`, `uct:Ns`, `uct:Nms`, `perfect`, `honest:N` (and its
@@ -89,13 +90,15 @@ impl Spec {
             ("mc", b) => Ok(Spec::Flat(b.unwrap_or(Budget::Playouts(1000)))),
             ("uct" | "mcts", b) => Ok(Spec::Uct(b.unwrap_or(Budget::Playouts(1000)))),
             ("honest", b) => Ok(Spec::Honest(b.unwrap_or(Budget::Playouts(1000)))),
-            ("random" | "perfect", Some(_)) => Err(format!("player '{text}': {kind} takes no budget; {USAGE}")),
-            _ => Err(format!("unknown player '{text}': {USAGE}")),
+            ("random" | "perfect", Some(_)) => {
+                Err(format!("player '{text}': {kind} takes no budget; write {NOTATION}"))
+            }
+            _ => Err(format!("unknown player '{text}': write {NOTATION}")),
         }
     }
 
-    /// The player thinking `millis` milliseconds at most (`random` and `perfect` have no
-    /// budget in time: `perfect` is for games the solver finishes quickly).
+    /// The player thinking `millis` milliseconds at most (`random` has no budget; `perfect`
+    /// keeps its own limit, `perfect::DEFAULT_MILLIS`, beyond which it refuses the game).
     pub fn within(self, millis: f64) -> Spec {
         match self {
             Spec::Flat(b) => Spec::Flat(b.within(millis)),
@@ -103,11 +106,6 @@ impl Spec {
             Spec::Honest(b) => Spec::Honest(b.within(millis)),
             Spec::Random | Spec::Perfect => self,
         }
-    }
-
-    /// Reads a list of players separated by commas, such as `uct:1000,random`.
-    pub fn parse_list(text: &str) -> Result<Vec<Spec>, String> {
-        text.split(',').map(Spec::parse).collect()
     }
 
     /// The player, seeded.
@@ -119,7 +117,9 @@ impl Spec {
             Spec::Random => Box::new(Random::new(seed)),
             Spec::Flat(b) => Box::new(Flat::new(seed, b)),
             Spec::Uct(b) => Box::new(Uct::new(seed, b)),
-            Spec::Perfect => Box::new(Perfect::new(seed, super::perfect::DEFAULT_NODES)),
+            Spec::Perfect => {
+                Box::new(Perfect::new(seed, super::perfect::DEFAULT_NODES, super::perfect::DEFAULT_MILLIS))
+            }
             Spec::Honest(b) => Box::new(Honest::new(seed, b)),
         }
     }

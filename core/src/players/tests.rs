@@ -177,7 +177,8 @@ fn a_time_budget_reads_the_clock_after_each_slow_playout_and_less_often_when_fas
 fn perfect_refuses_a_game_too_big_to_solve() {
     let mut m = engine("connectfour");
     let s = m.initial_state();
-    let Err(e) = super::perfect::Perfect::new(1, 10_000).choose(&mut m, View::State(&s, 0), &no_clock) else {
+    let Err(e) = super::perfect::Perfect::new(1, 10_000, f64::INFINITY).choose(&mut m, View::State(&s, 0), &no_clock)
+    else {
         panic!("connect four solved in 10 000 nodes")
     };
     assert!(e.message.contains("cannot play this game") && e.message.contains("MCTS"), "{e}");
@@ -233,7 +234,7 @@ fn perfect_refuses_gdl2() {
     let mut m = crate::shared::gdl2_reasoner("montyhall");
     let s = m.initial_state();
     let e = Spec::Perfect.player(1).choose(&mut m, View::State(&s, 0), &no_clock).err().unwrap();
-    assert!(e.message.contains("does not play GDL-II games"), "{}", e.message);
+    assert!(e.message.contains("the perfect player reads the true state"), "{}", e.message);
 }
 
 #[test]
@@ -270,4 +271,114 @@ fn monty_hall_switching_wins_about_two_in_three() {
     let games: Vec<Game> = (0..60).map(|g| play_game(&mut m, &honest, 2, g, 10, &no_clock).unwrap()).collect();
     let (switched, _) = rate(&games, true);
     assert!(switched >= 48, "the honest player switched {switched} times in 60");
+}
+
+/// One reader of a list of players: ours and remote addresses, with errors in words.
+#[test]
+fn lists_of_players_read_ours_and_remote_addresses() {
+    use super::catalogue::{entrants, ours, Entrant};
+    let list = entrants(" uct:1000 , http://127.0.0.1:9147/ ,random").unwrap();
+    assert_eq!(
+        list,
+        [
+            Entrant::Local(Spec::Uct(Budget::Playouts(1000))),
+            Entrant::Remote("http://127.0.0.1:9147".into()),
+            Entrant::Local(Spec::Random)
+        ]
+    );
+    assert_eq!(list.iter().map(Entrant::name).collect::<Vec<_>>(), ["uct:1000", "http://127.0.0.1:9147", "random"]);
+    let e = entrants("uct:10,alpha").unwrap_err();
+    assert!(e.contains("unknown player 'alpha'") && e.contains("http://host:port"), "{e}");
+    assert!(entrants("http://").unwrap_err().contains("needs a host and port"));
+    assert!(entrants("uct:1s,,random").unwrap_err().starts_with("player number 2 is empty"));
+    assert!(entrants("").unwrap_err().starts_with("player number 1 is empty"));
+    assert!(entrants("uct:0").unwrap_err().contains("'0' is not a budget"));
+    assert_eq!(ours("perfect,random").unwrap(), [Spec::Perfect, Spec::Random]);
+    assert!(ours("random,http://h:1").unwrap_err().contains("http://h:1 is a remote player"));
+}
+
+/// Players and budgets in words, as every face shows them.
+#[test]
+fn players_are_named_in_words() {
+    use super::catalogue::Entrant;
+    let label = |t: &str| Spec::parse(t).unwrap().label();
+    assert_eq!(label("uct:100"), "MCTS, 100 playouts a move");
+    assert_eq!(label("uct:10000"), "MCTS, 10,000 playouts a move");
+    assert_eq!(label("uct:500ms"), "MCTS, 0.5 s a move");
+    assert_eq!(label("mcts:1s"), "MCTS, 1 s a move");
+    assert_eq!(label("mc:500"), "flat Monte Carlo, 500 playouts a move");
+    assert_eq!(label("honest:1000"), "honest, 1,000 playouts a move");
+    assert_eq!((label("random"), label("perfect")), ("random".into(), "perfect".into()));
+    assert_eq!(label("uct:1000").as_str(), Spec::parse("uct:1000").unwrap().label());
+    assert_eq!(Spec::parse("uct:100").unwrap().within(3000.0).label(), "MCTS, 100 playouts a move, at most 3 s");
+    assert_eq!(Entrant::Remote("http://127.0.0.1:9147".into()).label(), "remote player at http://127.0.0.1:9147");
+}
+
+/// A budget in time counts from the request: what was spent before the search comes out of
+/// it, down to 1 ms; playouts and players without a budget are left as they are.
+#[test]
+fn the_time_left_of_a_budget() {
+    let after = |t: &str, spent: f64| Spec::parse(t).unwrap().after(spent).to_string();
+    assert_eq!(after("uct:1s", 180.0), "uct:820ms");
+    assert_eq!(after("honest:1s", 5000.0), "honest:1ms");
+    assert_eq!(after("uct:1000", 180.0), "uct:1000");
+    assert_eq!(after("random", 180.0), "random");
+    assert_eq!(Spec::parse("uct:1s").unwrap().millis(), Some(1000.0));
+    assert_eq!(Spec::parse("uct:1000").unwrap().millis(), None);
+    assert_eq!(Spec::Perfect.millis(), Some(super::perfect::DEFAULT_MILLIS));
+}
+
+/// The catalogue offers every kind with its budgets; for a game with percepts, the kinds that
+/// read the true state refuse it in words and the honest player is offered.
+#[test]
+fn the_catalogue_offers_kinds_and_says_what_they_refuse() {
+    use super::catalogue::catalogue;
+    let names = |c: &Catalogue| c.kinds.iter().filter(|k| k.offered).map(|k| k.name).collect::<Vec<_>>();
+    let any = catalogue(None);
+    assert_eq!(names(&any), ["random", "mc", "uct", "perfect", "honest", "remote"]);
+    assert_eq!(any.matched, ["uct:1000", "random"]);
+    let uct = &any.kinds[2];
+    let chosen = &uct.choices[uct.default];
+    assert_eq!(
+        (chosen.spec.as_str(), chosen.budget.as_str(), chosen.label.as_str()),
+        ("uct:1s", "1s", "MCTS, 1 s a move")
+    );
+    assert_eq!(
+        uct.choices.iter().map(|c| c.budget.as_str()).collect::<Vec<_>>(),
+        ["500ms", "1s", "3s", "10s", "100", "1000", "5000", "20000", "100000"]
+    );
+    let honest = &any.kinds[4];
+    assert_eq!(
+        honest.choices.iter().map(|c| c.budget_label.as_str()).collect::<Vec<_>>(),
+        ["100 playouts a move", "1,000 playouts a move", "1 s a move"]
+    );
+    assert!(any.kinds[5].choices.is_empty());
+    // Without percepts, honest (which would play as MCTS does) is not offered.
+    assert_eq!(names(&catalogue(Some(false))), ["random", "mc", "uct", "perfect", "remote"]);
+    let hidden = catalogue(Some(true));
+    assert_eq!(names(&hidden), ["random", "honest", "remote"]);
+    let why = hidden.kinds[2].refused.as_deref().unwrap();
+    assert!(why.starts_with("uct reads the true state") && why.contains("use honest"), "{why}");
+    assert!(hidden.kinds[3].refused.as_deref().unwrap().starts_with("the perfect player reads the true state"));
+}
+
+/// On a game beyond the solver's limit, the perfect player refuses within its time, giving
+/// the tree's size as Best moves does. The clock is a counter, so the test reads no time.
+#[test]
+fn perfect_refuses_a_game_too_big_within_its_time() {
+    let mut m = engine("breakthrough");
+    let s = m.initial_state();
+    let ticks = std::cell::Cell::new(0.0);
+    let clock = || {
+        ticks.set(ticks.get() + 1.0);
+        ticks.get()
+    };
+    let e = Spec::Perfect.player(1).choose(&mut m, View::State(&s, 0), &clock).err().unwrap();
+    assert!(
+        e.message
+            .starts_with("the perfect player cannot play this game: solving it stopped when the time ran out after"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("the game tree from here has about 10^"), "{}", e.message);
 }

@@ -1,5 +1,5 @@
 //! One game of a refereed match, as `gdl match` and the page's Match tab play it: the
-//! entrants (players of ours and remote addresses), seated as `players::arena` seats them
+//! entrants (players of ours and remote addresses, read by `players::catalogue::entrants`), seated as `players::arena` seats them
 //! (rotating with the game's number; GDL-II's nature drawing uniformly), refereed by
 //! [`referee`], the record also given as the arena's `Game` for the tallies.
 
@@ -7,37 +7,10 @@ use super::referee::{referee, Local, Record, Seat, Setup};
 use crate::ast::Description;
 use crate::machine::{Result, StateMachine};
 use crate::players::arena::{player_seed, seats, Game};
+/// The entrants of a match and their one reader live in the player catalogue.
+pub use crate::players::catalogue::{entrants, Entrant};
 use crate::players::Spec;
 use std::hash::Hash;
-
-/// A player of a match: one of ours, or one reached over HTTP at an address.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Entrant {
-    Local(Spec),
-    Remote(String),
-}
-
-impl Entrant {
-    /// How tallies and records name it: `uct:1000`, `http://127.0.0.1:9147`.
-    pub fn name(&self) -> String {
-        match self {
-            Entrant::Local(spec) => spec.to_string(),
-            Entrant::Remote(url) => url.clone(),
-        }
-    }
-}
-
-/// Reads a list of players: specs of ours and `http://host:port` addresses, separated by commas.
-pub fn entrants(text: &str) -> std::result::Result<Vec<Entrant>, String> {
-    text.split(',')
-        .map(str::trim)
-        .map(|t| match t.strip_prefix("http://") {
-            Some(rest) if !rest.is_empty() => Ok(Entrant::Remote(t.trim_end_matches('/').to_string())),
-            Some(_) => Err("'http://' needs a host and port, such as http://127.0.0.1:9147".to_string()),
-            None => Spec::parse(t).map(Entrant::Local),
-        })
-        .collect()
-}
 
 /// A match's settings: its id (each game's is `id.N`), clocks in seconds, the move limit
 /// and the seed.

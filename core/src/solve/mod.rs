@@ -259,19 +259,23 @@ where
     Ok(Solution { roles, nodes, complete, stopped })
 }
 
+/// "5,478": a whole number with its thousands separated by commas.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// "5,478" below a million, "10^43" above.
 fn magnitude(x: f64) -> String {
     if x < 1e6 {
-        let n = x.round() as u64;
-        let digits = n.to_string();
-        let mut out = String::new();
-        for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        out
+        thousands(x.round() as u64)
     } else if x.is_finite() {
         format!("10^{}", x.log10().round())
     } else {

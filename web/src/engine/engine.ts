@@ -1,13 +1,14 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, faultLine, formatText, initSync, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
+import init, { Session, capabilities, faultLine, formatText, initSync, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, playerCatalogue, playerLabel, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { Session, capabilities, faultLine, formatText, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph };
+export { Session, capabilities, faultLine, formatText, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, playerCatalogue, playerLabel, protocolMessage, protocolStart, quoted, ruleGraph };
 
 export type {
   Capabilities,
+  Catalogue,
   Chain,
   Domain,
   EditorDiagnostic,
@@ -18,6 +19,8 @@ export type {
   MatchGame,
   MatchRecord,
   Outcome,
+  PlayerChoice,
+  PlayerKind,
   Premise,
   Refereed,
   Report as AnalysisReport,

@@ -15,7 +15,7 @@
 
 import { quoted, type Session, type Thought } from '../engine/engine';
 import { openSession, serve, startOnce } from '../engine/worker-kit';
-import { remainingSpec, type Exchange, type PlayersReply, type PlayersRequest } from './protocol';
+import type { Exchange, PlayersReply, PlayersRequest } from './protocol';
 
 /** The session kept for the next task on the same rules: the one an upgrade moved to the
  * network, or a seat's (loaded once, for all its moves). */
@@ -73,7 +73,7 @@ serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
   if (task.kind === 'think') {
     session.replay(moves);
     const progress = (soFar: Thought) => post({ type: 'progress', soFar });
-    post({ type: 'thought', thought: session.think(remainingSpec(task.player, Date.now() - task.requestedAt), task.role, task.seed, progress) });
+    post({ type: 'thought', thought: session.think(task.player, task.role, task.seed, progress, Date.now() - task.requestedAt) });
     return;
   }
   if (task.kind === 'referee') {

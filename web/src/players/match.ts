@@ -8,8 +8,8 @@
 // the GGP protocol in one worker, on the clocks given, its messages in a log under the results.
 
 import { byId, h } from '../dom';
-import { matchTally, matchTallyByRole, type MatchGame, type Tally } from '../engine/engine';
-import { BUDGETS, HONEST_BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
+import { matchTally, matchTallyByRole, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
+import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote } from './remote';
 import { UpgradeController } from '../engine/upgrade';
 
@@ -35,18 +35,21 @@ export class MatchPane {
     /** Opens a game, its joint moves from the start, in the Play pane. */
     private open: (moves: string[][]) => void,
   ) {
-    for (const id of ['ma-a', 'ma-b']) {
+    // Every player of core's catalogue, for any game (one that cannot play the game loaded
+    // refuses it in core's words), with its note where it is not for every game; a remote
+    // player's address is asked for next.
+    const catalogue = playerCatalogue(null);
+    ['ma-a', 'ma-b'].forEach((id, side) => {
       const select = byId<HTMLSelectElement>(id);
       select.replaceChildren(
-        h('option', { value: 'random' }, 'random'),
-        ...BUDGETS.map((b) => h('option', { value: `uct:${b}`, selected: id === 'ma-a' && b === '1000' }, playerLabel(`uct:${b}`))),
-        h('option', { value: 'perfect' }, 'perfect (small games)'),
-        // GDL-II: the player that sees only its role's percepts (MCTS and perfect need the true state).
-        ...HONEST_BUDGETS.map((b) => h('option', { value: `honest:${b}` }, `${playerLabel(`honest:${b}`)} (games with percepts)`)),
-        h('option', { value: 'remote' }, 'remote player…'),
+        ...catalogue.kinds.flatMap((kind) =>
+          kind.choices.length === 0
+            ? [h('option', { value: kind.name }, `${kind.label}…`)]
+            : kind.choices.map((c) => h('option', { value: c.spec, selected: c.spec === catalogue.matched[side] }, kind.note ? `${c.label} (${kind.note})` : c.label)),
+        ),
       );
       select.addEventListener('change', () => this.#renderRemotes());
-    }
+    });
     byId('match-form').addEventListener('submit', (e) => {
       e.preventDefault();
       this.#start();
@@ -98,7 +101,8 @@ export class MatchPane {
     this.#finish('');
     this.#log.clear();
     const rules = game.text;
-    const players = `${this.#seat('ma-a')},${this.#seat('ma-b')}`;
+    const chosen = [this.#seat('ma-a'), this.#seat('ma-b')];
+    const players = chosen.join(',');
     const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
     // A remote player plays one match at a time: its games go one after another.
     const workers = remote.length > 0 ? 1 : Math.max(1, Math.min(count, navigator.hardwareConcurrency || 1));
@@ -130,7 +134,7 @@ export class MatchPane {
         games.push(reply.game);
         numbers.push(reply.index);
         progress.value = games.length;
-        this.#show(players, game.roles, games, numbers, count, where);
+        this.#show(chosen, game.roles, games, numbers, count, where);
       } else if (reply.type === 'exchange') {
         this.#log.add(reply.exchange);
       } else if (reply.type === 'fault') {
@@ -176,12 +180,12 @@ export class MatchPane {
     );
   }
 
-  /** The tally of `games` so far (game `numbers[i]` is `games[i]`), played on `where`
+  /** The tally of `games` between the `chosen` players so far (game `numbers[i]` is `games[i]`), played on `where`
    * (workers and engine): per player, per seat, and the games themselves. */
-  #show(players: string, roles: string[], games: MatchGame[], numbers: number[], count: number, where: string): void {
+  #show(chosen: string[], roles: string[], games: MatchGame[], numbers: number[], count: number, where: string): void {
+    const players = chosen.join(',');
     const tallies = matchTally(players, games);
     const pm = (e: { mean: number; plus_minus: number }, scale: number) => `${(scale * e.mean).toFixed(1)} ± ${(scale * e.plus_minus).toFixed(1)}`;
-    const names = players.split(',');
     const bySeat = h(
       'details',
       { class: 'match-seats', id: 'ma-seats' },
@@ -209,7 +213,7 @@ export class MatchPane {
         {},
         ...order.map(([n, i]) => {
           const g = games[i];
-          const who = roles.map((r, k) => `${r}: ${g.seats[k] === null ? 'nature' : playerLabel(names[g.seats[k] as number])}`).join(', ');
+          const who = roles.map((r, k) => `${r}: ${g.seats[k] === null ? 'nature' : playerLabel(chosen[g.seats[k] as number])}`).join(', ');
           const end = g.goals ? `goals ${g.goals.join(' / ')}` : 'cut at the move limit';
           return h('li', { value: n + 1, 'data-game': n }, `${who} · ${g.length} moves · ${end} `, h('button', { type: 'button', class: 'small', onclick: () => this.open(g.moves) }, 'Open in Play'));
         }),

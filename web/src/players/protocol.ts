@@ -1,12 +1,12 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
-import type { MatchGame, Thought } from '../engine/engine';
+import type { MatchGame, PlayerChoice, PlayerKind, Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
 
 export type PlayersTask =
-  /** `requestedAt` (Date.now()): a budget in time counts from there, so the worker's start and
-   * the game's loading come out of it and the move comes within the budget. */
+  /** `requestedAt` (Date.now()): a budget in time counts from there (core's `Spec::after`), so
+   * the worker's start and the game's loading come out of it and the move comes within it. */
   | { kind: 'think'; player: string; role: number; seed: number; requestedAt: number }
   | { kind: 'games'; players: string; seed: number; games: number[]; maxSteps: number }
   /** Grounds the game in full; if the network is measured faster, the worker keeps it for
@@ -49,12 +49,6 @@ export interface Exchange {
   at: number;
 }
 
-/** MCTS budgets per move, in the engine's notation: a time (`1s`, `500ms`) answers on any
- * game within it; a number of playouts plays the same moves for the same seed. */
-export const BUDGETS = ['500ms', '1s', '3s', '10s', '100', '1000', '5000', '20000', '100000'];
-/** A computer seat's budget unless chosen: a time, so that it answers on any game. */
-export const DEFAULT_BUDGET = '1s';
-
 /** A remote player: its address, where the page reaches it (the address, or the local relay
  * to it; null until checked), what its INFO said, and the clocks in seconds. */
 export interface Remote {
@@ -65,57 +59,10 @@ export interface Remote {
   playClock: number;
 }
 
-/** Budgets offered to the honest player (GDL-II), which searches one game per state it
- * thinks possible. */
-export const HONEST_BUDGETS = ['100', '1000', '1s'];
-
-/** What sits at a seat: a person, a computer player (MCTS with its budget per move; in a
- * game with percepts, the honest player, which sees only what its role sees), or a remote
- * player called over the GGP protocol. */
-export type Seat = 'human' | 'random' | 'perfect' | { mcts: string } | { honest: string } | { remote: Remote };
-
-/** The engine's name for a computer seat of ours (`uct:1s`, `uct:5000`), null for a person or
- * a remote player. */
-export function playerSpec(seat: Seat): string | null {
-  if (seat === 'human') return null;
-  if (typeof seat === 'string') return seat;
-  if ('remote' in seat) return null;
-  return 'honest' in seat ? `honest:${seat.honest}` : `uct:${seat.mcts}`;
-}
-
-/** "1 s a move", "5,000 playouts a move". */
-export function budgetLabel(budget: string): string {
-  const ms = budgetMillis(budget);
-  return ms === null ? `${Number(budget).toLocaleString('en')} playouts a move` : `${(ms / 1000).toLocaleString('en')} s a move`;
-}
-
-/** The milliseconds a budget in time gives a move; null for a budget in playouts. */
-export function budgetMillis(budget: string): number | null {
-  const ms = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(budget);
-  return ms ? Number(ms[1]) * (ms[2] === 'ms' ? 1 : 1000) : null;
-}
-
-/** A player as the page names it everywhere (setup and results): "MCTS, 1 s a move",
- * "honest, 1,000 playouts a move", "random", "perfect"; `spec` is the engine's name (`uct:1s`). */
-export function playerLabel(spec: string): string {
-  if (spec.startsWith('http://')) return `remote player at ${spec}`;
-  if (spec.startsWith('honest:')) return `honest, ${budgetLabel(spec.slice(7))}`;
-  return spec.startsWith('uct:') ? `MCTS, ${budgetLabel(spec.slice(4))}` : spec;
-}
-
-/** `spec` with a budget in time cut by the `elapsed` milliseconds already gone (at least 1 ms
- * is left); other players unchanged. */
-export function remainingSpec(spec: string, elapsed: number): string {
-  const [kind, budget] = spec.split(':');
-  const ms = budget === undefined ? null : budgetMillis(budget);
-  return ms === null ? spec : `${kind}:${Math.max(1, Math.round(ms - elapsed))}ms`;
-}
-
-/** "MCTS, 1 s a move", "random", "perfect", "remote player at http://…". */
-export function seatLabel(seat: Seat): string {
-  if (typeof seat !== 'string' && 'remote' in seat) return playerLabel(seat.remote.url);
-  return playerLabel(playerSpec(seat) ?? 'human');
-}
+/** What sits at a seat: a person, a computer player of ours chosen from the player
+ * catalogue (its kind, and the choice: the player in the engine's notation, in words, and the
+ * longest it thinks), or a remote player called over the GGP protocol. */
+export type Seat = 'human' | { kind: PlayerKind; choice: PlayerChoice } | { remote: Remote };
 
 /** Starts a match worker on `request`; `reply` hears every message. The worker ends with
  * its answer, except where `more` says it waits for its next task: by default after a game

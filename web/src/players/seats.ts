@@ -1,5 +1,7 @@
-// Seats of the play pane: per role, who plays it (a person, random, MCTS with a strength, or
-// the perfect player). When a computer seat has a choice to make, it thinks in a worker
+// Seats of the play pane: per role, who plays it: a person, or a player of core's catalogue
+// (random, MCTS with a strength, the perfect player, …; those that cannot play the game are
+// not offered, and one that refuses it when asked for a move, such as perfect on a game too
+// big to solve within its time, gives its seat back to the person with core's reason). When a computer seat has a choice to make, it thinks in a worker
 // (match-worker.ts) with a visible "thinking" line that shows its playouts and best move so far,
 // Move now (which plays that best move) and Stop (which hands its seats back to people); its
 // move goes to the play pane as a click would. Computers on every seat play on.
@@ -13,10 +15,20 @@
 
 import './players.css';
 import { byId, h } from '../dom';
-import type { Last, Thought, View } from '../engine/engine';
+import { playerCatalogue, type Catalogue, type Last, type Thought, type View } from '../engine/engine';
 import { RemoteSeat } from './remote-seat';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
-import { BUDGETS, DEFAULT_BUDGET, HONEST_BUDGETS, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
+import { randomSeed, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
+
+/** The engine's name of a computer seat's player (`uct:1s`), null for a person or a remote player. */
+function playerOf(seat: Seat): string | null {
+  return typeof seat !== 'string' && 'choice' in seat ? seat.choice.spec : null;
+}
+
+/** A computer seat's player in the catalogue's words ("MCTS, 1 s a move"). */
+function labelOf(seat: Seat): string {
+  return typeof seat !== 'string' && 'choice' in seat ? seat.choice.label : 'human';
+}
 
 /** A computer seat's worker: it loads the game when the seat is chosen (loading a big game
  * takes a second, which would come out of the first move's time) and keeps it for every move
@@ -47,6 +59,8 @@ export class Seats {
   #log = new MessageLog(byId<HTMLDetailsElement>('play-log'));
   /** The game has percepts: its seats offer the honest player. */
   #percepts = false;
+  /** The players core offers for this game (what each refuses and why). */
+  #catalogue: Catalogue = playerCatalogue(null);
   /** The teacher chooses nature's moves; else nature draws them. */
   #natureByHand = false;
   /** The position where nature last drew its move (it draws once per position). */
@@ -74,6 +88,7 @@ export class Seats {
     if (view.roles.join() !== this.#roles.join() || view.percepts !== this.#percepts) {
       this.#roles = view.roles;
       this.#percepts = view.percepts;
+      this.#catalogue = playerCatalogue(view.percepts);
       this.#seats = view.roles.map(() => 'human');
       this.#endRemotes();
       this.#renderSeats();
@@ -126,7 +141,7 @@ export class Seats {
   #warm(): void {
     const rules = this.rules();
     this.#roles.forEach((_, r) => {
-      if (rules !== null && playerSpec(this.#seats[r]) !== null) this.#worker(r, rules);
+      if (rules !== null && playerOf(this.#seats[r]) !== null) this.#worker(r, rules);
       else this.#endWorker(r);
     });
     this.#markReady();
@@ -151,7 +166,7 @@ export class Seats {
     this.#warm();
     if (!view || view.terminal || rules === null) return this.#renderThinking();
     const natureDraws = (r: number) => view.nature[r] && !this.#natureByHand && view.legal[r].length > 0;
-    const computerToMove = view.roles.some((_, r) => (playerSpec(this.#seats[r]) !== null && view.legal[r].length > 1) || natureDraws(r));
+    const computerToMove = view.roles.some((_, r) => (playerOf(this.#seats[r]) !== null && view.legal[r].length > 1) || natureDraws(r));
     if (computerToMove && view.step < view.history.length && !this.#resumed) return this.#renderWaiting();
     const moves = view.history.slice(0, view.step);
     // Nature draws once per position, uniformly (its move waits, unseen, for the others'),
@@ -166,7 +181,7 @@ export class Seats {
       });
     }
     view.roles.forEach((_, r) => {
-      const player = playerSpec(this.#seats[r]);
+      const player = playerOf(this.#seats[r]);
       if (player === null || view.legal[r].length < 2 || this.#thinking.has(r)) return;
       const worker = this.#worker(r, rules);
       const players = worker.job;
@@ -181,7 +196,7 @@ export class Seats {
         this.#renderThinking();
         if (reply.type === 'thought') this.choose(r, reply.thought.move);
         else if (reply.type === 'error') {
-          const who = `${view.roles[r]} (${seatLabel(this.#seats[r])})`;
+          const who = `${view.roles[r]} (${labelOf(this.#seats[r])})`;
           this.#seats[r] = 'human';
           this.#renderSeats();
           byId('thinking').replaceChildren(h('p', { class: 'warn', role: 'alert' }, `${who} cannot move: ${reply.message}. Its seat is yours now.`));
@@ -252,11 +267,11 @@ export class Seats {
       return;
     }
     const thinkers = [...this.#thinking.keys()];
-    const who = thinkers.map((r) => `${this.#roles[r]} (${seatLabel(this.#seats[r])})`);
-    // A budget in time fills a bar as it runs out (the longest of the thinkers').
+    const who = thinkers.map((r) => `${this.#roles[r]} (${labelOf(this.#seats[r])})`);
+    // A player with a time fills a bar as it runs out (the longest of the thinkers').
     const millis = Math.max(0, ...thinkers.map((r) => {
       const seat = this.#seats[r];
-      return (typeof seat !== 'string' && !('remote' in seat) && budgetMillis('honest' in seat ? seat.honest : seat.mcts)) || 0;
+      return (typeof seat !== 'string' && 'choice' in seat && seat.choice.millis) || 0;
     }));
     const bar = millis > 0 ? h('progress', { class: 'think-time', max: millis, value: 0, 'aria-label': 'Thinking time used' }) : null;
     box.replaceChildren(
@@ -290,23 +305,25 @@ export class Seats {
         return h('div', { class: 'seat nature', 'data-index': r }, h('strong', {}, `${role}: `), 'nature, draws its moves at random ', h('label', { class: 'small' }, byHand, ' I choose its moves'));
       }
       const seat = this.#seats[r];
-      const kind = typeof seat === 'string' ? seat : 'honest' in seat ? 'honest' : 'remote' in seat ? 'remote' : 'mcts';
-      // In a game with percepts a player sees only its role's percepts: MCTS and perfect,
-      // which need the true state, give way to the honest player; a remote player is sent
-      // only its own moves and percepts.
-      const kinds = this.#view?.percepts ? ['human', 'random', 'honest', 'remote'] : ['human', 'random', 'mcts', 'perfect', 'remote'];
+      const kind = typeof seat === 'string' ? seat : 'remote' in seat ? 'remote' : seat.kind.name;
+      // The kinds core offers for this game: in a game with percepts, MCTS and perfect (which
+      // read the true state) give way to the honest player; a remote player is sent only its
+      // own moves and percepts.
+      const kinds = this.#catalogue.kinds.filter((k) => k.offered);
       const select = h(
         'select',
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
-        ...kinds.map((k) => h('option', { value: k, selected: k === kind }, k === 'mcts' ? 'MCTS' : k === 'remote' ? 'remote player' : k)),
+        h('option', { value: 'human', selected: kind === 'human' }, 'human'),
+        ...kinds.map((k) => h('option', { value: k.name, selected: k.name === kind }, k.label)),
       );
-      const [budgets, chosen] = typeof seat === 'string' || 'remote' in seat ? [[], ''] : 'honest' in seat ? [HONEST_BUDGETS, seat.honest] : [BUDGETS, seat.mcts];
       const budget =
-        budgets.length > 0 &&
+        typeof seat !== 'string' &&
+        'choice' in seat &&
+        seat.kind.choices.length > 1 &&
         h(
           'select',
           { class: 'seat-budget', 'aria-label': `Budget of ${role}`, onchange: (e: Event) => this.#setSeat(r, kind, (e.target as HTMLSelectElement).value) },
-          ...budgets.map((b) => h('option', { value: b, selected: b === chosen }, budgetLabel(b))),
+          ...seat.kind.choices.map((c) => h('option', { value: c.budget, selected: c.spec === seat.choice.spec }, c.budgetLabel)),
         );
       const remote = typeof seat !== 'string' && 'remote' in seat && this.#remoteBoxes(r, role, seat.remote);
       return h('div', { class: 'seat', 'data-index': r }, h('strong', {}, `${role}: `), select, budget, remote);
@@ -343,10 +360,14 @@ export class Seats {
     this.#startThinking();
   }
 
-  #setSeat(r: number, kind: string, budget = DEFAULT_BUDGET): void {
+  /** Seat `r` goes to a person, or to the catalogue's kind named `kind` with its choice of
+   * `budget` (its default unless given). */
+  #setSeat(r: number, kind: string, budget?: string): void {
     this.#remotes.get(r)?.end();
     this.#remotes.delete(r);
-    this.#seats[r] = kind === 'mcts' ? { mcts: budget } : kind === 'honest' ? { honest: budget } : kind === 'remote' ? { remote: newRemote() } : (kind as Seat);
+    const offered = this.#catalogue.kinds.find((k) => k.name === kind);
+    const choice = offered?.choices.find((c) => c.budget === budget) ?? offered?.choices[offered.default];
+    this.#seats[r] = !offered ? 'human' : choice ? { kind: offered, choice } : { remote: newRemote() };
     if (this.#thinking.delete(r)) this.#endWorker(r);
     this.#renderSeats();
     this.#startThinking();
