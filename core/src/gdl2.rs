@@ -299,6 +299,7 @@ mod tests {
     use crate::diagnostic::{Diagnostic, LineIndex};
     use crate::parse::parse;
     use expect_test::{expect, Expect};
+    use rustc_hash::FxHashSet;
 
     const GAME: &str = "(role player) (role random) (init (step 1))\n\
         (<= (legal random (hide ?d)) (door ?d)) (legal player noop) (door 1) (door 2)\n\
@@ -483,24 +484,69 @@ mod tests {
     /// own score.
     #[test]
     fn values_asked_by_callers_play() {
-        use crate::engine::{build, Choice};
-        use crate::machine::StateMachine;
         let text = format!(
             "{GAME}(<= (points ?p 6) (most ?p)) (<= (points ?p 0) (not (most ?p))) (<= (most player) (door 1))\n\
              (<= (total ?p ?n) (points ?p ?n)) (<= (sees ?r (score ?n)) (does random (hide ?d)) (total ?r ?n))"
         );
-        let valid = crate::validated(&text).unwrap_or_else(|d| panic!("{d:?}"));
-        assert_eq!(valid.warnings.iter().map(|d| d.code).collect::<Vec<_>>(), ["asked-values"]);
-        for choice in [Choice::Reasoner, Choice::Ground, Choice::Propnet] {
+        assert_eq!(first_percepts(&text), [vec!["(score 6)"], vec!["(score 0)"]]);
+    }
+
+    /// What each role sees after the first step of a game built on `GAME` (the door hidden is
+    /// 1), the same on every engine.
+    fn first_percepts(text: &str) -> Vec<Vec<String>> {
+        use crate::engine::{build, Choice};
+        use crate::machine::StateMachine;
+        let valid = crate::validated(text).unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(
+            valid.warnings.iter().map(|d| d.code).collect::<FxHashSet<_>>(),
+            FxHashSet::from_iter(["asked-values"])
+        );
+        let seen = [Choice::Reasoner, Choice::Ground, Choice::Propnet].map(|choice| {
             let mut m = build(choice, &valid.description, Default::default(), Default::default(), &|| 0.0)
                 .unwrap_or_else(|d| panic!("{choice:?}: {d:?}"))
                 .engine;
             let s = m.initial_state();
             let noop = m.legal_moves(&s, 0).unwrap()[0];
             let hide = m.legal_moves(&s, 1).unwrap()[0];
-            let seen = m.percepts(&s, &[noop, hide]).unwrap().unwrap();
-            assert_eq!(seen, [vec!["(score 6)"], vec!["(score 0)"]], "{choice:?}");
+            m.percepts(&s, &[noop, hide]).unwrap().unwrap()
+        });
+        assert!(seen.iter().all(|s| *s == seen[0]), "{seen:?}");
+        seen[0].clone()
+    }
+
+    /// Rules ordering a pair: the head's last two arguments repeat its first two, so a caller
+    /// that gives either pair gives every value (as in Prolog, where the call unifies with
+    /// the head).
+    const SORT: &str = "(less 1 2) (<= (sort ?x ?y ?x ?y) (not (less ?x ?y))) (<= (sort ?x ?y ?y ?x) (less ?x ?y))\n";
+
+    /// A head variable bound through another argument that the caller gives is known; a call
+    /// that leaves a value of the head unknown is still refused, there.
+    #[test]
+    fn head_variables_bound_through_another_given_argument() {
+        for call in ["(sort ?a ?b ?c ?d)", "(sort ?c ?d ?a ?b)", "(sort ?c ?b ?a ?d)"] {
+            check(
+                &format!("{SORT}(<= (sees player (sorted ?c ?d)) (does random (hide ?a)) (door ?b) {call})"),
+                expect![[r#"
+                    g.kif:5:22: warning[asked-values]: no condition gives ?x its values, so it takes the values the rules that use this relation ask it with (as the GDL-II reference tools, written in Prolog, do); strict GDL refuses it: add a condition that gives ?x its values
+                    g.kif:5:25: warning[asked-values]: no condition gives ?y its values, so it takes the values the rules that use this relation ask it with (as the GDL-II reference tools, written in Prolog, do); strict GDL refuses it: add a condition that gives ?y its values"#]],
+            );
         }
+        // Only ?x is given: ?y stays unknown.
+        check(
+            &format!("{SORT}(<= (sees player (sorted ?c ?d)) (does random (hide ?a)) (sort ?a ?c ?a ?d))"),
+            expect!["g.kif:6:58: error[unsafe-variable]: a rule of sort has a head variable that no positive condition binds, so it takes its values from the rules that ask (as the GDL-II reference tools, written in Prolog, do); but this rule of sees asks sort with ?d still unknown. Add a condition that gives ?d its values before it, or to the rules of sort"],
+        );
+    }
+
+    /// Such a game plays as the oracle reads it, on every engine: the pair given first or
+    /// last, each rule of `sort` matched with the call.
+    #[test]
+    fn head_variables_bound_through_another_given_argument_play() {
+        let text = format!(
+            "{GAME}{SORT}(<= (sees player (up ?c ?d)) (does random (hide ?a)) (door ?b) (sort ?a ?b ?c ?d))\n\
+             (<= (sees player (down ?c ?d)) (does random (hide ?a)) (door ?b) (sort ?c ?d ?a ?b))"
+        );
+        assert_eq!(first_percepts(&text)[0], ["(down 1 1)", "(up 1 1)", "(up 2 1)"]);
     }
 
     /// Replay checks percepts: a changed one, a missing `sees` field, are named.

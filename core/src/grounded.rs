@@ -238,6 +238,12 @@ impl GroundProgram {
         self.model.atoms.iter().map(|&t| self.ground.store().text(t).to_string()).collect()
     }
 
+    /// Every rule's text, by rule number, in the syntax asked for: the lines of the ground
+    /// program as `stage_text("ground")` prints it.
+    pub fn rule_texts(&self) -> Vec<String> {
+        self.ground.print(self.syntax).lines().map(str::to_owned).collect()
+    }
+
     /// Per rule, its head atom.
     pub fn heads(&self) -> Vec<u32> {
         self.model.heads.clone()
@@ -382,6 +388,7 @@ mod tests {
             })
             .collect();
         assert_eq!(printed.join("\n") + "\n", p.stage_text("ground").unwrap());
+        assert_eq!(p.rule_texts(), printed);
         assert_eq!(p.keys(), atoms, "prefix atoms are their canonical text");
         let legal = p.summary().relations.iter().position(|(n, _)| n == "legal/2").unwrap() as u32;
         assert_eq!(rels.iter().filter(|&&r| r == legal).count(), 20);

@@ -148,6 +148,13 @@ test('playouts run in a worker and report a rate; Cancel stops them', async () =
     const counts = await page.locator(`.histogram[data-role="${role}"] .bar-count`).allTextContents();
     const total = counts.reduce((s, c) => s + Number(c.split(' ')[0].replace(/,/g, '')), 0);
     assert.equal(total, 500, `goal histogram of ${role}`);
+    // The engine's shares: each bar's part of the 500 playouts that ended, highest value first.
+    for (const c of counts) {
+      const [, n, percent] = c.match(/^([\d,]+) \((\d+)%\)$/);
+      assert.equal(Number(percent), Math.round((100 * Number(n.replace(/,/g, ''))) / 500), c);
+    }
+    const labels = (await page.locator(`.histogram[data-role="${role}"] .bar-label`).allTextContents()).map(Number);
+    assert.deepEqual(labels, [...labels].sort((a, b) => b - a), `goal values of ${role}`);
   }
   await shot(page, 'playouts');
 

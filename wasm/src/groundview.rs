@@ -76,6 +76,12 @@ impl JsGroundProgram {
         self.inner.keys()
     }
 
+    /// Every rule's text, by rule number, in the syntax the program was grounded for.
+    #[wasm_bindgen(js_name = ruleTexts)]
+    pub fn rule_texts(&self) -> Vec<String> {
+        self.inner.rule_texts()
+    }
+
     pub fn heads(&self) -> Vec<u32> {
         self.inner.heads()
     }

@@ -21,11 +21,19 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen]
-extern "C" {
-    /// Milliseconds with sub-millisecond precision (pages, workers and node all have it).
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    fn performance_now() -> f64;
+thread_local! {
+    /// The clock of the page, worker or node process the module runs in (each has a global
+    /// `performance`; `Window` and `WorkerGlobalScope` are told apart for nothing).
+    static PERFORMANCE: Option<web_sys::Performance> = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
+        .ok()
+        .filter(|p| p.is_object())
+        .map(JsCast::unchecked_into);
+}
+
+/// Milliseconds with sub-millisecond precision (`performance.now()`; the date's
+/// milliseconds where there is no `performance`).
+fn performance_now() -> f64 {
+    PERFORMANCE.with(|p| p.as_ref().map_or_else(js_sys::Date::now, web_sys::Performance::now))
 }
 
 /// Plain JS objects and arrays (not `Map`s), numbers for integers.
@@ -296,14 +304,12 @@ pub fn rule_graph(text: &str) -> Result<JsValue, JsError> {
 /// What this build can do.
 #[derive(Serialize, tsify::Tsify)]
 pub struct Capabilities {
-    /// This build grounds games (the Grounded rules pane).
-    pub ground: bool,
     /// The engines, the default first.
     pub engines: &'static [EngineInfo],
 }
 
-/// What this build can do: `{ground, engines: [{name, note}]}` (the first engine is the default).
+/// What this build can do: `{engines: [{name, note}]}` (the first engine is the default).
 #[wasm_bindgen(unchecked_return_type = "Capabilities")]
 pub fn capabilities() -> Result<JsValue, JsError> {
-    to_js(&Capabilities { ground: true, engines: &ENGINES })
+    to_js(&Capabilities { engines: &ENGINES })
 }

@@ -1,8 +1,17 @@
-//! Diagnostics for the editor: core's byte spans become UTF-16 offsets (what CodeMirror and
-//! JavaScript strings count) plus 1-based line and column for display.
+//! Text for the editor: its syntax as core detects it, and diagnostics, whose byte spans
+//! become UTF-16 offsets (what CodeMirror and JavaScript strings count) plus 1-based line
+//! and column for display.
 
 use gdl_core::diagnostic::{Diagnostic, LineIndex, Severity};
 use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// The syntax of `text` as the engine reads it: `"prefix"` if the first character outside
+/// comments and whitespace is `(` (or there is none), else `"infix"`.
+#[wasm_bindgen(js_name = detectSyntax, unchecked_return_type = "\"prefix\" | \"infix\"")]
+pub fn detect_syntax(text: &str) -> String {
+    gdl_core::play::text::syntax_name(gdl_core::parse::detect_syntax(text)).to_string()
+}
 
 /// One diagnostic as the page shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, tsify::Tsify)]

@@ -4,6 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use gdl_wasm::groundview::JsGroundGame;
+use gdl_wasm::text::detect_syntax;
 use gdl_wasm::{
     capabilities, format_text, match_tally, merge_playouts, player_catalogue, player_label, rule_graph, Session,
 };
@@ -110,7 +111,7 @@ fn replay_takes_js_arrays_and_stops_at_an_illegal_move() {
 fn ends(b: &JsValue, role: u32) -> f64 {
     let goals = get(b, "goals").dyn_into::<Array>().unwrap();
     let hist = goals.get(role).dyn_into::<Array>().unwrap();
-    hist.iter().map(|pair| pair.dyn_into::<Array>().unwrap().get(1).as_f64().unwrap()).sum()
+    hist.iter().map(|bar| num(&bar, "playouts")).sum()
 }
 
 #[wasm_bindgen_test]
@@ -126,6 +127,10 @@ fn playouts_in_batches_report_counts_lengths_and_goals() {
     assert_eq!(goals.length(), 2);
     let total = ends(&b, 0);
     assert_eq!(total, 40.0);
+    assert_eq!(num(&b, "averageLength"), num(&b, "totalLength") / 40.0);
+    let bars = get(&b, "goals").dyn_into::<Array>().unwrap().get(0).dyn_into::<Array>().unwrap();
+    let shares: f64 = bars.iter().map(|bar| num(&bar, "share")).sum();
+    assert!((shares - 1.0).abs() < 1e-9, "{shares}");
 }
 
 /// The page adds up its batches (and its workers' totals, with keys of their own) with
@@ -155,6 +160,9 @@ fn formatting_graph_and_capabilities() {
     assert!(infix.contains(":-"));
     assert!(format_text(&infix, "prefix").unwrap().contains("(<= (legal ?p (mark ?c ?r))"));
     assert!(message(format_text("(role", "infix").unwrap_err()).contains("syntax error at line 1"));
+    assert_eq!(detect_syntax("; comment (x)\n(role x)"), "prefix");
+    assert_eq!(detect_syntax("% comment\nrole(x)."), "infix");
+    assert_eq!(detect_syntax("  \n"), "prefix");
 
     let g = rule_graph(TICTACTOE).unwrap();
     let nodes = get(&g, "nodes").dyn_into::<Array>().unwrap();
@@ -163,7 +171,7 @@ fn formatting_graph_and_capabilities() {
     assert!(edges.iter().any(|e| get(&e, "negative") == JsValue::TRUE));
 
     let caps = capabilities().unwrap();
-    assert_eq!(get(&caps, "ground"), JsValue::TRUE);
+    assert!(get(&caps, "ground").is_undefined(), "every build grounds: no flag says so");
     let engines = get(&caps, "engines").dyn_into::<Array>().unwrap();
     let names: Vec<String> = engines.iter().map(|e| get(&e, "name").as_string().unwrap()).collect();
     assert_eq!(names, ["auto", "propnet", "reasoner", "ground"]);
@@ -189,6 +197,9 @@ fn ground_reports_the_engine_phases_program_and_values_and_another_engine_plays(
     let atoms = g.atoms();
     assert!(atoms.iter().any(|a| a == "legal(x, mark(1, 1))"), "{atoms:?}");
     assert_eq!(g.heads().len(), 180);
+    let texts = g.rule_texts();
+    assert_eq!(texts.len(), 180);
+    assert!(texts.iter().any(|t| t.starts_with("legal(x, mark(1, 1)) :- ")), "{texts:?}");
     assert_eq!(*g.starts().last().unwrap() as usize, g.literals().len());
     let empty: Vec<String> = ["1 1", "1 2", "1 3", "2 1", "2 2", "2 3", "3 1", "3 2", "3 3"]
         .iter()

@@ -53,14 +53,14 @@ pub fn run(args: &BenchArgs) -> Outcome {
     let elapsed = start.elapsed().as_secs_f64();
     let cpu = cpu_seconds().map(|c| c - cpu_start.unwrap_or(0.0));
     if json {
-        let Stats { playouts, total_length, cut, stuck, .. } = stats;
+        let Stats { playouts, cut, stuck, .. } = stats;
         let outcomes: serde_json::Map<String, serde_json::Value> =
             stats.outcomes.iter().map(|(k, v)| (json!(k).to_string(), json!(v))).collect();
         println!(
             "{}",
             json!({"game": file.display().to_string(), "engine": m.engine_name(), "threads": threads, "playouts": playouts,
                    "seconds": elapsed, "cpu_seconds": cpu, "playouts_per_sec": playouts as f64 / elapsed,
-                   "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": total_length as f64 / playouts as f64,
+                   "playouts_per_cpu_sec": cpu.map(|c| playouts as f64 / c), "avg_length": stats.average_length(),
                    "cut": cut, "stuck": stuck, "stuck_note": stats.stuck_note(), "roles": stats.roles, "outcomes": outcomes,
                    "load_ms": load_ms, "upgraded_after_seconds": upgrader.moved_at(), "upgrade": upgrader.outcome(),
                    "network": m.propnet_stats(), "programs_loaded": m.programs_loaded()})
@@ -101,8 +101,8 @@ fn playouts(m: &mut Engine, seed: u64, seconds: f64, max_steps: usize, switch: &
 }
 
 fn text(r: &Report) -> String {
-    let Stats { playouts, total_length, cut, .. } = *r.stats;
-    let (rate, avg) = (playouts as f64 / r.seconds, total_length as f64 / playouts as f64);
+    let Stats { playouts, cut, .. } = *r.stats;
+    let (rate, avg) = (playouts as f64 / r.seconds, r.stats.average_length());
     let moved = r.moved_at.map_or(String::new(), |t| format!(" (reasoner until {t:.2} s)"));
     let mut out = format!(
         "{}: engine {}{moved}, {} threads, {playouts} playouts in {:.2} s\n",

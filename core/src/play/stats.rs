@@ -136,20 +136,50 @@ impl Stats {
         Some(stuck_message(&what, role))
     }
 
-    /// The totals as the page reads them: with each role's goal labels and the stuck note.
+    /// The playouts' average length in joint moves (0 when there is none).
+    pub fn average_length(&self) -> f64 {
+        if self.playouts == 0 {
+            0.0
+        } else {
+            self.total_length as f64 / self.playouts as f64
+        }
+    }
+
+    /// The totals as the page reads them: with the average length, each role's goal
+    /// histogram (highest value first) and the stuck note.
     pub fn summary(&self) -> Summary {
-        Summary { stats: self.clone(), goals: self.goals(), stuck_note: self.stuck_note() }
+        let ended = self.playouts - self.cut - self.stuck;
+        let share = |n: u64| if ended == 0 { 0.0 } else { n as f64 / ended as f64 };
+        let goals = self
+            .goals()
+            .into_iter()
+            .map(|hist| {
+                hist.into_iter().rev().map(|(label, n)| GoalBar { label, playouts: n, share: share(n) }).collect()
+            })
+            .collect();
+        Summary { stats: self.clone(), average_length: self.average_length(), goals, stuck_note: self.stuck_note() }
     }
 }
 
-/// `Stats` with what the page shows of them: per role the goal labels and their counts,
-/// and the note on stuck playouts.
+/// One bar of a role's goal histogram: a goal value (as `goal_label` prints it), how many
+/// playouts ended with it, and their share of the playouts that ended (0 to 1).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct GoalBar {
+    pub label: String,
+    pub playouts: u64,
+    pub share: f64,
+}
+
+/// `Stats` with what the page shows of them: the average length, per role the goal
+/// histogram, and the note on stuck playouts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Summary {
     #[serde(flatten)]
     pub stats: Stats,
-    pub goals: Vec<Vec<(String, u64)>>,
+    pub average_length: f64,
+    pub goals: Vec<Vec<GoalBar>>,
     pub stuck_note: Option<String>,
 }

@@ -194,8 +194,31 @@ fn merged_stats_count_as_one_batch() {
     assert!(first.merge(&Stats::new(&strings(&["red"]))).unwrap_err().contains("cannot merge"));
     // Serialised and read back (as the page hands them over), they are the same.
     let text = serde_json::to_string(&all.summary()).unwrap();
-    assert!(text.contains(r#""goals":[["#) && text.contains(r#""stuckNote":null"#), "{text}");
+    assert!(text.contains(r#""goals":[[{"label":"#) && text.contains(r#""stuckNote":null"#), "{text}");
     assert_eq!(serde_json::from_str::<Stats>(&text).unwrap(), all);
+}
+
+/// The page's figures come from the summary: the average length, and per role each goal
+/// value's share of the playouts that ended, highest value first.
+#[test]
+fn summary_gives_average_length_and_goal_shares() {
+    let mut s = loaded();
+    s.seed(5);
+    let mut stats = s.playouts(30, 1000).unwrap();
+    stats.merge(&s.playouts(20, 4).unwrap()).unwrap();
+    let summary = stats.summary();
+    assert_eq!(summary.average_length, stats.total_length as f64 / 50.0);
+    let ended = 50 - stats.cut - stats.stuck;
+    assert!(stats.cut > 0 && ended > 0, "{stats:?}");
+    for (bars, hist) in summary.goals.iter().zip(stats.goals()) {
+        let counts: Vec<(String, u64)> = bars.iter().rev().map(|b| (b.label.clone(), b.playouts)).collect();
+        assert_eq!(counts, hist);
+        for b in bars {
+            assert_eq!(b.share, b.playouts as f64 / ended as f64);
+        }
+        assert!((bars.iter().map(|b| b.share).sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+    assert_eq!(Stats::new(&stats.roles).summary().average_length, 0.0);
 }
 
 #[test]

@@ -148,7 +148,8 @@ fn match_ground(p: &Term, g: &Term, subst: &mut FxHashMap<String, Term>) -> bool
     }
 }
 
-fn apply(t: &Term, subst: &FxHashMap<String, Term>) -> Term {
+/// `t` with the variables `subst` holds replaced.
+pub(super) fn apply(t: &Term, subst: &FxHashMap<String, Term>) -> Term {
     match t {
         Term::Var(v, _) => subst.get(v).cloned().unwrap_or_else(|| t.clone()),
         Term::Const(..) => t.clone(),

@@ -1,5 +1,6 @@
 // The rules editor: CodeMirror 6 with GDL highlighting, bracket matching, undo history and
-// the lint gutter. The page owns linting: it loads the text into the engine (debounced)
+// the lint gutter. The engine (started before the editor) says which syntax the text is in,
+// which picks the highlighting. The page owns linting: it loads the text into the engine (debounced)
 // and hands the diagnostics back with `showDiagnostics`.
 
 import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
@@ -16,8 +17,8 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
-import type { EditorDiagnostic } from '../engine/engine';
-import { detectSyntax, gdlHighlight, gdlLanguages, type Syntax } from './gdl-language';
+import { detectSyntax, type EditorDiagnostic } from '../engine/engine';
+import { gdlHighlight, gdlLanguages, type Syntax } from './gdl-language';
 
 export interface Editor {
   view: EditorView;

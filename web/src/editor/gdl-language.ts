@@ -1,6 +1,6 @@
 // GDL highlighting for CodeMirror 6, in both syntaxes: KIF prefix `(<= (legal ?p noop) ...)`
 // and the infix form `legal(P, noop) :- ...`. A stream tokenizer per syntax; the editor
-// switches between them when the text's syntax changes (first significant character).
+// switches between them when the text's syntax, as the engine detects it, changes.
 
 import { HighlightStyle, StreamLanguage, syntaxHighlighting, type StreamParser } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
@@ -99,16 +99,3 @@ export const gdlHighlight = syntaxHighlighting(
     { tag: t.punctuation, color: '#6b6b6b' },
   ]),
 );
-
-/** The syntax of a text, as the engine decides it: prefix if the first significant character is `(`. */
-export function detectSyntax(text: string): Syntax {
-  let comment = false;
-  for (const c of text) {
-    if (c === '\n') comment = false;
-    else if (comment) continue;
-    else if (c === ';' || c === '%') comment = true;
-    else if (/\s/.test(c)) continue;
-    else return c === '(' ? 'prefix' : 'infix';
-  }
-  return 'prefix';
-}

@@ -31,7 +31,6 @@ export class Program {
   readonly rules: number;
   #defining: Index;
   #using: Index;
-  #texts: (string | undefined)[] = [];
   #byKey: Map<string, number> | null = null;
 
   constructor(readonly data: GroundProgramData, readonly syntax: 'prefix' | 'infix') {
@@ -79,18 +78,9 @@ export class Program {
     return this.#using.items.subarray(this.#using.start[a], this.#using.start[a + 1]);
   }
 
-  /** Rule r as one line of the ground program (the worker's printer gives the same text). */
+  /** Rule r as one line of the ground program, as the engine prints it. */
   text(r: number): string {
-    const cached = this.#texts[r];
-    if (cached !== undefined) return cached;
-    const head = this.atom(this.head(r));
-    const body = this.body(r);
-    let t: string;
-    if (body.length === 0) t = head;
-    else if (this.syntax === 'prefix') t = `(<= ${head} ${body.map(([a, neg]) => (neg ? `(not ${this.atom(a)})` : this.atom(a))).join(' ')})`;
-    else t = `${head} :- ${body.map(([a, neg]) => (neg ? `~${this.atom(a)}` : this.atom(a))).join(' & ')}`;
-    this.#texts[r] = t;
-    return t;
+    return this.data.texts[r];
   }
 
   /** Atom a's canonical (prefix) text, as the engine names fluents and moves. */

@@ -29,6 +29,7 @@ serve<GroundRequest>((m) => {
       summary: p.summary() as GroundSummary,
       atoms: p.atoms(),
       keys: m.syntax === 'prefix' ? null : p.keys(),
+      texts: p.ruleTexts(),
       heads: p.heads(),
       starts: p.starts(),
       literals: p.literals(),

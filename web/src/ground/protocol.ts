@@ -11,6 +11,8 @@ export interface GroundProgramData {
   atoms: string[];
   /** Canonical (prefix) texts, when `atoms` are printed in infix (null: the same as `atoms`). */
   keys: string[] | null;
+  /** Rule texts by rule number, in the syntax of the atoms. */
+  texts: string[];
   /** Per rule, its head atom. */
   heads: Uint32Array;
   /** Rule r's literals are literals[starts[r]..starts[r + 1]]: atom * 2 (+1 when negated). */

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { detectSyntax } from '../editor/gdl-language';
 import { verdict } from './play';
 
 describe('verdicts', () => {
@@ -9,13 +8,5 @@ describe('verdicts', () => {
     expect(verdict(['a', 'b', 'c'], [[100], [100], [0]])).toBe('a and b win');
     expect(verdict(['player'], [[0]])).toBe('player scores 0');
     expect(verdict(['x', 'o'], [['high'], [0]])).toBe('Game over');
-  });
-});
-
-describe('syntax detection', () => {
-  it('follows the first significant character, as the engine does', () => {
-    expect(detectSyntax('; comment (x)\n(role x)')).toBe('prefix');
-    expect(detectSyntax('% comment\nrole(x).')).toBe('infix');
-    expect(detectSyntax('  \n')).toBe('prefix');
   });
 });

@@ -220,23 +220,20 @@ export class PlayoutsPane {
     const rate = t.elapsedMs > 0 ? (t.playouts * 1000) / t.elapsedMs : 0;
     const startup = Math.max(0, performance.now() - this.#askedAt - t.elapsedMs);
     const short = phase !== 'running' && t.elapsedMs < SHORT_RUN_MS;
-    const avg = t.playouts > 0 ? t.totalLength / t.playouts : 0;
-    const finished = t.playouts - t.cut - t.stuck;
     const status = { running: 'Running…', done: 'Done', cancelled: 'Cancelled', failed: 'Stopped by an error' }[phase];
     const stat = (label: string, value: string, id: string) => h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, label), h('span', { class: 'stat-value', id }, value));
     const hist = this.#roles.map((role, r) => {
-      const rows = [...(t.goals[r] ?? [])].sort((a, b) => Number(b[0]) - Number(a[0]) || a[0].localeCompare(b[0]));
       return h(
         'div',
         { class: 'histogram', 'data-role': role },
         h('h3', {}, `Goals of ${role}`, h('span', { class: 'muted' }, ' (goal value: playouts that ended with it)')),
-        ...rows.map(([label, n]) =>
+        ...(t.goals[r] ?? []).map(({ label, playouts, share }) =>
           h(
             'div',
             { class: 'bar-row' },
             h('span', { class: 'bar-label' }, label),
-            h('span', { class: 'bar', style: `--share: ${finished ? n / finished : 0}` }),
-            h('span', { class: 'bar-count' }, `${n.toLocaleString('en')} (${finished ? Math.round((100 * n) / finished) : 0}%)`),
+            h('span', { class: 'bar', style: `--share: ${share}` }),
+            h('span', { class: 'bar-count' }, `${playouts.toLocaleString('en')} (${Math.round(100 * share)}%)`),
           ),
         ),
       );
@@ -248,7 +245,7 @@ export class PlayoutsPane {
         { class: 'stats' },
         stat('playouts', t.playouts.toLocaleString('en'), 'po-count-out'),
         stat('playouts/s', rate >= 100 ? Math.round(rate).toLocaleString('en') : rate.toFixed(1), 'po-rate'),
-        stat('average length', `${avg.toFixed(1)} moves`, 'po-avg'),
+        stat('average length', `${t.averageLength.toFixed(1)} moves`, 'po-avg'),
         stat('shortest / longest', `${t.minLength} / ${t.maxLength}`, 'po-range'),
         stat('time playing', `${(t.elapsedMs / 1000).toFixed(2)} s`, 'po-time'),
         stat('start-up', `${(startup / 1000).toFixed(2)} s`, 'po-startup'),
