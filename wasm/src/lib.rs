@@ -249,6 +249,16 @@ pub fn match_tally(
     to_js(&gdl_core::players::arena::tally_named(&protocol::names(players)?, &games))
 }
 
+/// How one game of a match ended between `roles`, in core's words (`gdl_core::verdict`).
+#[wasm_bindgen(js_name = matchVerdict, unchecked_return_type = "Verdict")]
+pub fn match_verdict(
+    roles: Vec<String>,
+    #[wasm_bindgen(unchecked_param_type = "MatchGame")] game: JsValue,
+) -> Result<JsValue, JsError> {
+    let game: Game = from_js(game, "not a game of a match")?;
+    to_js(&game.verdict(&roles))
+}
+
 /// Per role of the game (`roles`, nature's left out), each player's results at that seat.
 #[wasm_bindgen(js_name = matchTallyByRole, unchecked_return_type = "RoleTally[]")]
 pub fn match_tally_by_role(

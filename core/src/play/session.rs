@@ -26,6 +26,7 @@ use crate::protocol::referee::{Record, Seat};
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
 use crate::solve::{solve, Limit, Solution};
+use crate::verdict::{verdict, Verdict};
 use serde::Serialize;
 
 pub type Result<T> = std::result::Result<T, String>;
@@ -74,6 +75,8 @@ pub struct View {
     pub nature: Vec<bool>,
     /// The game has `sees` rules (GDL-II): roles see only what they perceive (`knows`).
     pub percepts: bool,
+    /// How the game ended, in a terminal position (`crate::verdict`): what the faces print.
+    pub verdict: Option<Verdict>,
 }
 
 /// What `Session::upgrade` did: whether the game moved to the network, and the new engine
@@ -186,14 +189,17 @@ impl Session {
 
     pub fn view(&mut self) -> Result<View> {
         let l = self.loaded()?;
+        let position = l.game.position()?;
+        let verdict = position.goals.as_deref().map(|g| verdict(&position.roles, Some(g)));
         Ok(View {
-            position: l.game.position()?,
+            position,
             step: l.game.step(),
             history: l.game.history().to_vec(),
             engine: l.game.machine().engine_name(),
             engine_note: l.note.clone(),
             nature: l.game.machine().roles().iter().map(|r| crate::gdl2::is_nature(r)).collect(),
             percepts: l.percepts,
+            verdict,
         })
     }
 

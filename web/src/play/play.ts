@@ -50,22 +50,6 @@ function goalText(values: GoalValue[]): string {
   return values.length === 0 ? 'no goal' : values.join('/');
 }
 
-function firstNumber(values: GoalValue[]): number | null {
-  const n = values.find((v) => typeof v === 'number');
-  return typeof n === 'number' ? n : null;
-}
-
-/** "x wins", "Draw" or a one-player score. */
-export function verdict(roles: string[], goals: GoalValue[][]): string {
-  const scores = goals.map(firstNumber);
-  if (roles.length === 1) return `${roles[0]} scores ${goalText(goals[0] ?? [])}`;
-  if (scores.some((s) => s === null)) return 'Game over';
-  const best = Math.max(...(scores as number[]));
-  const winners = roles.filter((_, i) => scores[i] === best);
-  if (winners.length === roles.length) return 'Draw';
-  return winners.length === 1 ? `${winners[0]} wins` : `${winners.join(' and ')} win`;
-}
-
 export class PlayPane {
   #view: View | null = null;
   #domain: string[] = [];
@@ -326,8 +310,9 @@ export class PlayPane {
     if (view.terminal && view.goals) {
       const goals = view.goals;
       el.replaceChildren(
-        h('strong', { class: 'verdict' }, `Game over: ${verdict(view.roles, goals)}`),
-        h('span', { class: 'goals' }, ...view.roles.map((r, i) => h('span', { class: 'goal', 'data-role': r }, `${r}: ${goalText(goals[i] ?? [])}`))),
+        // The engine's words (core's `verdict`); nature has no aim, so no goal shown.
+        h('strong', { class: 'verdict', 'data-ending': view.verdict?.ending ?? '' }, `Game over: ${view.verdict?.text ?? ''}`),
+        h('span', { class: 'goals' }, ...view.roles.flatMap((r, i) => (view.nature[i] ? [] : [h('span', { class: 'goal', 'data-role': r }, `${r}: ${goalText(goals[i] ?? [])}`)]))),
         h('button', { type: 'button', class: 'small', id: 'why-terminal', onclick: () => this.why('terminal') }, 'Why over?'),
       );
       return;
