@@ -102,6 +102,9 @@ pub struct Thought {
 /// Told a thinking computer's [`Thought`] so far (see [`Session::think`]).
 pub type ThoughtReport = Box<dyn FnMut(&Thought)>;
 
+/// Ground rules at most when a game is grounded only to count its base facts.
+const BASE_RULES: usize = 200_000;
+
 /// The loaded game.
 struct Loaded {
     game: Game<Engine>,
@@ -113,6 +116,8 @@ struct Loaded {
     description: Description,
     text: String,
     domain: Option<Domain>,
+    /// The number of base facts, once asked (`Session::base_facts`).
+    base: Option<Option<usize>>,
     /// The game has `sees` rules.
     percepts: bool,
 }
@@ -122,6 +127,8 @@ pub struct Session {
     limits: Limits,
     loaded: Option<Loaded>,
     rng: Rng,
+    /// The generator of the moves drawn at random in play (`random_move`).
+    draws: Rng,
 }
 
 impl Default for Session {
@@ -154,7 +161,7 @@ fn domain_of(desc: &Description, limits: Limits) -> Domain {
 
 impl Session {
     pub fn new(limits: Limits) -> Session {
-        Session { limits, loaded: None, rng: Rng::new(1) }
+        Session { limits, loaded: None, rng: Rng::new(1), draws: Rng::new(1) }
     }
 
     /// Loads a text, on the reasoner. With errors the previous game is dropped (the page
@@ -168,7 +175,10 @@ impl Session {
                 let text = text.to_string();
                 let percepts = l.description.rules().any(crate::gdl2::is_sees);
                 let (description, domain) = (l.description, None);
-                (l.warnings, Some(Loaded { game, note, may_upgrade: false, description, text, domain, percepts }))
+                (
+                    l.warnings,
+                    Some(Loaded { game, note, may_upgrade: false, description, text, domain, base: None, percepts }),
+                )
             }
             Err(d) => (d, None),
         };
@@ -212,7 +222,20 @@ impl Session {
             return Err(format!("{role} is not a role of this game (roles: {})", game.machine().roles().join(", ")));
         };
         let h = game.history_of(r)?;
-        knowledge(game.here().0, h, limit, seed).map_err(|e| e.message)
+        let base = self.base_facts()?;
+        let game = self.game()?;
+        knowledge(game.here().0, h, limit, seed, base).map_err(|e| e.message)
+    }
+
+    /// The number of base facts of the game (declared, or computed by grounding it within
+    /// `BASE_RULES`), which bounds how many distinct states it has; `None` when it does not
+    /// ground within that bound. Computed once per load.
+    fn base_facts(&mut self) -> Result<Option<usize>> {
+        let l = self.loaded()?;
+        Ok(*l.base.get_or_insert_with(|| {
+            let options = crate::ground::Options { max_rules: BASE_RULES, ..Default::default() };
+            crate::ground::ground(&l.description, options, &|| 0.0, &mut |_| {}).ok().map(|g| g.stats.base)
+        }))
     }
 
     /// What boards are drawn from: every fluent the game may have and the game's own orders
@@ -268,6 +291,24 @@ impl Session {
     /// `gdl playout --seed`).
     pub fn seed(&mut self, seed: u64) {
         self.rng = Rng::new(seed);
+    }
+
+    /// Seeds the generator of the moves `random_move` draws.
+    pub fn seed_draws(&mut self, seed: u64) {
+        self.draws = Rng::new(seed);
+    }
+
+    /// A legal move of role `role` at the current position, drawn uniformly with the seeded
+    /// generator of `seed_draws`: nature's moves and the moves played at random in play.
+    pub fn random_move(&mut self, role: usize) -> Result<String> {
+        let position = self.game()?.position()?;
+        let Some(moves) = position.legal.get(role) else {
+            return Err(format!("there is no role number {role} (the game has {})", position.roles.len()));
+        };
+        if moves.is_empty() {
+            return Err(format!("{} has no legal move here", position.roles[role]));
+        }
+        Ok(moves[self.draws.below(moves.len())].clone())
     }
 
     /// Runs `count` random playouts from the initial state, each cut after `max_steps`.

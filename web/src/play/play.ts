@@ -21,6 +21,10 @@ export interface PlayActions {
   undo(): void;
   redo(): void;
   goTo(step: number): void;
+  /** A new game: back to the initial state, the moves after it dropped. */
+  restart(): void;
+  /** A legal move of role `role` here, drawn by the engine's seeded generator. */
+  draw(role: number): string;
   /** The board view changed (orientation, the person's value → glyph mapping). */
   orient(o: BoardView): void;
   /** The explanation of an atom (`step`: the position; default: the current one), or an error. */
@@ -82,7 +86,7 @@ export class PlayPane {
     fitBoard(byId('pane-play'), byId('board'), ['outcome', 'seats', 'thinking', 'board-tools', 'board-display'].map((id) => byId(id)));
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
-    byId('restart').addEventListener('click', () => actions.goTo(0));
+    byId('restart').addEventListener('click', () => actions.restart());
     byId('random').addEventListener('click', () => this.random());
     byId('board-swap').addEventListener('click', () => this.setOrientation({ ...this.#orientation, swap: !this.#orientation.swap }));
     byId('board-flip').addEventListener('click', () => this.setOrientation({ ...this.#orientation, flip: !this.#orientation.flip }));
@@ -222,7 +226,7 @@ export class PlayPane {
     this.#renderHistory(view);
     byId<HTMLButtonElement>('undo').disabled = view.step === 0;
     byId<HTMLButtonElement>('redo').disabled = view.step >= view.history.length;
-    byId<HTMLButtonElement>('restart').disabled = view.step === 0;
+    byId<HTMLButtonElement>('restart').disabled = view.step === 0 && view.history.length === 0;
     byId<HTMLButtonElement>('random').disabled = view.terminal;
     byId('engine-name').textContent = view.engine;
     byId('engine-note').textContent = view.engineNote;
@@ -284,7 +288,11 @@ export class PlayPane {
   /** The teacher chooses nature's moves (true) or nature draws them (false). */
   setNatureByHand(on: boolean): void {
     this.#natureByHand = on;
-    if (this.#view) this.#renderMoves(this.#view);
+    const view = this.#view;
+    if (!view) return;
+    // A move nature drew and that waits for the others' is withdrawn: the teacher chooses it.
+    if (on) this.#chosen = this.#chosen.map((m, r) => (view.nature[r] ? null : m));
+    this.render(view);
   }
 
   /** The "View as" control, in a game with percepts: the referee or a role (nature aside). */
@@ -469,7 +477,7 @@ export class PlayPane {
   random(): void {
     const view = this.#view;
     if (!view || view.terminal) return;
-    const joint = view.legal.map((ms, r) => this.#chosen[r] ?? ms[Math.floor(Math.random() * ms.length)]);
+    const joint = view.legal.map((ms, r) => this.#chosen[r] ?? (ms.length === 1 ? ms[0] : this.actions.draw(r)));
     this.actions.play(joint);
   }
 
@@ -483,7 +491,7 @@ export class PlayPane {
     el.replaceChildren(
       ...view.roles.map((role, r) => {
         const ms = view.legal[r];
-        const pick = () => this.choose(r, ms[Math.floor(Math.random() * ms.length)]);
+        const pick = () => this.choose(r, this.actions.draw(r));
         if (view.nature[r] && !(this.#natureByHand && !hide)) {
           return h('div', { class: 'role-moves only nature', 'data-role': role }, h('h3', {}, `${role}: `, h('span', { class: 'muted' }, 'nature draws its move at random')));
         }
