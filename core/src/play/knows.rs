@@ -45,8 +45,8 @@ pub struct Knowledge {
     pub sampled: bool,
     /// Distinct possible states found (a lower bound; the count when exact).
     pub seen: usize,
-    /// The number of base facts of the game when known: no set holds more than 2^base
-    /// distinct states, and `count` never exceeds it.
+    /// For an estimate, the number of base facts of the game when known: no set holds more
+    /// than 2^base distinct states, and `count` never exceeds it.
     pub base: Option<usize>,
     /// The count in words, as the faces print it: "4 possible states", or for an estimate
     /// "at least 4,025 distinct states seen; about 120,000 by estimate …".
@@ -58,14 +58,14 @@ pub struct Knowledge {
 }
 
 /// What a role knows after its history `h`: its information set exact up to `limit` states,
-/// else sampled with `seed`; `base`, the game's number of base facts when known, bounds an
-/// estimate (2^base distinct states at most).
+/// else sampled with `seed`; `base` gives the game's number of base facts when known, which
+/// bounds an estimate (2^base distinct states at most), asked only for an estimate.
 pub fn knowledge<M: StateMachine>(
     m: &mut M,
     h: History<M::Move>,
     limit: usize,
     seed: u64,
-    base: Option<usize>,
+    base: &mut dyn FnMut() -> Option<usize>,
 ) -> crate::machine::Result<Knowledge>
 where
     M::State: Hash,
@@ -80,6 +80,7 @@ where
     }
     let n = texts.len().max(1) as f64;
     let beliefs = held.into_iter().map(|(f, k)| Belief { fluent: f.to_string(), share: k as f64 / n }).collect();
+    let base = if set.estimate.is_some() { base() } else { None };
     let (count, count_text) = counted(set.estimate, set.seen, texts.len(), base);
     Ok(Knowledge {
         role: m.roles()[h.role].clone(),

@@ -116,7 +116,7 @@ struct Loaded {
     description: Description,
     text: String,
     domain: Option<Domain>,
-    /// The number of base facts, once asked (`Session::base_facts`).
+    /// The number of base facts, once asked (`base_facts`).
     base: Option<Option<usize>>,
     /// The game has `sees` rules.
     percepts: bool,
@@ -144,6 +144,14 @@ impl Default for Session {
 pub struct Domain {
     pub fluents: Vec<String>,
     pub chains: Vec<Chain>,
+}
+
+/// The number of base facts of a game (declared, or computed by grounding it within
+/// `BASE_RULES`), which bounds how many distinct states it has; `None` when it does not
+/// ground within that bound.
+fn base_facts(desc: &Description) -> Option<usize> {
+    let options = crate::ground::Options { max_rules: BASE_RULES, ..Default::default() };
+    crate::ground::ground(desc, options, &|| 0.0, &mut |_| {}).ok().map(|g| g.stats.base)
 }
 
 /// The domain of a valid description. The playing reasoner computes only what play needs,
@@ -222,20 +230,10 @@ impl Session {
             return Err(format!("{role} is not a role of this game (roles: {})", game.machine().roles().join(", ")));
         };
         let h = game.history_of(r)?;
-        let base = self.base_facts()?;
-        let game = self.game()?;
-        knowledge(game.here().0, h, limit, seed, base).map_err(|e| e.message)
-    }
-
-    /// The number of base facts of the game (declared, or computed by grounding it within
-    /// `BASE_RULES`), which bounds how many distinct states it has; `None` when it does not
-    /// ground within that bound. Computed once per load.
-    fn base_facts(&mut self) -> Result<Option<usize>> {
         let l = self.loaded()?;
-        Ok(*l.base.get_or_insert_with(|| {
-            let options = crate::ground::Options { max_rules: BASE_RULES, ..Default::default() };
-            crate::ground::ground(&l.description, options, &|| 0.0, &mut |_| {}).ok().map(|g| g.stats.base)
-        }))
+        let (description, known) = (&l.description, &mut l.base);
+        let mut base = || *known.get_or_insert_with(|| base_facts(description));
+        knowledge(l.game.here().0, h, limit, seed, &mut base).map_err(|e| e.message)
     }
 
     /// What boards are drawn from: every fluent the game may have and the game's own orders
