@@ -1,7 +1,9 @@
 //! What one role knows at the current position of a game (GDL-II), as the page draws it: its
 //! own moves and what it perceived after each, and its information set (`crate::infoset`)
 //! summed up per fluent: in what share of the possible states each fluent holds (1: the role
-//! is sure of it). A belief board is the ordinary board drawn from those shares.
+//! is sure of it). A belief board is the ordinary board drawn from those shares. Its size is
+//! exact, or an estimate kept between the distinct states seen and 2^base (the game's base
+//! facts), said in words (`Knowledge::count_text`) that the faces print as they are.
 //!
 //! Invariant: computed from the role's history alone (`Game::history_of`), never from the
 //! true state; the work is bounded by `limit` as `infoset::information_set` says.
