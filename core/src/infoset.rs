@@ -39,6 +39,9 @@ pub struct InfoSet<S> {
     /// `None` when `states` is the whole information set; else the estimated number of
     /// consistent states, of which `states` is a sample.
     pub estimate: Option<f64>,
+    /// Distinct consistent states found at the last step before sampling: a lower bound of
+    /// the information set's size (its size when exact).
+    pub seen: usize,
 }
 
 impl<Mv> History<Mv> {
@@ -115,25 +118,32 @@ where
     let mut current = vec![m.initial_state()];
     // The estimated number of states `current` stands for (`None`: exactly its length).
     let mut estimate: Option<f64> = None;
+    let mut distinct = 1;
     for (own, seen) in h.moves.iter().zip(&h.percepts) {
         let mut next: Vec<M::State> = Vec::new();
         let mut known: FxHashSet<M::State> = FxHashSet::default();
-        let mut weight = 0.0;
+        let (mut weight, mut found_all) = (0.0, 0);
         let mut sampled = false;
         let tries = (TRIES_PER_STATE.saturating_mul(limit) / current.len().max(1)).max(1);
         for s in &current {
             let found = successors(m, s, h.role, *own, seen, tries, &mut rng)?;
             sampled |= found.scale > 1.0;
             weight += found.states.len() as f64 * found.scale;
+            found_all += found.states.len();
             for t in found.states {
                 if known.insert(t.clone()) {
                     next.push(t);
                 }
             }
         }
+        distinct = next.len();
         if estimate.is_some() || sampled || next.len() > limit {
             let per_state = estimate.unwrap_or(current.len() as f64) / current.len().max(1) as f64;
-            estimate = Some(if estimate.is_none() && !sampled { next.len() as f64 } else { per_state * weight });
+            // Lines of play that meet in one state count once: the paths found are scaled by
+            // the share of them that were distinct states (`weight` counts paths).
+            let merged = next.len() as f64 / found_all.max(1) as f64;
+            estimate =
+                Some(if estimate.is_none() && !sampled { next.len() as f64 } else { per_state * weight * merged });
             // A seeded sample of `limit` states: the first `limit` of a partial shuffle.
             for i in 0..limit.min(next.len()) {
                 let j = i + rng.below(next.len() - i);
@@ -143,7 +153,7 @@ where
         }
         current = next;
     }
-    Ok(InfoSet { states: current, estimate })
+    Ok(InfoSet { states: current, estimate, seen: distinct })
 }
 
 /// The states one step from `s` where `role` plays `own` and perceives `seen`, with the

@@ -32,6 +32,7 @@ pub mod solve;
 pub mod term;
 pub mod trace;
 pub mod validate;
+pub mod verdict;
 
 use diagnostic::Diagnostic;
 use reasoner::{Limits, Reasoner};

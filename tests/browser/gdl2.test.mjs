@@ -3,8 +3,10 @@
 // command line (`gdl info --as ROLE --path MOVES`); nature (`random`) moves by itself in Monty
 // Hall, or as the teacher chooses; a share link and a reload keep the view; an information set
 // too large to work out exactly is shown as a sample, marked as such, and the page stays
-// responsive; the Grounded rules pane lights the `sees` rules a joint move fires. Screenshots
-// go to artifacts/.
+// responsive; an estimated count stays between the states seen and 2^base; Monty Hall's end is
+// the candidate's result (core's words), nature is never judged; "I choose its moves" holds
+// from the first move and Restart starts a game nature plays in; the Grounded rules pane
+// lights the `sees` rules a joint move fires. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -197,9 +199,72 @@ test('an information set too large to work out exactly is a sample, marked as su
   await page.locator('#knows-count[data-sampled="true"]').waitFor({ timeout: 30_000 });
   const expected = cliKnows(KRIEG, 'xplayer', pathText(path));
   assert.equal(expected.exact, false);
-  assert.match(await page.locator('#knows-count').textContent(), new RegExp(`^about ${expected.count.toLocaleString('en')} possible states \\(sample\\)`));
+  assert.equal(Number(await page.locator('#knows-count').getAttribute('data-count')), expected.count);
+  assert.match(await page.locator('#knows-count').textContent(), new RegExp(`^at least [\\d,]+ distinct states seen; about ${expected.count.toLocaleString('en')} by estimate \\(from sampled lines of play`));
   assert.match(await page.locator('#knows summary').textContent(), /The sample \(1,000 states\)/);
   await paneShot(page, 'gdl2-sampled');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Eleven steps of a seeded playout of Kriegspiel tic-tac-toe 5×5 (`gdl playout --seed 3`). */
+const KRIEG_LONG = [
+  ['(mark 4 4)', '(mark 3 5)'],
+  ['(mark 4 1)', '(mark 5 1)'],
+  ['(mark 5 1)', '(mark 4 1)'],
+  ['(mark 5 5)', '(mark 5 3)'],
+  ['(mark 2 4)', '(mark 4 2)'],
+  ['(mark 1 3)', '(mark 2 1)'],
+  ['(mark 4 5)', '(mark 2 2)'],
+  ['(mark 1 2)', '(mark 4 1)'],
+  ['(mark 5 3)', '(mark 1 1)'],
+  ['(mark 4 3)', '(mark 1 4)'],
+  ['(mark 4 2)', '(mark 5 4)'],
+];
+
+test('deep into Kriegspiel 5×5 the count is an estimate between the states seen and 2^base, said in words', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await openAndPlay(page, KRIEG, KRIEG_LONG);
+  await page.locator('#view-as-role').selectOption('xplayer');
+  const count = page.locator('#knows-count[data-sampled="true"]');
+  await count.waitFor({ timeout: 60_000 });
+  const [n, seen, base] = await Promise.all(['data-count', 'data-seen', 'data-base'].map(async (a) => Number(await count.getAttribute(a))));
+  assert.ok(base > 0, 'the game grounds: its base facts bound the count');
+  assert.ok(seen <= n && n <= 2 ** base, `${seen} <= ${n} <= 2^${base}`);
+  const text = await count.textContent();
+  assert.match(text, /^at least [\d,]+ distinct states seen; about [\d,.×^]+ by estimate \(from sampled lines of play; a sample of 1,000 shown\)/);
+  assert.ok(text.endsWith(`at most 2^${base} by the game's ${base} base facts`), text);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Monty Hall won by switching is the candidate\'s win: nature is never a winner nor part of a draw', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await openGame(page, MONTY);
+  // Ticked right after loading: nature plays none of its moves itself, not even the first.
+  await page.locator('#nature-by-hand').check();
+  await page.locator('#moves .role-moves[data-role="candidate"] button.move', { hasText: '(choose 1)' }).click();
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('#history li').count(), 1, 'no move played while nature waits for the teacher');
+  await page.locator('#moves button.move.nature', { hasText: 'make nature play (hide_car 2)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 2);
+  await page.locator('#moves button.move.nature', { hasText: 'make nature play (open_door 3)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3);
+  await page.locator('#moves .role-moves[data-role="candidate"] button.move', { hasText: 'switch' }).click();
+  await page.waitForFunction(() => /Game over/.test(document.querySelector('#outcome').textContent));
+  const verdict = await page.locator('#outcome .verdict').textContent();
+  assert.equal(verdict, 'Game over: candidate scores 100: a win');
+  assert.doesNotMatch(verdict, /random|Draw/);
+  assert.equal(await page.locator('#outcome .goal[data-role="random"]').count(), 0);
+  assert.match(await page.locator('#history').textContent(), /random \(hide_car 2\)/);
+
+  // Restart starts a new game, and nature (drawing again) plays in it without being asked.
+  await page.locator('#nature-by-hand').uncheck();
+  await page.locator('#restart').click();
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 1);
+  await page.locator('#moves .role-moves[data-role="candidate"] button.move', { hasText: '(choose 2)' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('#history li').length === 3);
+  assert.equal(await page.locator('#think-continue').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

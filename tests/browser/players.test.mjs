@@ -103,6 +103,8 @@ test('a short match shows its results table and chart', async () => {
   // Every game opens in the Play pane, at its end.
   await page.locator('#ma-games-list summary').click();
   assert.equal(await page.locator('#ma-games-list li').count(), 4);
+  // Each game's result in core's words (the engine's verdict), then its goals.
+  for (const line of await page.locator('#ma-games-list li').allTextContents()) assert.match(line, / moves · (\S+ wins|Draw) \(goals \d+ \/ \d+\)/);
   const game1 = page.locator('#ma-games-list li[data-game="0"]');
   const length = Number((await game1.textContent()).match(/(\d+) moves/)[1]);
   await shot(page, 'players-match');

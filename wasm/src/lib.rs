@@ -150,6 +150,19 @@ impl Session {
         self.inner.replay(&moves).map_err(js_err)
     }
 
+    /// Seeds the generator of the moves `randomMove` draws (an integer below 2^53).
+    #[wasm_bindgen(js_name = seedDraws)]
+    pub fn seed_draws(&mut self, seed: f64) {
+        self.inner.seed_draws(seed as u64);
+    }
+
+    /// A legal move of role number `role` at the current position, drawn uniformly by the
+    /// engine's seeded generator (nature's moves, the Play pane's random moves).
+    #[wasm_bindgen(js_name = randomMove)]
+    pub fn random_move(&mut self, role: u32) -> Result<String, JsError> {
+        self.inner.random_move(role as usize).map_err(js_err)
+    }
+
     /// Why `atom` (e.g. `(legal x (mark 1 1))`) holds or not, along the moves played; each
     /// premise can be explained in turn. `step` defaults to the current position (its last
     /// move for `next`).
@@ -258,6 +271,16 @@ pub fn match_tally(
 ) -> Result<JsValue, JsError> {
     let games: Vec<Game> = from_js(games, "not a list of games")?;
     to_js(&gdl_core::players::arena::tally_named(&protocol::names(players)?, &games))
+}
+
+/// How one game of a match ended between `roles`, in core's words (`gdl_core::verdict`).
+#[wasm_bindgen(js_name = matchVerdict, unchecked_return_type = "Verdict")]
+pub fn match_verdict(
+    roles: Vec<String>,
+    #[wasm_bindgen(unchecked_param_type = "MatchGame")] game: JsValue,
+) -> Result<JsValue, JsError> {
+    let game: Game = from_js(game, "not a game of a match")?;
+    to_js(&game.verdict(&roles))
 }
 
 /// Per role of the game (`roles`, nature's left out), each player's results at that seat.

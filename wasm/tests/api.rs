@@ -6,7 +6,8 @@
 use gdl_wasm::groundview::JsGroundGame;
 use gdl_wasm::text::detect_syntax;
 use gdl_wasm::{
-    capabilities, format_text, match_tally, merge_playouts, player_catalogue, player_label, rule_graph, Session,
+    capabilities, format_text, match_tally, match_verdict, merge_playouts, player_catalogue, player_label, rule_graph,
+    Session,
 };
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -79,6 +80,12 @@ fn play_to_a_win_undo_redo_and_errors() {
     assert_eq!(goals.get(0).dyn_into::<Array>().unwrap().get(0).as_f64(), Some(100.0));
     assert_eq!(goals.get(1).dyn_into::<Array>().unwrap().get(0).as_f64(), Some(0.0));
     assert!(strings(&get(&v, "state")).contains(&"(cell 1 3 x)".to_string()));
+    // Core's verdict comes with the view: the page prints its words.
+    let verdict = get(&v, "verdict");
+    assert_eq!(
+        (get(&verdict, "text").as_string().unwrap(), get(&verdict, "ending").as_string().unwrap()),
+        ("x wins".into(), "won".into())
+    );
 
     let v = s.undo().unwrap();
     assert_eq!(num(&v, "step"), 4.0);
@@ -298,7 +305,18 @@ fn computer_players_think_and_play_matches() {
         assert_eq!(get(&game, "seats").dyn_into::<Array>().unwrap().length(), 2);
         games.push(&game);
     }
-    let tally = match_tally("perfect,random", games.into()).unwrap().dyn_into::<Array>().unwrap();
+    let verdict = match_verdict(joint(&["x", "o"]), games.get(0)).unwrap();
+    assert!(["x wins", "o wins", "Draw"].contains(&get(&verdict, "text").as_string().unwrap().as_str()));
+    // Moves drawn at random come from the engine's seeded generator: the same seed, the same moves.
+    let draws = |seed| {
+        let mut s = Session::new(None);
+        s.load(TICTACTOE).unwrap();
+        s.seed_draws(seed);
+        (0..5).map(|_| s.random_move(0).unwrap()).collect::<Vec<_>>()
+    };
+    assert_eq!(draws(9.0), draws(9.0));
+    assert!(message(s.random_move(7).unwrap_err()).contains("no role number 7"));
+    let tally = match_tally("perfect,random", games.clone().into()).unwrap().dyn_into::<Array>().unwrap();
     let perfect = tally.get(0);
     assert_eq!((num(&perfect, "games"), num(&perfect, "losses")), (2.0, 0.0));
     assert!(message(match_tally("random", JsValue::from_str("no")).unwrap_err()).contains("not a list of games"));

@@ -22,6 +22,7 @@ import { decodeShare, type Shared } from './storage/share';
 import { openShareDialog, wireShareDialog } from './storage/share-dialog';
 import { Autosave } from './storage/autosave';
 import { Seats } from './players/seats';
+import { randomSeed } from './players/protocol';
 import { runTask, type Running } from './analysis/tasks';
 import { renderProblems, renderSyntax } from './editor/problems';
 import { autoChoice, engineNote, networkHere, quickEngine, workerEngine, type AutoPick } from './engine/auto';
@@ -84,6 +85,8 @@ export class App {
     private metrics: Metrics,
   ) {
     this.#module = module;
+    // Moves drawn at random in play (nature's, Random move) come from the engine's generator.
+    this.#session.seedDraws(randomSeed());
     this.#orientation = start.view;
     this.#viewAs = start.as ?? null;
     this.#kept = { moves: start.moves, step: start.step };
@@ -96,6 +99,12 @@ export class App {
       undo: () => this.#update(() => this.#session.undo()),
       redo: () => this.#update(() => this.#session.redo()),
       goTo: (step) => this.#update(() => this.#session.goTo(step)),
+      restart: () =>
+        this.#update(() => {
+          this.#session.replay([]);
+          return this.#session.view();
+        }),
+      draw: (role) => this.#session.randomMove(role),
       orient: (o) => {
         this.#orientation = o;
         this.#autosave.schedule();
@@ -144,6 +153,7 @@ export class App {
       (role, step) => this.#session.told(role, step),
       (role, move) => this.#play.choose(role, move),
       (byHand) => this.#play.setNatureByHand(byHand),
+      (role) => this.#session.randomMove(role),
     );
     const typed = () => (this.#current()?.ok ? this.#loadedText : null);
     const typedGame = () => {

@@ -1,4 +1,5 @@
-//! `gdl playout`: random playouts from a seed, each summed up (length, terminal, goals) and
+//! `gdl playout`: random playouts from a seed, each summed up (length, terminal, goals, and
+//! the result in core's words, `gdl_core::verdict`) and
 //! optionally written in full as a trace (JSON Lines, one playout a line).
 
 use crate::args::PlayoutArgs;
@@ -7,6 +8,7 @@ use anyhow::Context;
 use gdl_core::machine::playout::playout_rng;
 use gdl_core::rng::Rng;
 use gdl_core::trace::{record_playout, stuck_message};
+use gdl_core::verdict::verdict;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::time::Instant;
@@ -34,6 +36,11 @@ pub fn run(args: &PlayoutArgs) -> Outcome {
         }
         let last = p.steps.last().expect("a playout has a step");
         let mut line = json!({"length": p.steps.len() - 1, "terminal": last.terminal, "goals": last.goals});
+        if let Some(goals) = &last.goals {
+            let roles: Vec<String> = goals.keys().cloned().collect();
+            let values: Vec<_> = goals.values().cloned().collect();
+            line["result"] = json!(verdict(&roles, Some(&values)).text);
+        }
         if let Some(role) = p.stuck() {
             let what = format!("playout {}", summary.len() + 1);
             eprintln!("warning: {}", stuck_message(&what, role));

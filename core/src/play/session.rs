@@ -27,6 +27,7 @@ use crate::protocol::referee::{Record, Seat};
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
 use crate::solve::{solve, Limit, Solution};
+use crate::verdict::{verdict, Verdict};
 use serde::Serialize;
 
 pub type Result<T> = std::result::Result<T, String>;
@@ -75,6 +76,8 @@ pub struct View {
     pub nature: Vec<bool>,
     /// The game has `sees` rules (GDL-II): roles see only what they perceive (`knows`).
     pub percepts: bool,
+    /// How the game ended, in a terminal position (`crate::verdict`): what the faces print.
+    pub verdict: Option<Verdict>,
 }
 
 /// What `Session::upgrade` did: whether the game moved to the network, and the new engine
@@ -100,6 +103,9 @@ pub struct Thought {
 /// Told a thinking computer's [`Thought`] so far (see [`Session::think`]).
 pub type ThoughtReport = Box<dyn FnMut(&Thought)>;
 
+/// Ground rules at most when a game is grounded only to count its base facts.
+const BASE_RULES: usize = 200_000;
+
 /// The loaded game.
 struct Loaded {
     game: Game<Engine>,
@@ -111,6 +117,8 @@ struct Loaded {
     description: Description,
     text: String,
     domain: Option<Domain>,
+    /// The number of base facts, once asked (`base_facts`).
+    base: Option<Option<usize>>,
     /// The game has `sees` rules.
     percepts: bool,
 }
@@ -120,6 +128,8 @@ pub struct Session {
     limits: Limits,
     loaded: Option<Loaded>,
     rng: Rng,
+    /// The generator of the moves drawn at random in play (`random_move`).
+    draws: Rng,
 }
 
 impl Default for Session {
@@ -137,6 +147,14 @@ pub struct Domain {
     pub chains: Vec<Chain>,
 }
 
+/// The number of base facts of a game (declared, or computed by grounding it within
+/// `BASE_RULES`), which bounds how many distinct states it has; `None` when it does not
+/// ground within that bound.
+fn base_facts(desc: &Description) -> Option<usize> {
+    let options = crate::ground::Options { max_rules: BASE_RULES, ..Default::default() };
+    crate::ground::ground(desc, options, &|| 0.0, &mut |_| {}).ok().map(|g| g.stats.base)
+}
+
 /// The domain of a valid description. The playing reasoner computes only what play needs,
 /// so a second one, on the rules as written, evaluates every static relation.
 fn domain_of(desc: &Description, limits: Limits) -> Domain {
@@ -152,7 +170,7 @@ fn domain_of(desc: &Description, limits: Limits) -> Domain {
 
 impl Session {
     pub fn new(limits: Limits) -> Session {
-        Session { limits, loaded: None, rng: Rng::new(1) }
+        Session { limits, loaded: None, rng: Rng::new(1), draws: Rng::new(1) }
     }
 
     /// Loads a text, on the reasoner. With errors the previous game is dropped (the page
@@ -166,7 +184,10 @@ impl Session {
                 let text = text.to_string();
                 let percepts = l.description.rules().any(crate::gdl2::is_sees);
                 let (description, domain) = (l.description, None);
-                (l.warnings, Some(Loaded { game, note, may_upgrade: false, description, text, domain, percepts }))
+                (
+                    l.warnings,
+                    Some(Loaded { game, note, may_upgrade: false, description, text, domain, base: None, percepts }),
+                )
             }
             Err(d) => (d, None),
         };
@@ -187,14 +208,17 @@ impl Session {
 
     pub fn view(&mut self) -> Result<View> {
         let l = self.loaded()?;
+        let position = l.game.position()?;
+        let verdict = position.goals.as_deref().map(|g| verdict(&position.roles, Some(g)));
         Ok(View {
-            position: l.game.position()?,
+            position,
             step: l.game.step(),
             history: l.game.history().to_vec(),
             engine: l.game.machine().engine_name(),
             engine_note: l.note.clone(),
             nature: l.game.machine().roles().iter().map(|r| crate::gdl2::is_nature(r)).collect(),
             percepts: l.percepts,
+            verdict,
         })
     }
 
@@ -207,7 +231,10 @@ impl Session {
             return Err(format!("{role} is not a role of this game (roles: {})", game.machine().roles().join(", ")));
         };
         let h = game.history_of(r)?;
-        knowledge(game.here().0, h, limit, seed).map_err(|e| e.message)
+        let l = self.loaded()?;
+        let (description, known) = (&l.description, &mut l.base);
+        let mut base = || *known.get_or_insert_with(|| base_facts(description));
+        knowledge(l.game.here().0, h, limit, seed, &mut base).map_err(|e| e.message)
     }
 
     /// What boards are drawn from: every fluent the game may have and the game's own orders
@@ -263,6 +290,24 @@ impl Session {
     /// `gdl playout --seed`).
     pub fn seed(&mut self, seed: u64) {
         self.rng = Rng::new(seed);
+    }
+
+    /// Seeds the generator of the moves `random_move` draws.
+    pub fn seed_draws(&mut self, seed: u64) {
+        self.draws = Rng::new(seed);
+    }
+
+    /// A legal move of role `role` at the current position, drawn uniformly with the seeded
+    /// generator of `seed_draws`: nature's moves and the moves played at random in play.
+    pub fn random_move(&mut self, role: usize) -> Result<String> {
+        let position = self.game()?.position()?;
+        let Some(moves) = position.legal.get(role) else {
+            return Err(format!("there is no role number {role} (the game has {})", position.roles.len()));
+        };
+        if moves.is_empty() {
+            return Err(format!("{} has no legal move here", position.roles[role]));
+        }
+        Ok(moves[self.draws.below(moves.len())].clone())
     }
 
     /// Runs `count` random playouts from the initial state, each cut after `max_steps`.

@@ -532,3 +532,71 @@ fn told_gives_the_joint_move_or_a_roles_own_move_and_percepts() {
     g.go_to(1).unwrap();
     assert!(g.told(0, 2).is_err());
 }
+
+/// Kriegspiel tic-tac-toe 5×5, eleven steps in: too many possible states to list, so the count
+/// is an estimate, at least the states seen and at most 2^base, and says so in words.
+#[test]
+fn an_estimated_count_stays_within_its_bounds() {
+    let mut s = Session::default();
+    assert!(s.load(&crate::shared::gdl2_game("kriegTTT_5x5")).ok);
+    for joint in [
+        ["(mark 4 4)", "(mark 3 5)"],
+        ["(mark 4 1)", "(mark 5 1)"],
+        ["(mark 5 1)", "(mark 4 1)"],
+        ["(mark 5 5)", "(mark 5 3)"],
+        ["(mark 2 4)", "(mark 4 2)"],
+        ["(mark 1 3)", "(mark 2 1)"],
+        ["(mark 4 5)", "(mark 2 2)"],
+        ["(mark 1 2)", "(mark 4 1)"],
+        ["(mark 5 3)", "(mark 1 1)"],
+        ["(mark 4 3)", "(mark 1 4)"],
+        ["(mark 4 2)", "(mark 5 4)"],
+    ] {
+        play(&mut s, &joint).unwrap();
+    }
+    let k = s.knows("xplayer", 1000, 1).unwrap();
+    let base = k.base.expect("the game grounds");
+    assert!(k.sampled && k.states.len() == 1000, "{}", k.count_text);
+    assert!(k.seen as f64 <= k.count && k.count <= 2f64.powi(base as i32), "{} of 2^{base}", k.count);
+    assert!(
+        k.count_text.starts_with("at least ") && k.count_text.contains(" distinct states seen; about "),
+        "{}",
+        k.count_text
+    );
+    assert!(k.count_text.ends_with(&format!("at most 2^{base} by the game's {base} base facts")), "{}", k.count_text);
+}
+
+/// Moves drawn in play (nature's, Random move) come from the session's seeded generator: the
+/// same seed draws the same legal moves; a role without a choice or out of range says why.
+#[test]
+fn random_moves_are_legal_and_seeded() {
+    let draws = |seed| {
+        let mut s = Session::default();
+        assert!(s.load(&crate::shared::gdl2_game("montyhall")).ok);
+        s.seed_draws(seed);
+        (0..8).map(|_| s.random_move(1).unwrap()).collect::<Vec<_>>()
+    };
+    let a = draws(5);
+    assert_eq!(a, draws(5));
+    assert!(a.iter().all(|m| ["(hide_car 1)", "(hide_car 2)", "(hide_car 3)"].contains(&m.as_str())), "{a:?}");
+    assert!(a.iter().collect::<std::collections::BTreeSet<_>>().len() > 1, "{a:?}");
+    let mut s = Session::default();
+    assert!(s.load(&crate::shared::gdl2_game("montyhall")).ok);
+    assert_eq!(s.random_move(2).unwrap_err(), "there is no role number 2 (the game has 2)");
+}
+
+/// The view of a finished Monty Hall game carries core's verdict: the candidate's result,
+/// nature left out.
+#[test]
+fn a_finished_views_verdict_leaves_nature_out() {
+    let mut s = Session::default();
+    assert!(s.load(&crate::shared::gdl2_game("montyhall")).ok);
+    assert!(s.view().unwrap().verdict.is_none());
+    for joint in [["(choose 1)", "(hide_car 2)"], ["noop", "(open_door 3)"], ["switch", "noop"]] {
+        play(&mut s, &joint).unwrap();
+    }
+    let v = s.view().unwrap();
+    assert!(v.position.terminal);
+    let verdict = v.verdict.unwrap();
+    assert_eq!((verdict.text.as_str(), verdict.winners.as_slice()), ("candidate scores 100: a win", &[0][..]));
+}

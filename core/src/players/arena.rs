@@ -13,6 +13,7 @@ use crate::infoset::{defines_sees, History};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
 use crate::solve::goal_number;
+use crate::verdict::{verdict_of_numbers, Ending, Verdict};
 use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 
@@ -55,6 +56,15 @@ pub struct Game {
     pub length: usize,
     /// The joint moves, as text (one move per role), so that the game can be replayed.
     pub moves: Vec<Vec<String>>,
+}
+
+impl Game {
+    /// How this game ended between `roles` (core's one judgement: `crate::verdict`), nature
+    /// known by its empty seat.
+    pub fn verdict(&self, roles: &[String]) -> Verdict {
+        let nature: Vec<bool> = self.seats.iter().map(Option::is_none).collect();
+        verdict_of_numbers(roles, &nature, self.goals.as_deref())
+    }
 }
 
 /// Plays game `game` of a match between `specs` from the initial state, at most
@@ -134,7 +144,8 @@ impl Estimate {
 pub struct Tally {
     pub player: String,
     pub games: usize,
-    /// Strictly the highest goal of the game.
+    /// Strictly the highest goal of the game (`crate::verdict`; a one-player game counts its
+    /// score in `points` only).
     pub wins: usize,
     /// Tied for the highest.
     pub draws: usize,
@@ -181,6 +192,8 @@ pub fn tally_by_role_named(names: &[String], roles: &[String], games: &[Game]) -
 
 /// Each player's tally over `games`, counting only its seats at role `only` when given.
 fn tally_at(names: &[String], games: &[Game], only: Option<usize>) -> Vec<Tally> {
+    // The verdict's lists are read, not its words: the roles go by number here.
+    let roles = |g: &Game| (1..=g.seats.len()).map(|r| format!("role {r}")).collect::<Vec<_>>();
     names
         .iter()
         .enumerate()
@@ -200,32 +213,26 @@ fn tally_at(names: &[String], games: &[Game], only: Option<usize>) -> Vec<Tally>
                 for (r, _) in g.seats.iter().enumerate().filter(|&(r, &q)| q == Some(p) && only.is_none_or(|o| o == r))
                 {
                     t.games += 1;
-                    let Some(goals) = &g.goals else {
+                    let v = g.verdict(&roles(g));
+                    let Some(mine) = v.scores[r] else {
                         t.unfinished += 1;
                         points.push(0.5);
                         score.push(50.0);
                         continue;
                     };
-                    // Against the other players: nature neither wins nor loses.
-                    let others = goals.iter().enumerate().filter(|&(o, _)| o != r && g.seats[o].is_some());
-                    let best_other = others.map(|(_, &v)| v).max();
-                    let mine = goals[r];
                     score.push(mine as f64);
-                    let point = match best_other {
-                        // One role: the score is all there is.
-                        None => mine as f64 / 100.0,
-                        Some(o) if mine < o => {
-                            t.losses += 1;
-                            0.0
-                        }
-                        Some(o) if mine == o => {
-                            t.draws += 1;
-                            0.5
-                        }
-                        Some(_) => {
-                            t.wins += 1;
-                            1.0
-                        }
+                    let point = if v.ending == Ending::Scored {
+                        // One seated role: the score is all there is.
+                        mine as f64 / 100.0
+                    } else if v.winners.contains(&r) {
+                        t.wins += 1;
+                        1.0
+                    } else if v.drawn.contains(&r) {
+                        t.draws += 1;
+                        0.5
+                    } else {
+                        t.losses += 1;
+                        0.0
                     };
                     points.push(point);
                 }

@@ -1,10 +1,10 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, detectSyntax, faultLine, formatText, initSync, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, playerCatalogue, playerLabel, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
+import init, { Session, capabilities, detectSyntax, faultLine, formatText, initSync, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, playerCatalogue, playerLabel, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { Session, capabilities, detectSyntax, faultLine, formatText, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, playerCatalogue, playerLabel, protocolMessage, protocolStart, quoted, ruleGraph };
+export { Session, capabilities, detectSyntax, faultLine, formatText, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, playerCatalogue, playerLabel, protocolMessage, protocolStart, quoted, ruleGraph };
 
 export type {
   Capabilities,
@@ -30,6 +30,7 @@ export type {
   Summary,
   Tally,
   Thought,
+  Verdict,
   View,
 } from '../../pkg/gdl_wasm.js';
 

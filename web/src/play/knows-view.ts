@@ -1,19 +1,12 @@
 // What a role knows, beside the belief board (GDL-II, "View as" a role): its moves and what it
-// perceived after each step, how many states it cannot tell apart (an estimate, marked as
-// such, when the engine sampled them), and those states in a virtualised list, each showing
-// the fluents it is unsure of. The engine computes it all (`Session.knows`); this only draws.
+// perceived after each step, how many states it cannot tell apart (in the engine's words: an
+// estimate says so, with its method and bounds), and those states in a virtualised list, each
+// showing the fluents it is unsure of. The engine computes it all (`Session.knows`); this only
+// draws.
 
 import { h } from '../dom';
 import type { Knowledge } from '../engine/engine';
 import { VirtualList } from '../ground/vlist';
-
-/** "4 possible states", "about 12,000 possible states (a sample of 1,000)". */
-export function countText(k: Knowledge): string {
-  const n = Math.round(k.count);
-  const states = `possible state${n === 1 ? '' : 's'}`;
-  if (!k.sampled) return `${n.toLocaleString('en')} ${states}`;
-  return `about ${n.toLocaleString('en')} ${states} (sample): the engine drew ${k.states.length.toLocaleString('en')} of them`;
-}
 
 /** The role's steps: its move, then what it perceived. `played` gives its own moves while the
  * knowledge is still being worked out. */
@@ -57,7 +50,7 @@ export class KnowsView {
     }
     this.#states = k.states;
     this.#unsure = new Set(k.beliefs.filter((b) => b.share < 1).map((b) => b.fluent));
-    const count = h('p', { id: 'knows-count', class: k.sampled ? 'sampled' : '', 'data-count': String(Math.round(k.count)), 'data-sampled': String(k.sampled) }, countText(k));
+    const count = h('p', { id: 'knows-count', class: k.sampled ? 'sampled' : '', 'data-count': String(Math.round(k.count)), 'data-sampled': String(k.sampled), 'data-seen': String(k.seen), 'data-base': k.base === null ? '' : String(k.base) }, k.count_text);
     const list = h('details', { class: 'knows-states', open: k.states.length > 1 }, h('summary', {}, k.sampled ? `The sample (${k.states.length.toLocaleString('en')} states)` : `The possible states (${k.states.length.toLocaleString('en')})`), this.#list.el);
     this.el.replaceChildren(title, note, count, stepsView(role, steps), list);
     this.#list.setCount(k.states.length);

@@ -21,6 +21,10 @@ export interface PlayActions {
   undo(): void;
   redo(): void;
   goTo(step: number): void;
+  /** A new game: back to the initial state, the moves after it dropped. */
+  restart(): void;
+  /** A legal move of role `role` here, drawn by the engine's seeded generator. */
+  draw(role: number): string;
   /** The board view changed (orientation, the person's value → glyph mapping). */
   orient(o: BoardView): void;
   /** The explanation of an atom (`step`: the position; default: the current one), or an error. */
@@ -48,22 +52,6 @@ const MAX_MOVE_BUTTONS = 200;
 
 function goalText(values: GoalValue[]): string {
   return values.length === 0 ? 'no goal' : values.join('/');
-}
-
-function firstNumber(values: GoalValue[]): number | null {
-  const n = values.find((v) => typeof v === 'number');
-  return typeof n === 'number' ? n : null;
-}
-
-/** "x wins", "Draw" or a one-player score. */
-export function verdict(roles: string[], goals: GoalValue[][]): string {
-  const scores = goals.map(firstNumber);
-  if (roles.length === 1) return `${roles[0]} scores ${goalText(goals[0] ?? [])}`;
-  if (scores.some((s) => s === null)) return 'Game over';
-  const best = Math.max(...(scores as number[]));
-  const winners = roles.filter((_, i) => scores[i] === best);
-  if (winners.length === roles.length) return 'Draw';
-  return winners.length === 1 ? `${winners[0]} wins` : `${winners.join(' and ')} win`;
 }
 
 export class PlayPane {
@@ -98,7 +86,7 @@ export class PlayPane {
     fitBoard(byId('pane-play'), byId('board'), ['outcome', 'seats', 'thinking', 'board-tools', 'board-display'].map((id) => byId(id)));
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
-    byId('restart').addEventListener('click', () => actions.goTo(0));
+    byId('restart').addEventListener('click', () => actions.restart());
     byId('random').addEventListener('click', () => this.random());
     byId('board-swap').addEventListener('click', () => this.setOrientation({ ...this.#orientation, swap: !this.#orientation.swap }));
     byId('board-flip').addEventListener('click', () => this.setOrientation({ ...this.#orientation, flip: !this.#orientation.flip }));
@@ -238,7 +226,7 @@ export class PlayPane {
     this.#renderHistory(view);
     byId<HTMLButtonElement>('undo').disabled = view.step === 0;
     byId<HTMLButtonElement>('redo').disabled = view.step >= view.history.length;
-    byId<HTMLButtonElement>('restart').disabled = view.step === 0;
+    byId<HTMLButtonElement>('restart').disabled = view.step === 0 && view.history.length === 0;
     byId<HTMLButtonElement>('random').disabled = view.terminal;
     byId('engine-name').textContent = view.engine;
     byId('engine-note').textContent = view.engineNote;
@@ -300,7 +288,11 @@ export class PlayPane {
   /** The teacher chooses nature's moves (true) or nature draws them (false). */
   setNatureByHand(on: boolean): void {
     this.#natureByHand = on;
-    if (this.#view) this.#renderMoves(this.#view);
+    const view = this.#view;
+    if (!view) return;
+    // A move nature drew and that waits for the others' is withdrawn: the teacher chooses it.
+    if (on) this.#chosen = this.#chosen.map((m, r) => (view.nature[r] ? null : m));
+    this.render(view);
   }
 
   /** The "View as" control, in a game with percepts: the referee or a role (nature aside). */
@@ -326,8 +318,9 @@ export class PlayPane {
     if (view.terminal && view.goals) {
       const goals = view.goals;
       el.replaceChildren(
-        h('strong', { class: 'verdict' }, `Game over: ${verdict(view.roles, goals)}`),
-        h('span', { class: 'goals' }, ...view.roles.map((r, i) => h('span', { class: 'goal', 'data-role': r }, `${r}: ${goalText(goals[i] ?? [])}`))),
+        // The engine's words (core's `verdict`); nature has no aim, so no goal shown.
+        h('strong', { class: 'verdict', 'data-ending': view.verdict?.ending ?? '' }, `Game over: ${view.verdict?.text ?? ''}`),
+        h('span', { class: 'goals' }, ...view.roles.flatMap((r, i) => (view.nature[i] ? [] : [h('span', { class: 'goal', 'data-role': r }, `${r}: ${goalText(goals[i] ?? [])}`)]))),
         h('button', { type: 'button', class: 'small', id: 'why-terminal', onclick: () => this.why('terminal') }, 'Why over?'),
       );
       return;
@@ -484,7 +477,7 @@ export class PlayPane {
   random(): void {
     const view = this.#view;
     if (!view || view.terminal) return;
-    const joint = view.legal.map((ms, r) => this.#chosen[r] ?? ms[Math.floor(Math.random() * ms.length)]);
+    const joint = view.legal.map((ms, r) => this.#chosen[r] ?? (ms.length === 1 ? ms[0] : this.actions.draw(r)));
     this.actions.play(joint);
   }
 
@@ -498,7 +491,7 @@ export class PlayPane {
     el.replaceChildren(
       ...view.roles.map((role, r) => {
         const ms = view.legal[r];
-        const pick = () => this.choose(r, ms[Math.floor(Math.random() * ms.length)]);
+        const pick = () => this.choose(r, this.actions.draw(r));
         if (view.nature[r] && !(this.#natureByHand && !hide)) {
           return h('div', { class: 'role-moves only nature', 'data-role': role }, h('h3', {}, `${role}: `, h('span', { class: 'muted' }, 'nature draws its move at random')));
         }

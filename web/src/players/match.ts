@@ -8,7 +8,7 @@
 // the GGP protocol in one worker, on the clocks given, its messages in a log under the results.
 
 import { byId, h } from '../dom';
-import { matchTally, matchTallyByRole, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
+import { matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
 import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote } from './remote';
 import { UpgradeController } from '../engine/upgrade';
@@ -214,7 +214,7 @@ export class MatchPane {
         ...order.map(([n, i]) => {
           const g = games[i];
           const who = roles.map((r, k) => `${r}: ${g.seats[k] === null ? 'nature' : playerLabel(chosen[g.seats[k] as number])}`).join(', ');
-          const end = g.goals ? `goals ${g.goals.join(' / ')}` : 'cut at the move limit';
+          const end = `${matchVerdict(roles, g).text}${g.goals ? ` (goals ${g.goals.join(' / ')})` : ''}`;
           return h('li', { value: n + 1, 'data-game': n }, `${who} · ${g.length} moves · ${end} `, h('button', { type: 'button', class: 'small', onclick: () => this.open(g.moves) }, 'Open in Play'));
         }),
       ),

@@ -7,10 +7,10 @@
 // move goes to the play pane as a click would. Computers on every seat play on.
 // Stepped back in the move list, computers wait (so the moves after can be stepped through)
 // until a move is played there or "Continue from here" is clicked. GDL-II's role `random` is
-// nature: no seat, it draws each move uniformly among its legal ones (as a computer does,
-// waiting likewise), unless the teacher chooses its moves to demonstrate. A remote player
-// (remote-seat.ts) is refereed by the page over the GGP protocol, its messages in the log
-// under the seats; in a game with percepts it is told only its own moves and percepts.
+// nature: no seat, it draws each move uniformly among its legal ones with the engine's seeded
+// generator (`randomMove`; waiting as a computer does), unless the teacher chooses its moves.
+// A remote player (remote-seat.ts) is refereed by the page over the GGP protocol, its messages
+// in the log under the seats; in a game with percepts it is told only its own moves and percepts.
 // Nature is never a remote seat.
 
 import './players.css';
@@ -74,6 +74,8 @@ export class Seats {
     private told: (role: number, step: number) => Last,
     private choose: (role: number, move: string) => void,
     private natureByHand: (on: boolean) => void,
+    /** A legal move of role `role` at the position shown, drawn by the engine's seeded generator. */
+    private draw: (role: number) => string,
   ) {
     // Closing the page frees the remote players of their matches.
     addEventListener('pagehide', () => {
@@ -177,7 +179,7 @@ export class Seats {
       const drawing = view.roles.map((_, r) => r).filter(natureDraws);
       setTimeout(() => {
         if (this.#view === null || here(this.#view) !== here(view)) return;
-        for (const r of drawing) this.choose(r, view.legal[r][Math.floor(Math.random() * view.legal[r].length)]);
+        for (const r of drawing) if (!this.#natureByHand) this.choose(r, this.draw(r));
       });
     }
     view.roles.forEach((_, r) => {
