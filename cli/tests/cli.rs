@@ -395,7 +395,8 @@ fn info_samples_an_information_set_that_explodes() {
     let path = ["wait, (roll 7)"; 8].join("; ");
     let args = ["info", game.to_str().unwrap(), "--as", "p", "--path", &path, "--limit", "50", "--seed", "3"];
     let text = stdout(&args);
-    assert!(text.contains("(an estimate); below, a SAMPLE of 50 (seed 3, --limit 50)"), "{text}");
+    assert!(text.contains("by estimate (from sampled lines of play; a sample of 50 shown)"), "{text}");
+    assert!(text.contains("; below, a SAMPLE (seed 3, --limit 50)"), "{text}");
     let v: Value = serde_json::from_str(&stdout(&[&args[..], &["--json"]].concat())).unwrap();
     assert_eq!((v["sampled"].as_bool(), v["states"].as_array().unwrap().len()), (Some(true), 50));
     assert!(v["count"].as_f64().unwrap() > 1e9, "{}", v["count"]);

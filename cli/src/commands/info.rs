@@ -9,13 +9,15 @@ use gdl_core::engine::Engine;
 use gdl_core::infoset::history;
 use gdl_core::machine::StateMachine;
 use gdl_core::path::{parse_path, play};
-use gdl_core::play::{knowledge, Position};
+use gdl_core::play::{base_facts, knowledge, Position};
 use serde_json::{json, Map, Value};
 
 pub fn run(args: &InfoArgs) -> Outcome {
-    let mut m = load::engine(&args.file, &args.engine, args.json)?;
+    let loader = load::Loader::new(&args.file, &args.engine, args.json)?;
+    let mut m = loader.engine(&args.file, args.json)?;
     if let Some(role) = &args.as_role {
-        return knows(&mut m, role, args);
+        let mut base = || base_facts(&loader.description);
+        return knows(&mut m, role, args, &mut base);
     }
     let initial = m.initial_state();
     let p = Position::of(&mut m, &initial).map_err(invalid)?;
@@ -59,14 +61,14 @@ fn text(p: &Position, legal: &Value, goals: &Value) -> String {
 }
 
 /// What `role` knows after `args.path`: its moves, its percepts, its information set.
-fn knows(m: &mut Engine, role: &str, args: &InfoArgs) -> Outcome {
+fn knows(m: &mut Engine, role: &str, args: &InfoArgs, base: &mut dyn FnMut() -> Option<usize>) -> Outcome {
     let Some(r) = m.roles().iter().position(|x| x == role) else {
         return Err(usage(format!("--as: {role} is not a role of this game (roles: {})", m.roles().join(", "))));
     };
     let path = parse_path(&args.path).map_err(|e| usage(format!("--path: {e}")))?;
     let (states, joints) = play(m, &path).map_err(invalid)?;
     let h = history(m, r, &states, &joints).map_err(invalid)?;
-    let k = knowledge(m, h, args.limit, args.seed).map_err(invalid)?;
+    let k = knowledge(m, h, args.limit, args.seed, base).map_err(invalid)?;
     if args.json {
         println!("{}", serde_json::to_string(&k).expect("knowledge is plain data"));
         return Ok(());
@@ -77,13 +79,7 @@ fn knows(m: &mut Engine, role: &str, args: &InfoArgs) -> Outcome {
         out += &format!("  {}. played {}; perceived: {seen}\n", i + 1, step.played);
     }
     out += &if k.sampled {
-        format!(
-            "information set: about {:.0} states (an estimate); below, a SAMPLE of {} (seed {}, --limit {})\n",
-            k.count,
-            k.states.len(),
-            args.seed,
-            args.limit
-        )
+        format!("information set: {}; below, a SAMPLE (seed {}, --limit {})\n", k.count_text, args.seed, args.limit)
     } else {
         format!("information set: {} state(s), exact\n", k.states.len())
     };

@@ -59,6 +59,17 @@ pub struct Knowledge {
     pub states: Vec<Vec<String>>,
 }
 
+/// Ground rules at most when a game is grounded only to count its base facts.
+const BASE_RULES: usize = 200_000;
+
+/// The number of base facts of a game (declared, or computed by grounding it within
+/// `BASE_RULES`), which bounds how many distinct states it has; `None` when it does not
+/// ground within that bound.
+pub fn base_facts(desc: &crate::ast::Description) -> Option<usize> {
+    let options = crate::ground::Options { max_rules: BASE_RULES, ..Default::default() };
+    crate::ground::ground(desc, options, &|| 0.0, &mut |_| {}).ok().map(|g| g.stats.base)
+}
+
 /// What a role knows after its history `h`: its information set exact up to `limit` states,
 /// else sampled with `seed`; `base` gives the game's number of base facts when known, which
 /// bounds an estimate (2^base distinct states at most), asked only for an estimate.

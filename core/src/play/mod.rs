@@ -19,7 +19,7 @@ mod tests;
 pub use chains::Chain;
 pub use engines::{build_named, EngineInfo, ENGINES};
 pub use game::Game;
-pub use knows::{knowledge, Belief, Knowledge, KnownStep};
+pub use knows::{base_facts, knowledge, Belief, Knowledge, KnownStep};
 pub use position::Position;
 pub use session::{Domain, Load, Session, Thought, ThoughtReport, Upgraded, View};
 pub use stats::{goal_label, Stats, Summary};

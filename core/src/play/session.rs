@@ -6,7 +6,7 @@
 use super::chains::{chains, Chain};
 use super::engines::build_named;
 use super::game::Game;
-use super::knows::{knowledge, Knowledge};
+use super::knows::{base_facts, knowledge, Knowledge};
 use super::position::Position;
 use super::stats::Stats;
 use super::text::syntax_name;
@@ -103,9 +103,6 @@ pub struct Thought {
 /// Told a thinking computer's [`Thought`] so far (see [`Session::think`]).
 pub type ThoughtReport = Box<dyn FnMut(&Thought)>;
 
-/// Ground rules at most when a game is grounded only to count its base facts.
-const BASE_RULES: usize = 200_000;
-
 /// The loaded game.
 struct Loaded {
     game: Game<Engine>,
@@ -145,14 +142,6 @@ impl Default for Session {
 pub struct Domain {
     pub fluents: Vec<String>,
     pub chains: Vec<Chain>,
-}
-
-/// The number of base facts of a game (declared, or computed by grounding it within
-/// `BASE_RULES`), which bounds how many distinct states it has; `None` when it does not
-/// ground within that bound.
-fn base_facts(desc: &Description) -> Option<usize> {
-    let options = crate::ground::Options { max_rules: BASE_RULES, ..Default::default() };
-    crate::ground::ground(desc, options, &|| 0.0, &mut |_| {}).ok().map(|g| g.stats.base)
 }
 
 /// The domain of a valid description. The playing reasoner computes only what play needs,
