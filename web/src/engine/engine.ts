@@ -1,10 +1,10 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, faultLine, formatText, initSync, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
+import init, { RefereeMatch, Session, capabilities, formatText, initSync, largerLimits, matchGameId, matchTally, matchTallyByRole, mergePlayouts, noReplyText, protocolMessage, ruleGraph } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { Session, capabilities, faultLine, formatText, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph };
+export { RefereeMatch, Session, capabilities, formatText, largerLimits, matchGameId, matchTally, matchTallyByRole, mergePlayouts, noReplyText, protocolMessage, ruleGraph };
 
 export type {
   Capabilities,
@@ -12,11 +12,13 @@ export type {
   Domain,
   EditorDiagnostic,
   Explanation,
+  Judged,
   Knowledge,
   Last,
   LoadResult,
   MatchGame,
   MatchRecord,
+  NoReply,
   Outcome,
   Premise,
   Refereed,

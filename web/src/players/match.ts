@@ -8,7 +8,7 @@
 // the GGP protocol in one worker, on the clocks given, its messages in a log under the results.
 
 import { byId, h } from '../dom';
-import { matchTally, matchTallyByRole, type MatchGame, type Tally } from '../engine/engine';
+import { matchGameId, matchTally, matchTallyByRole, type MatchGame, type Tally } from '../engine/engine';
 import { BUDGETS, HONEST_BUDGETS, playerLabel, randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote } from './remote';
 import { UpgradeController } from '../engine/upgrade';
@@ -120,8 +120,8 @@ export class MatchPane {
     const kind = (games: number[]): PlayersTask =>
       remote.length > 0 ? { kind: 'referee', players, targets, id, ...this.#clocks, seed, games, maxSteps: 1000 } : { kind: 'games', players, seed, games, maxSteps: 1000 };
     const task = (mine: number[]) => {
-      // Its match id is the referee's (core's protocol::game): the match's, then the game's number.
-      if (remote.length > 0) this.#inGame = { id: `${id}.${mine[0] + 1}`, targets: Object.values(targets) };
+      // Its match id is the referee's (core's protocol::game).
+      if (remote.length > 0) this.#inGame = { id: matchGameId(id, mine[0]), targets: Object.values(targets) };
       return { module: this.module, rules, engine: 'auto', moves: [], task: kind(mine) };
     };
     const onReply = (reply: PlayersReply) => {

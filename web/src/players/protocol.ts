@@ -1,7 +1,7 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
-import type { MatchGame, Thought } from '../engine/engine';
+import type { MatchGame, NoReply, Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
 
 export type PlayersTask =
@@ -37,13 +37,13 @@ export type PlayersReply =
   | { type: 'done' }
   | { type: 'error'; message: string };
 
-/** One message to a remote player and what came back (`reply`, or `failure`: why none), with
- * the milliseconds it took, as the message logs show them. */
+/** One message to a remote player and what came back (`reply`, or `failure`: why none, which
+ * core words), with the milliseconds it took, as the message logs show them. */
 export interface Exchange {
   to: string;
   message: string;
   reply: string | null;
-  failure: string | null;
+  failure: NoReply | null;
   millis: number;
   /** When it was sent (Date.now()). */
   at: number;

@@ -13,7 +13,7 @@
 
 import './players.css';
 import { byId, h } from '../dom';
-import type { Last, Thought, View } from '../engine/engine';
+import type { Thought, View } from '../engine/engine';
 import { RemoteSeat } from './remote-seat';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
 import { BUDGETS, DEFAULT_BUDGET, HONEST_BUDGETS, budgetLabel, budgetMillis, playerSpec, randomSeed, seatLabel, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
@@ -56,8 +56,6 @@ export class Seats {
     private module: WebAssembly.Module,
     private rules: () => string | null,
     private engine: () => string,
-    /** What role `role` is told after joint move number `step` of the game played. */
-    private told: (role: number, step: number) => Last,
     private choose: (role: number, move: string) => void,
     private natureByHand: (on: boolean) => void,
   ) {
@@ -321,7 +319,7 @@ export class Seats {
     const changed = (next: Remote) => {
       this.#seats[r] = { remote: next };
       this.#remotes.get(r)?.end();
-      this.#remotes.set(r, new RemoteSeat(this.module, next, r, this.#log, this.rules, this.told, this.choose, (text, alert) => this.#remoteStatus(r, text, alert)));
+      this.#remotes.set(r, new RemoteSeat(this.module, next, r, this.#log, this.rules, this.choose, (text, alert) => this.#remoteStatus(r, text, alert)));
       if (this.#view) this.#remotes.get(r)?.update(this.#view);
     };
     const status = h('span', { class: 'remote-seat-status muted', role: 'status' });
