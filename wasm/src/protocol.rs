@@ -185,6 +185,8 @@ pub struct Refereed {
     pub game: Game,
     #[tsify(type = "MatchRecord")]
     pub record: Record,
+    /// Its line, as `gdl match` says it: "game 1: 9 moves, goals 100 0, 2 faults".
+    pub line: String,
 }
 
 /// Sends `message` to the player at `url` through the page's `post(url, message,
@@ -229,9 +231,11 @@ impl Session {
             let _ = log.call1(&JsValue::NULL, &JsValue::from_str(fault));
         };
         let now = &performance_now;
+        let g = game as usize;
         let (game, record) =
-            self.inner.referee_game(&entrants, game as usize, &terms, &mut reach, now, &mut say).map_err(js_err)?;
-        to_js(&Refereed { game, record })
+            self.inner.referee_game(&entrants, g, &terms, &mut reach, now, &mut say).map_err(js_err)?;
+        let line = record.summary(g);
+        to_js(&Refereed { game, record, line })
     }
 }
 

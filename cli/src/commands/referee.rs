@@ -12,7 +12,7 @@ use gdl_core::players::arena::tally_named;
 use gdl_core::protocol::fault::{Answer, NoReply};
 use gdl_core::protocol::game::{referee_game, Entrant, Terms};
 use gdl_core::protocol::message::{Message, MAX_MESSAGE_BYTES};
-use gdl_core::protocol::referee::{Record, Remote, Seat};
+use gdl_core::protocol::referee::{Remote, Seat};
 use serde_json::json;
 use std::io::Read;
 use std::time::{Duration, Instant, SystemTime};
@@ -80,7 +80,7 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
             })
             .map_err(invalid)?;
         if !json {
-            eprintln!("{}", summary(g, &record));
+            eprintln!("{}", record.summary(g));
         }
         games.push(game);
         records.push(record);
@@ -112,18 +112,4 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
         );
     }
     Ok(())
-}
-
-/// One line per game: its goals, length and faults.
-fn summary(g: usize, record: &Record) -> String {
-    let goals = match &record.goals {
-        Some(goals) => goals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
-        None => "none (cut at the move limit)".into(),
-    };
-    let faults = match record.faults.len() {
-        0 => "no fault".to_string(),
-        1 => "1 fault".to_string(),
-        n => format!("{n} faults"),
-    };
-    format!("game {}: {} moves, goals {goals}, {faults}", g + 1, record.steps.len())
 }

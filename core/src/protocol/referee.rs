@@ -139,6 +139,22 @@ pub struct Record {
     pub goals: Option<Vec<i64>>,
 }
 
+impl Record {
+    /// Its line as game number `g` (from 0) of a match: "game 1: 9 moves, goals 100 0, 2 faults".
+    pub fn summary(&self, g: usize) -> String {
+        let goals = match &self.goals {
+            Some(goals) => goals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
+            None => "none (cut at the move limit)".into(),
+        };
+        let faults = match self.faults.len() {
+            0 => "no fault".to_string(),
+            1 => "1 fault".to_string(),
+            n => format!("{n} faults"),
+        };
+        format!("game {}: {} moves, goals {goals}, {faults}", g + 1, self.steps.len())
+    }
+}
+
 /// A reply to PLAY judged: the move that stands (the reply's, or one played for the seat)
 /// and, when the reply did not stand, the fault as the record says it.
 pub struct Judged<Mv> {

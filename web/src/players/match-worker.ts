@@ -88,7 +88,8 @@ serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
     };
     const fault = (message: string) => post({ type: 'fault', message });
     for (const g of task.games) {
-      const { game } = session.refereeGame(task.players, g, task.id, task.startClock, task.playClock, task.maxSteps, task.seed, remote, fault);
+      const { game, line } = session.refereeGame(task.players, g, task.id, task.startClock, task.playClock, task.maxSteps, task.seed, remote, fault);
+      post({ type: 'result', line });
       post({ type: 'game', index: g, game });
     }
     post({ type: 'done' });

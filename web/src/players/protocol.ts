@@ -34,6 +34,8 @@ export type PlayersReply =
   | { type: 'posted'; exchange: Exchange }
   | { type: 'exchange'; exchange: Exchange }
   | { type: 'fault'; message: string }
+  /** A refereed game's line, as core (and `gdl match`) says it. */
+  | { type: 'result'; line: string }
   | { type: 'done' }
   | { type: 'error'; message: string };
 

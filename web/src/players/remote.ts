@@ -145,6 +145,11 @@ export class MessageLog {
     this.#item(h('li', { class: 'fault warn' }, text));
   }
 
+  /** A refereed game's result line, as the referee says it. */
+  result(text: string): void {
+    this.#item(h('li', { class: 'result' }, text));
+  }
+
   #item(li: HTMLElement): void {
     this.#list.append(li);
     this.#count++;
