@@ -7,7 +7,7 @@
 // (GDL-II: each role is told only its own move and percepts; nature is drawn from the seed).
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,13 +41,15 @@ async function illegalPlayer(illegal) {
   return { url: `http://127.0.0.1:${server.address().port}`, messages };
 }
 
-/** `gdl match` on `file` between `players`, seeded: its faults, result lines and record. */
-function cliMatch(file, players, games) {
+/** `gdl match` on `file` between `players`, seeded: its faults, result lines and record
+ * (run without blocking: the players of this process answer meanwhile). */
+async function cliMatch(file, players, games) {
   const record = join(mkdtempSync(join(tmpdir(), 'crossface-')), 'record.json');
   const args = ['match', file, '--players', players, '--games', String(games), '--seed', String(SEED), '--start-clock', '5', '--play-clock', '2', '--record', record];
-  const run = spawnSync(gdlBinary(), args, { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  assert.equal(run.status, 0, run.stderr);
-  const lines = run.stderr.split('\n');
+  const stderr = await new Promise((done, fail) =>
+    execFile(gdlBinary(), args, { cwd: ROOT, encoding: 'utf8', timeout: 120_000 }, (e, _, err) => (e ? fail(new Error(`${e.message}\n${err}`)) : done(err))),
+  );
+  const lines = stderr.split('\n');
   return {
     faults: lines.filter((l) => l.startsWith('gdl match: player ')).map((l) => l.slice('gdl match: '.length)),
     results: lines.filter((l) => /^game \d+: /.test(l)),
@@ -61,18 +63,19 @@ async function pageMatch(rules, a, b, games) {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await setRules(page, rules);
   await page.locator('#tab-match').click();
-  for (const [select, player, name] of [['#ma-a', a, 'player A'], ['#ma-b', b, 'player B']]) {
-    if (!player.startsWith('http://')) {
-      await page.locator(select).selectOption(player);
-      continue;
-    }
-    await page.locator(select).selectOption('remote');
+  const seats = [['#ma-a', a, 'player A'], ['#ma-b', b, 'player B']];
+  // Every seat first: choosing one draws the remote boxes anew.
+  for (const [select, player] of seats) await page.locator(select).selectOption(player.startsWith('http://') ? 'remote' : player);
+  for (const [, player, name] of seats.filter(([, p]) => p.startsWith('http://'))) {
     const address = page.locator(`input[aria-label="Address of ${name}"]`);
     await address.fill(player);
     await address.dispatchEvent('change');
   }
   const remotes = [a, b].filter((p) => p.startsWith('http://')).length;
-  await page.waitForFunction((n) => [...document.querySelectorAll('#ma-remote .remote-status')].filter((s) => s.dataset.reachable === 'true').length === n, remotes, { timeout: 15_000 });
+  const reachable = (n) => [...document.querySelectorAll('#ma-remote .remote-status')].filter((s) => s.dataset.reachable === 'true').length === n;
+  await page.waitForFunction(reachable, remotes, { timeout: 15_000 }).catch(async (e) => {
+    throw new Error(`${e.message}: ${await page.locator('#ma-remote').textContent()}`);
+  });
   for (const [clock, seconds] of [['start', '5'], ['play', '2']]) {
     await page.locator(`input[aria-label="${clock} clock of the match"]`).fill(seconds);
     await page.locator(`input[aria-label="${clock} clock of the match"]`).dispatchEvent('change');
@@ -94,7 +97,7 @@ test('a seeded match of tic-tac-toe refereed by gdl match and by the Match tab: 
   stops.push(ours.stop);
   const file = 'games/tictactoe.kif';
   const illegal = await illegalPlayer('(mark 9 9)');
-  const cli = cliMatch(file, `${ours.url},${illegal.url}`, 2);
+  const cli = await cliMatch(file, `${ours.url},${illegal.url}`, 2);
   const told = illegal.messages.splice(0);
   const page = await pageMatch(readFileSync(join(ROOT, file), 'utf8'), ours.url, illegal.url, 2);
   // Every move of the illegal player was replaced, and the faults say so in the same words.
@@ -115,7 +118,7 @@ test('a seeded match of tic-tac-toe refereed by gdl match and by the Match tab: 
 test('a seeded match of Monty Hall (GDL-II) refereed by gdl match and by the Match tab: same moves, faults and results', { timeout: 240_000 }, async () => {
   const file = 'games/montyhall.kif';
   const illegal = await illegalPlayer('(choose 9)');
-  const cli = cliMatch(file, `${illegal.url},random`, 2);
+  const cli = await cliMatch(file, `${illegal.url},random`, 2);
   const told = illegal.messages.splice(0);
   const page = await pageMatch(readFileSync(join(ROOT, file), 'utf8'), illegal.url, 'random', 2);
   assert.ok(cli.faults.some((f) => /^player 1 \(candidate\) at step 1: \(choose 9\) is not a legal move; played \(choose \d\) for it$/.test(f)), cli.faults.join('\n'));
