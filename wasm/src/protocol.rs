@@ -11,28 +11,19 @@ use gdl_core::machine::StateMachine;
 use gdl_core::players::arena::Game;
 use gdl_core::protocol::fault::{Answer, NoReply};
 use gdl_core::protocol::game::{entrants, game_id, Terms};
-use gdl_core::protocol::message::{Last, Message};
+use gdl_core::protocol::message::Message;
 use gdl_core::protocol::referee::{Match, Record, Remote, Seat, Setup};
 use gdl_core::reasoner::Limits;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// `(INFO)`, `(ABORT id)`, or `(PLAY id …)`/`(STOP id …)` telling `last` (as
-/// `Session.told` gives it; none: NIL).
+/// `(INFO)`, or `(ABORT id)` (a match ended outside its referee: the page closing, a Stop).
 #[wasm_bindgen(js_name = protocolMessage)]
-pub fn protocol_message(
-    kind: &str,
-    id: &str,
-    #[wasm_bindgen(unchecked_param_type = "Last | undefined")] last: JsValue,
-) -> Result<String, JsError> {
-    let last = if last.is_undefined() { Last::Nothing } else { from_js(last, "what the player is told")? };
-    let id = id.to_string();
+pub fn protocol_message(kind: &str, id: &str) -> Result<String, JsError> {
     let message = match kind {
         "info" => Message::Info,
-        "play" => Message::Play { id, last },
-        "stop" => Message::Stop { id, last },
-        "abort" => Message::Abort { id },
-        k => return Err(js_err(format!("'{k}' is not a message a referee sends"))),
+        "abort" => Message::Abort { id: id.to_string() },
+        k => return Err(js_err(format!("'{k}' is not a message sent outside a referee's match"))),
     };
     Ok(message.to_string())
 }

@@ -14,7 +14,6 @@ export type {
   Explanation,
   Judged,
   Knowledge,
-  Last,
   LoadResult,
   MatchGame,
   MatchRecord,

@@ -43,7 +43,7 @@ export async function reach(module: WebAssembly.Module, address: string, log: Me
   }
   if (url.protocol !== 'http:') return { url: address, target: null, status: 'the GGP protocol runs over http://, not ' + url.protocol };
   const name = url.href.replace(/\/$/, '');
-  const info = protocolMessage('info', '', undefined);
+  const info = protocolMessage('info', '');
   const ask = async (target: string, to: string) => {
     const e = await postOnce(module, target, info, INFO_MILLIS);
     log.add({ ...e, to });
@@ -104,7 +104,7 @@ export function clockBoxes<T extends { startClock: number; playClock: number }>(
 /** Tells a remote player its match `id` is over, without waiting (the page may be closing:
  * a beacon, which browsers send even then), so that it is free for the next one. */
 export function abortSoon(target: string, id: string): void {
-  navigator.sendBeacon(target, protocolMessage('abort', id, undefined));
+  navigator.sendBeacon(target, protocolMessage('abort', id));
 }
 
 /** A new remote seat: no address yet, clocks of 10 s and 3 s. */
