@@ -94,7 +94,7 @@ fn late(millis: f64, clock: &str, seconds: f64) -> String {
 }
 
 /// A reply quoted for a message, cut at 60 characters.
-pub fn quoted(reply: &str) -> String {
+fn quoted(reply: &str) -> String {
     let one_line = reply.split_whitespace().collect::<Vec<_>>().join(" ");
     match one_line.char_indices().nth(60) {
         Some((i, _)) => format!("'{}…'", &one_line[..i]),
