@@ -18,6 +18,7 @@ mod http;
 mod load;
 mod measure;
 mod parallel;
+mod tally;
 mod upgrade;
 
 fn main() -> ExitCode {

@@ -160,6 +160,29 @@ fn match_() {
     snapshot!("match_bad_player", ["match", "games/tictactoe.kif", "--players", "uct,alphabeta"]);
 }
 
+/// A match refereed by the protocol's referee (`--record`): the per-game lines, the table
+/// and the record; on tic-tac-toe, and on Monty Hall (GDL-II: nature drawn from the seed, each
+/// role told only its own move and percepts).
+#[test]
+fn refereed_match() {
+    for (name, game, players) in [
+        ("match_refereed", "games/tictactoe.kif", "random,uct:50"),
+        ("match_refereed_gdl2", "games/montyhall.kif", "random,honest:20"),
+    ] {
+        let record = format!("target/{name}.json");
+        let args = ["match", game, "--players", players, "--games", "2", "--seed", "3", "--record", &record];
+        insta::with_settings!({ filters => filters(), prepend_module_to_snapshot => false }, {
+            assert_cmd_snapshot!(name, gdl(&args));
+        });
+        let text = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(&record)).unwrap();
+        // The match id has the time it started; the milliseconds each answer took vary.
+        let masks = vec![(r"gdl\.\d+\.", "gdl.[time]."), (r#""millis": \[[^\]]*\]"#, r#""millis": [masked]"#)];
+        insta::with_settings!({ filters => masks, prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!(format!("{name}_record"), text);
+        });
+    }
+}
+
 #[test]
 fn explain() {
     snapshot!("explain", ["explain", "games/tictactoe.kif", "--path", "(mark 1 1)", "--query", "terminal"]);

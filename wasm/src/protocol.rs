@@ -1,92 +1,173 @@
-//! The GGP protocol for the page as a referee: the messages' text as core prints it, the
-//! judgement of a reply as core's referee makes it (a late, missing or illegal move replaced,
-//! in the same words), and whole games of a match refereed by core with remote players
-//! reached through a JavaScript function (`web/src/players/remote.ts` posts over HTTP).
+//! The GGP protocol for the page as a referee, all of it core's: the messages' text, the
+//! words of a missing reply (`NoReply`, which the page's HTTP fills), a match refereed one
+//! message at a time (`RefereeMatch`, for a remote seat of the Play pane), and whole games of
+//! a match refereed by core with remote players reached through a JavaScript function
+//! (`web/src/players/match-worker.ts` posts over HTTP).
 
 use crate::{from_js, js_err, performance_now, to_js, Session};
+use gdl_core::ast::Description;
 use gdl_core::engine::Engine;
+use gdl_core::machine::StateMachine;
 use gdl_core::players::arena::Game;
 use gdl_core::players::catalogue::entrants;
-use gdl_core::protocol::game::Terms;
-use gdl_core::protocol::message::{Last, Message};
-use gdl_core::protocol::referee::{self, Record, Remote, Seat};
+use gdl_core::protocol::fault::{Answer, NoReply};
+use gdl_core::protocol::game::{game_id, Terms};
+use gdl_core::protocol::message::Message;
+use gdl_core::protocol::referee::{Match, Record, Remote, Seat, Setup};
+use gdl_core::reasoner::Limits;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// The START of a match on `rules` (either syntax; sent in prefix), for role `role`.
-#[wasm_bindgen(js_name = protocolStart)]
-pub fn protocol_start(rules: &str, id: &str, role: &str, start_clock: f64, play_clock: f64) -> String {
-    let description = gdl_core::parse::parse(rules).description;
-    Message::start(id, role, &description, start_clock, play_clock).to_string()
-}
-
-/// `(INFO)`, `(ABORT id)`, or `(PLAY id …)`/`(STOP id …)` telling `last` (as
-/// `Session.told` gives it; none: NIL).
+/// `(INFO)`, or `(ABORT id)` (a match ended outside its referee: the page closing, a Stop).
 #[wasm_bindgen(js_name = protocolMessage)]
-pub fn protocol_message(
-    kind: &str,
-    id: &str,
-    #[wasm_bindgen(unchecked_param_type = "Last | undefined")] last: JsValue,
-) -> Result<String, JsError> {
-    let last = if last.is_undefined() { Last::Nothing } else { from_js(last, "what the player is told")? };
-    let id = id.to_string();
+pub fn protocol_message(kind: &str, id: &str) -> Result<String, JsError> {
     let message = match kind {
         "info" => Message::Info,
-        "play" => Message::Play { id, last },
-        "stop" => Message::Stop { id, last },
-        "abort" => Message::Abort { id },
-        k => return Err(js_err(format!("'{k}' is not a message a referee sends"))),
+        "abort" => Message::Abort { id: id.to_string() },
+        k => return Err(js_err(format!("'{k}' is not a message sent outside a referee's match"))),
     };
     Ok(message.to_string())
 }
 
-/// A reply judged: the index of the legal move it names, or why it does not stand.
+/// Why a remote player gave no reply, as core words it ("no reply in 3 s").
+#[wasm_bindgen(js_name = noReplyText)]
+pub fn no_reply_text(#[wasm_bindgen(unchecked_param_type = "NoReply")] failure: JsValue) -> Result<String, JsError> {
+    Ok(from_js::<NoReply>(failure, "why there is no reply")?.to_string())
+}
+
+/// The protocol's match id of game number `game` (from 0) of match `id`.
+#[wasm_bindgen(js_name = matchGameId)]
+pub fn match_game_id(id: &str, game: u32) -> String {
+    game_id(id, game as usize)
+}
+
+/// A reply's text, or (`failure`, a `NoReply`) why none came.
+fn answer(reply: Option<String>, failure: JsValue) -> Result<Answer, JsError> {
+    match reply {
+        Some(text) => Ok(Ok(text)),
+        None => Ok(Err(from_js(failure, "why there is no reply")?)),
+    }
+}
+
+/// A reply to PLAY judged by core's referee: the move that stands (the player's, or one
+/// drawn for it from the match's seed) and, when the reply did not stand, the fault.
 #[derive(Serialize, tsify::Tsify)]
 #[tsify(missing_as_null)]
 pub struct Judged {
-    pub index: Option<usize>,
-    pub why: Option<String>,
+    #[serde(rename = "move")]
+    pub chosen: String,
+    pub fault: Option<String>,
 }
 
-/// The reply (or, when there is none, `failure`: why) after `took` milliseconds, judged
-/// against a play clock of `playClock` seconds and the `legal` moves (canonical texts).
-#[wasm_bindgen(js_name = judgeMove, unchecked_return_type = "Judged")]
-pub fn judge_move(
-    reply: Option<String>,
-    failure: Option<String>,
-    took: f64,
-    play_clock: f64,
-    legal: Vec<String>,
-) -> Result<JsValue, JsError> {
-    let judged = match referee::judge(answer(reply, failure), took, play_clock, &legal) {
-        Ok(k) => Judged { index: Some(k), why: None },
-        Err(why) => Judged { index: None, why: Some(why) },
-    };
-    to_js(&judged)
-}
-
-/// What is wrong with the answer to a START (null: ready on time).
-#[wasm_bindgen(js_name = judgeReady)]
-pub fn judge_ready(reply: Option<String>, failure: Option<String>, took: f64, start_clock: f64) -> Option<String> {
-    referee::judge_ready(answer(reply, failure), took, start_clock).err()
-}
-
-/// A fault as core's referee says it: "player 1 (x) at step 3: WHAT; played MOVE for it"
-/// (`played` null: nothing was played for it; step 0: the start).
-#[wasm_bindgen(js_name = faultLine)]
-pub fn fault_line(player: u32, role: &str, step: u32, stop: bool, what: &str, played: Option<String>) -> String {
-    let what = played.map_or(what.to_string(), |mv| referee::replaced(what, &mv));
-    referee::fault_line(player as usize, role, step as usize, stop, &what)
-}
-
-/// A reply quoted for a message, on one line, cut at 60 characters.
+/// A match of the GGP protocol refereed by core one message at a time, for a caller that
+/// reaches the players itself and whose other roles are played elsewhere (a remote seat of
+/// the Play pane): it gives each message to send, judges each answer, and follows the joint
+/// moves played. It keeps its own copy of the game, so that the page's engine may change.
 #[wasm_bindgen]
-pub fn quoted(reply: &str) -> String {
-    referee::quoted(reply)
+pub struct RefereeMatch {
+    machine: Engine,
+    description: Description,
+    game: Match<Engine>,
 }
 
-fn answer(reply: Option<String>, failure: Option<String>) -> Result<String, String> {
-    reply.ok_or_else(|| failure.unwrap_or_else(|| "no reply".into()))
+#[wasm_bindgen]
+impl RefereeMatch {
+    /// Match `id` on `rules`, on these clocks (seconds), replacement moves drawn from `seed`;
+    /// the player at role number r is player r + 1.
+    #[wasm_bindgen(constructor)]
+    pub fn new(rules: &str, id: &str, start_clock: f64, play_clock: f64, seed: f64) -> Result<RefereeMatch, JsError> {
+        let loaded = gdl_core::load(rules, Limits::default())
+            .map_err(|d| js_err(d.first().map_or("the rules do not load".into(), |d| d.message.clone())))?;
+        let mut machine = Engine::Reasoner(Box::new(loaded.reasoner));
+        let description = loaded.description;
+        let roles = machine.roles().len();
+        let setup = Setup {
+            id,
+            description: &description,
+            start_clock,
+            play_clock,
+            max_steps: usize::MAX,
+            seed: seed as u64,
+            players: (1..=roles).collect(),
+        };
+        let game = Match::new(&mut machine, &setup, vec![String::new(); roles]).map_err(|e| js_err(e.message))?;
+        Ok(RefereeMatch { machine, description, game })
+    }
+
+    /// The START for role number `role`.
+    #[wasm_bindgen(js_name = startMessage)]
+    pub fn start_message(&self, role: u32) -> String {
+        self.game.start_message(role as usize, &self.description).to_string()
+    }
+
+    /// Judges the answer to START (`reply`, or `failure`: why none) after `took` ms: the fault, if any.
+    pub fn started(
+        &mut self,
+        role: u32,
+        reply: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "NoReply | null")] failure: JsValue,
+        took: f64,
+    ) -> Result<Option<String>, JsError> {
+        Ok(self.game.started(role as usize, answer(reply, failure)?, took))
+    }
+
+    /// The number of joint moves played.
+    pub fn steps(&self) -> u32 {
+        self.game.record().steps.len() as u32
+    }
+
+    /// Plays the joint move `joint` (canonical texts, in role order).
+    pub fn advance(&mut self, joint: Vec<String>) -> Result<(), JsError> {
+        let moves = (joint.iter().enumerate())
+            .map(|(r, text)| self.game.legal_move(&mut self.machine, r, text))
+            .collect::<gdl_core::machine::Result<Vec<_>>>()
+            .map_err(|e| js_err(e.message))?;
+        self.game.advance(&mut self.machine, &moves, vec![0.0; moves.len()]).map_err(|e| js_err(e.message))
+    }
+
+    /// The PLAY for role number `role` at the next step.
+    #[wasm_bindgen(js_name = playMessage)]
+    pub fn play_message(&self, role: u32) -> String {
+        self.game.play_message(role as usize).to_string()
+    }
+
+    /// Judges the answer to PLAY after `took` ms.
+    #[wasm_bindgen(unchecked_return_type = "Judged")]
+    pub fn answered(
+        &mut self,
+        role: u32,
+        reply: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "NoReply | null")] failure: JsValue,
+        took: f64,
+    ) -> Result<JsValue, JsError> {
+        let judged = self
+            .game
+            .answered(&mut self.machine, role as usize, answer(reply, failure)?, took)
+            .map_err(|e| js_err(e.message))?;
+        to_js(&Judged { chosen: judged.text, fault: judged.fault })
+    }
+
+    /// The STOP for role number `role`.
+    #[wasm_bindgen(js_name = stopMessage)]
+    pub fn stop_message(&self, role: u32) -> String {
+        self.game.stop_message(role as usize).to_string()
+    }
+
+    /// Judges the answer to STOP: the fault, if any.
+    pub fn stopped(
+        &mut self,
+        role: u32,
+        reply: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "NoReply | null")] failure: JsValue,
+    ) -> Result<Option<String>, JsError> {
+        Ok(self.game.stopped(role as usize, answer(reply, failure)?))
+    }
+
+    /// The ABORT of the match.
+    #[wasm_bindgen(js_name = abortMessage)]
+    pub fn abort_message(&self) -> String {
+        self.game.abort_message().to_string()
+    }
 }
 
 /// A game of a refereed match and its record.
@@ -96,28 +177,24 @@ pub struct Refereed {
     pub game: Game,
     #[tsify(type = "MatchRecord")]
     pub record: Record,
+    /// Its line, as `gdl match` says it: "game 1: 9 moves, goals 100 0, 2 faults".
+    pub line: String,
 }
 
 /// Sends `message` to the player at `url` through the page's `post(url, message,
-/// clockMillis)`, which returns the reply's text or throws an Error saying why there is none.
-fn send(post: &js_sys::Function, url: &str, message: &Message, clock: f64) -> Result<String, String> {
+/// clockMillis)`, which returns the reply's text or throws a `NoReply` saying why there is none.
+fn send(post: &js_sys::Function, url: &str, message: &Message, clock: f64) -> Answer {
     let (url, text) = (JsValue::from_str(url), JsValue::from_str(&message.to_string()));
     match post.call3(&JsValue::NULL, &url, &text, &JsValue::from_f64(clock)) {
-        Ok(reply) => reply.as_string().ok_or_else(|| "the reply is not text".into()),
-        Err(e) => Err(e.dyn_ref::<js_sys::Error>().map_or("no reply".into(), |e| String::from(e.message()))),
+        Ok(reply) => reply.as_string().ok_or_else(|| NoReply::Unreadable { detail: "the reply is not text".into() }),
+        Err(e) => {
+            Err(serde_wasm_bindgen::from_value(e).unwrap_or_else(|e| NoReply::Unreachable { detail: e.to_string() }))
+        }
     }
 }
 
 #[wasm_bindgen]
 impl Session {
-    /// What a referee tells role number `role` after joint move number `step` of the moves
-    /// played (0: nothing yet): the joint move, or in a GDL-II game only the role's own move
-    /// and its percepts. `protocolMessage` prints it.
-    #[wasm_bindgen(unchecked_return_type = "Last")]
-    pub fn told(&mut self, role: u32, step: u32) -> Result<JsValue, JsError> {
-        to_js(&self.inner.game().and_then(|g| g.told(role as usize, step as usize)).map_err(js_err)?)
-    }
-
     /// Game number `game` of a match between `players` (`uct:1000,http://127.0.0.1:9147`),
     /// refereed by the protocol on these clocks (seconds): `{game, record}`. Remote players
     /// are reached through `post`; every fault is also said to `log` as it happens.
@@ -146,9 +223,11 @@ impl Session {
             let _ = log.call1(&JsValue::NULL, &JsValue::from_str(fault));
         };
         let now = &performance_now;
+        let g = game as usize;
         let (game, record) =
-            self.inner.referee_game(&entrants, game as usize, &terms, &mut reach, now, &mut say).map_err(js_err)?;
-        to_js(&Refereed { game, record })
+            self.inner.referee_game(&entrants, g, &terms, &mut reach, now, &mut say).map_err(js_err)?;
+        let line = record.summary(g);
+        to_js(&Refereed { game, record, line })
     }
 }
 

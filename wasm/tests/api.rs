@@ -360,3 +360,40 @@ fn knows_gives_a_roles_percepts_and_beliefs() {
     assert_eq!(get(&k, "states").dyn_into::<Array>().unwrap().length(), 2);
     assert!(message(s.knows("host", 100, 1.0).unwrap_err()).contains("host is not a role"));
 }
+
+/// A plain JS object from JSON, as the page builds a `NoReply`.
+fn js(json: &str) -> JsValue {
+    js_sys::JSON::parse(json).expect("JSON")
+}
+
+/// The Play pane's remote seat is refereed by core one message at a time: the messages, a
+/// missing or illegal reply judged and replaced from the seed, in core's words.
+#[wasm_bindgen_test]
+fn a_referee_match_judges_each_answer_in_cores_words() {
+    use gdl_wasm::protocol::{match_game_id, no_reply_text, RefereeMatch};
+    assert_eq!(no_reply_text(js(r#"{"kind":"timeout","millis":2500}"#)).unwrap(), "no reply in 2.5 s");
+    assert_eq!(no_reply_text(js(r#"{"kind":"status","code":503,"body":"busy"}"#)).unwrap(), "answered HTTP 503 'busy'");
+    assert!(message(no_reply_text(js(r#"{"kind":"lost"}"#)).unwrap_err()).contains("why there is no reply"));
+    assert_eq!(match_game_id("playground.7", 1), "playground.7.2");
+
+    let replay = || {
+        let mut m = RefereeMatch::new(TICTACTOE, "m1", 10.0, 3.0, 5.0).unwrap();
+        assert!(m.start_message(0).starts_with("(START m1 x ((role x)"));
+        let fault = m.started(0, None, js(r#"{"kind":"timeout","millis":10000}"#), 10.0).unwrap();
+        assert_eq!(fault.as_deref(), Some("player 1 (x) at the start: no reply in 10 s"));
+        assert_eq!(m.play_message(0), "(PLAY m1 NIL)");
+        let judged = m.answered(0, Some("(mark 9 9)".into()), JsValue::NULL, 5.0).unwrap();
+        let chosen = get(&judged, "move").as_string().unwrap();
+        let fault = get(&judged, "fault").as_string().unwrap();
+        assert_eq!(fault, format!("player 1 (x) at step 1: (mark 9 9) is not a legal move; played {chosen} for it"));
+        m.advance(vec![chosen.clone(), "noop".into()]).unwrap();
+        assert_eq!((m.steps(), m.play_message(1)), (1, format!("(PLAY m1 ({chosen} noop))")));
+        assert!(message(m.advance(joint(&["noop", "noop"])).unwrap_err())
+            .contains("noop is not a legal move of o at step 2"));
+        let judged = m.answered(1, Some("(MARK 1 1)".into()), JsValue::NULL, 5.0).unwrap();
+        assert!(get(&judged, "fault").is_null() || chosen == "(mark 1 1)");
+        chosen
+    };
+    // The move played for a failing player comes from the seed: the same every time.
+    assert_eq!(replay(), replay());
+}

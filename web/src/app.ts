@@ -150,7 +150,6 @@ export class App {
       module,
       () => (this.#loaded?.ok ? this.#loadedText : null),
       () => quickEngine(this.#pick),
-      (role, step) => this.#session.told(role, step),
       (role, move) => this.#play.choose(role, move),
       (byHand) => this.#play.setNatureByHand(byHand),
       (role) => this.#session.randomMove(role),

@@ -6,11 +6,12 @@ use super::referee;
 use crate::args::MatchArgs;
 use crate::load::{invalid, usage, Loader, Outcome};
 use crate::parallel::{self, each_thread};
+use crate::tally::table;
 use crate::upgrade::Upgrader;
 use gdl_core::engine::Engine;
 use gdl_core::infoset::defines_sees;
 use gdl_core::machine::StateMachine;
-use gdl_core::players::arena::{play_game, tally, Game, Tally};
+use gdl_core::players::arena::{play_game, tally, Game};
 use gdl_core::players::catalogue::{entrants, refusal, Entrant};
 use gdl_core::players::Spec;
 use serde_json::json;
@@ -114,34 +115,4 @@ fn play(
     let mut games: Vec<(usize, Game)> = per_thread.into_iter().flatten().collect();
     games.sort_by_key(|(g, _)| *g);
     Ok(games.into_iter().map(|(_, g)| g).collect())
-}
-
-/// The tally as a table: mean score for one seated role; wins, draws, losses and points for
-/// more (nature, the role `random`, has no seat).
-pub fn table(roles: &[String], tallies: &[Tally]) -> String {
-    let mut out = String::new();
-    if roles.iter().any(|r| gdl_core::gdl2::is_nature(r)) {
-        out += "role random: nature (no seat; its moves drawn uniformly among its legal ones)\n";
-    }
-    // Wide enough for the longest name (a remote player's address).
-    let w = tallies.iter().map(|t| t.player.chars().count()).max().unwrap_or(0).max(16);
-    if roles.iter().filter(|r| !gdl_core::gdl2::is_nature(r)).count() == 1 {
-        out += &format!("{:<w$} {:>5}  mean score (95% CI)\n", "player", "games");
-        for t in tallies {
-            out += &format!("{:<w$} {:>5}  {:.1} ± {:.1}\n", t.player, t.games, t.score.mean, t.score.plus_minus);
-        }
-        return out;
-    }
-    out += &format!(
-        "{:<w$} {:>5} {:>5} {:>5} {:>6}  {:<18} mean score (95% CI)\n",
-        "player", "games", "wins", "draws", "losses", "points (95% CI)"
-    );
-    for t in tallies {
-        let points = format!("{:.1}% ± {:.1}", 100.0 * t.points.mean, 100.0 * t.points.plus_minus);
-        out += &format!(
-            "{:<w$} {:>5} {:>5} {:>5} {:>6}  {points:<18} {:.1} ± {:.1}\n",
-            t.player, t.games, t.wins, t.draws, t.losses, t.score.mean, t.score.plus_minus
-        );
-    }
-    out
 }

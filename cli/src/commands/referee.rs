@@ -3,47 +3,46 @@
 //! by `gdl_core::protocol::referee`; remote players are reached over HTTP here, one message
 //! at a time, each within its clock.
 
-use super::matches::table;
 use crate::args::MatchArgs;
 use crate::load::{invalid, usage, Loader, Outcome};
+use crate::tally::table;
 use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
 use gdl_core::players::arena::tally_named;
+use gdl_core::protocol::fault::{Answer, NoReply};
 use gdl_core::protocol::game::{referee_game, Entrant, Terms};
 use gdl_core::protocol::message::{Message, MAX_MESSAGE_BYTES};
-use gdl_core::protocol::referee::{quoted, Record, Remote, Seat};
+use gdl_core::protocol::referee::{Remote, Seat};
 use serde_json::json;
 use std::io::Read;
 use std::time::{Duration, Instant, SystemTime};
 
 /// POSTs `message` to the player at `url` and returns the reply's text, or why there is
 /// none within `clock` ms.
-fn post(agent: &ureq::Agent, url: &str, message: &Message, clock: f64) -> Result<String, String> {
+fn post(agent: &ureq::Agent, url: &str, message: &Message, clock: f64) -> Answer {
     let start = Instant::now();
     let sent = agent
         .post(url)
         .timeout(Duration::from_secs_f64(clock / 1000.0))
         .set("Content-Type", "text/acl")
         .send_string(&message.to_string());
-    let seconds = clock / 1000.0;
+    let timed_out = || start.elapsed().as_secs_f64() * 1000.0 >= clock;
     match sent {
         Ok(response) => {
             let mut text = String::new();
             let read = response.into_reader().take(MAX_MESSAGE_BYTES as u64 + 1).read_to_string(&mut text);
             match read {
-                Err(_) if start.elapsed().as_secs_f64() >= seconds => Err(format!("no reply in {seconds} s")),
-                Err(e) => Err(format!("the reply could not be read: {e}")),
-                Ok(_) if text.len() > MAX_MESSAGE_BYTES => {
-                    Err(format!("the reply is longer than {} MB", MAX_MESSAGE_BYTES >> 20))
-                }
+                Err(_) if timed_out() => Err(NoReply::Timeout { millis: clock }),
+                Err(e) => Err(NoReply::Unreadable { detail: e.to_string() }),
+                Ok(_) if text.len() > MAX_MESSAGE_BYTES => Err(NoReply::TooLong),
                 Ok(_) => Ok(text),
             }
         }
         Err(ureq::Error::Status(code, response)) => {
-            Err(format!("answered HTTP {code} {}", quoted(&response.into_string().unwrap_or_default())))
+            Err(NoReply::Status { code, body: response.into_string().unwrap_or_default() })
         }
-        Err(_) if start.elapsed().as_secs_f64() >= seconds => Err(format!("no reply in {seconds} s")),
-        Err(e) => Err(format!("no reply: {e}")),
+        Err(_) if timed_out() => Err(NoReply::Timeout { millis: clock }),
+        Err(e) => Err(NoReply::Unreachable { detail: e.to_string() }),
     }
 }
 
@@ -81,7 +80,7 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
             })
             .map_err(invalid)?;
         if !json {
-            eprintln!("{}", summary(g, &record));
+            eprintln!("{}", record.summary(g));
         }
         games.push(game);
         records.push(record);
@@ -113,18 +112,4 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
         );
     }
     Ok(())
-}
-
-/// One line per game: its goals, length and faults.
-fn summary(g: usize, record: &Record) -> String {
-    let goals = match &record.goals {
-        Some(goals) => goals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
-        None => "none (cut at the move limit)".into(),
-    };
-    let faults = match record.faults.len() {
-        0 => "no fault".to_string(),
-        1 => "1 fault".to_string(),
-        n => format!("{n} faults"),
-    };
-    format!("game {}: {} moves, goals {goals}, {faults}", g + 1, record.steps.len())
 }

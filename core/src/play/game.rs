@@ -9,8 +9,6 @@ use super::position::Position;
 use crate::infoset::{observe, History};
 use crate::machine::StateMachine;
 use crate::path::move_named;
-use crate::protocol::message::Last;
-use crate::protocol::referee::told;
 
 /// A game played on the machine `M`, with its history.
 pub struct Game<M: StateMachine> {
@@ -102,22 +100,6 @@ impl<M: StateMachine> Game<M> {
             h.push(joint[role], seen);
         }
         Ok(h)
-    }
-
-    /// What a referee tells `role` after joint move number `step` of the moves played (step 0:
-    /// NIL, the match has just started), as `protocol::referee::told` says it: the joint move,
-    /// or in a GDL-II game the role's own move and percepts.
-    pub fn told(&mut self, role: usize, step: usize) -> Result<Last, String> {
-        if role >= self.machine.roles().len() {
-            return Err(format!("the game has no role number {role}"));
-        }
-        if step > self.cursor {
-            return Err(format!("step {step} is beyond the moves played ({})", self.cursor));
-        }
-        let Some(k) = step.checked_sub(1) else { return Ok(Last::Nothing) };
-        let joint = joint_named(&mut self.machine, &self.states[k], &self.joints[k])?;
-        let mut all = told(&mut self.machine, &self.states[k], &joint, step).map_err(|e| e.message)?;
-        Ok(all.swap_remove(role))
     }
 
     pub fn undo(&mut self) -> Result<(), String> {

@@ -498,41 +498,6 @@ fn knows_gives_a_roles_moves_percepts_and_beliefs() {
     assert!(k.beliefs.iter().all(|b| b.share == 1.0));
 }
 
-/// What a referee tells a role after each step of the game played: in tic-tac-toe the joint
-/// move; in Monty Hall the candidate hears only its own move and percepts — where the car is
-/// only at the end, when it sees it — and nature its own.
-#[test]
-fn told_gives_the_joint_move_or_a_roles_own_move_and_percepts() {
-    use crate::protocol::message::Last;
-    let mut t = loaded();
-    play(&mut t, &["(mark 1 1)", "noop"]).unwrap();
-    let g = t.game().unwrap();
-    assert_eq!(g.told(1, 0).unwrap(), Last::Nothing);
-    assert_eq!(g.told(1, 1).unwrap(), Last::Moves(strings(&["(mark 1 1)", "noop"])));
-    assert!(g.told(0, 2).unwrap_err().contains("step 2 is beyond the moves played (1)"));
-    assert!(g.told(2, 1).unwrap_err().contains("no role number 2"));
-
-    let mut s = Session::default();
-    assert!(s.load(include_str!("../../../games/montyhall.kif")).ok);
-    play(&mut s, &["(choose 1)", "(hide 2)"]).unwrap();
-    play(&mut s, &["noop", "(open 3)"]).unwrap();
-    play(&mut s, &["switch", "noop"]).unwrap();
-    let g = s.game().unwrap();
-    let heard = |turn, own: &str, percepts: &[&str]| Last::Percepts {
-        turn,
-        own: Some(own.into()),
-        percepts: strings(percepts),
-    };
-    assert_eq!(g.told(0, 1).unwrap(), heard(1, "(choose 1)", &[]));
-    assert_eq!(g.told(0, 2).unwrap(), heard(2, "noop", &["(opened 3)"]));
-    assert_eq!(g.told(0, 3).unwrap(), heard(3, "switch", &["(car 2)"]));
-    assert_eq!(g.told(1, 1).unwrap(), heard(1, "(hide 2)", &[]));
-    assert_eq!(g.told(0, 3).unwrap().to_string(), "3 switch ((car 2))");
-    // Back in the move list, only the moves up to the position shown are told.
-    g.go_to(1).unwrap();
-    assert!(g.told(0, 2).is_err());
-}
-
 /// Kriegspiel tic-tac-toe 5×5, eleven steps in: too many possible states to list, so the count
 /// is an estimate, at least the states seen and at most 2^base, and says so in words.
 #[test]

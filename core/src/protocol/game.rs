@@ -22,6 +22,11 @@ pub struct Terms<'a> {
     pub seed: u64,
 }
 
+/// The protocol's match id of game number `g` (from 0) of match `id`: `id.1`, `id.2`, …
+pub fn game_id(id: &str, g: usize) -> String {
+    format!("{id}.{}", g + 1)
+}
+
 /// Game number `g` (from 0) of a match between `entrants` on `m`; `reach` makes the seat of
 /// a remote entrant from its address. Every fault is said to `log` as it happens.
 #[allow(clippy::too_many_arguments)]
@@ -51,7 +56,7 @@ where
         .collect();
     let mut refs: Vec<&mut dyn Seat<M>> = seated.iter_mut().map(|s| &mut **s as &mut dyn Seat<M>).collect();
     let setup = Setup {
-        id: &format!("{}.{}", terms.id, g + 1),
+        id: &game_id(terms.id, g),
         description,
         start_clock: terms.start_clock,
         play_clock: terms.play_clock,

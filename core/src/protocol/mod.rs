@@ -3,13 +3,16 @@
 //! This module is the protocol without the network: [`message`] reads and prints the
 //! messages and replies, [`player`] is a player's side of one match (the position followed
 //! from the referee's moves, a move chosen on the clock), [`referee`] runs a match between
-//! seats that answer messages (players of our own, or remote ones reached by the caller) and
-//! records it, [`game`] seats the entrants of one game of a match. The HTTP server and client
+//! seats that answer messages (players of our own, or remote ones reached by the caller) step
+//! by step and records it, [`fault`] judges replies and words every fault (the HTTP faces
+//! only say what happened, as a [`fault::NoReply`]), [`game`] seats the entrants of one game
+//! of a match and names it. The HTTP server and client
 //! live in the CLI (`gdl player`, `gdl match`) and the page (`web/src/players/remote.ts`).
 //!
 //! GDL-II: a role gets its percepts instead of the joint move ([`message::Last`]); our players
 //! play it from their role's history (the honest player).
 
+pub mod fault;
 pub mod game;
 pub mod message;
 pub mod player;

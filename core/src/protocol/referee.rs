@@ -1,17 +1,23 @@
 //! A referee: one match between seats, one per role, each answering the protocol's messages
-//! (a player of our own, or a remote player the caller reaches over HTTP). It sends START,
-//! PLAY with the last joint move and STOP, keeps the clocks, replaces a late, missing or
-//! illegal move by a random legal one and records why, and keeps the match record (moves,
-//! time per move, percepts, faults, goals). In a GDL-II game each role is sent only its own
-//! move and percepts (`(PLAY id turn move (percepts))`), players of ours play from their
-//! role's history, and nature (the role `random`) is played by the referee.
+//! (a player of our own, or a remote player the caller reaches over HTTP). [`Match`] is the
+//! match step by step: START to every seat, the next joint move (PLAY, each reply judged, a
+//! late, missing or illegal move replaced by a legal one drawn from the match's seeded
+//! generator and the fault recorded), STOP or ABORT; it keeps the match record (moves, time
+//! per move, percepts, faults, goals). A caller that reaches its seats itself (the page's
+//! Play pane, whose other roles are people) asks for each message and hands each answer back
+//! ([`Match::answered`], [`Match::advance`]); one that has every seat at hand lets the match
+//! drive them ([`Match::start`], [`Match::step`], [`Match::stop`]; [`referee`] plays it all).
+//! In a GDL-II game each role is sent only its own move and percepts (`(PLAY id turn move
+//! (percepts))`), players of ours play from their role's history, and nature (the role
+//! `random`) is a seat of ours.
 
-use super::message::{reply_move, Last, Message};
+use super::fault::{fault_line, judge, judge_ready, replaced, Answer, NoReply, When};
+use super::message::{Last, Message};
 use super::{for_hidden, think};
 use crate::ast::Description;
 use crate::gdl2::is_nature;
 use crate::infoset::{defines_sees, History};
-use crate::machine::{Result, StateMachine};
+use crate::machine::{Result, RuntimeError, StateMachine};
 use crate::players::{legal, Spec, View};
 use crate::rng::Rng;
 use crate::solve::goal_number;
@@ -23,18 +29,11 @@ pub trait Seat<M: StateMachine> {
     /// How the record names it (`uct:1000`, `http://127.0.0.1:9147`).
     fn name(&self) -> String;
     /// The reply to START, STOP or ABORT within `clock` milliseconds, or why none came.
-    fn tell(&mut self, message: &Message, clock: f64) -> std::result::Result<String, String>;
+    fn tell(&mut self, message: &Message, clock: f64) -> Answer;
     /// The reply to PLAY within `clock` milliseconds, or why none came. A player of our own
     /// reads what its role knows (`view`: the state, or in a GDL-II game its history); a
     /// remote one only the message.
-    fn play(
-        &mut self,
-        message: &Message,
-        clock: f64,
-        m: &mut M,
-        view: View<'_, M>,
-        now: &dyn Fn() -> f64,
-    ) -> std::result::Result<String, String>;
+    fn play(&mut self, message: &Message, clock: f64, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Answer;
 }
 
 /// A player of our own in a seat: it thinks until a tenth of the clock is left.
@@ -51,7 +50,7 @@ where
         self.spec.to_string()
     }
 
-    fn tell(&mut self, message: &Message, _: f64) -> std::result::Result<String, String> {
+    fn tell(&mut self, message: &Message, _: f64) -> Answer {
         Ok(match message {
             Message::Start { .. } => "ready",
             Message::Abort { .. } => "aborted",
@@ -60,17 +59,10 @@ where
         .into())
     }
 
-    fn play(
-        &mut self,
-        _: &Message,
-        clock: f64,
-        m: &mut M,
-        view: View<'_, M>,
-        now: &dyn Fn() -> f64,
-    ) -> std::result::Result<String, String> {
+    fn play(&mut self, _: &Message, clock: f64, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Answer {
         self.seed = Rng::new(self.seed).next_u64();
         let spec = if matches!(view, View::History(_)) { for_hidden(self.spec) } else { self.spec };
-        let d = think(spec, self.seed, m, view, clock * 0.9, now).map_err(|e| e.message)?;
+        let d = think(spec, self.seed, m, view, clock * 0.9, now).map_err(|e| NoReply::Failed { why: e.message })?;
         Ok(m.move_text(d.chosen))
     }
 }
@@ -82,23 +74,16 @@ pub struct Remote<F> {
     pub post: F,
 }
 
-impl<M: StateMachine, F: FnMut(&Message, f64) -> std::result::Result<String, String>> Seat<M> for Remote<F> {
+impl<M: StateMachine, F: FnMut(&Message, f64) -> Answer> Seat<M> for Remote<F> {
     fn name(&self) -> String {
         self.url.clone()
     }
 
-    fn tell(&mut self, message: &Message, clock: f64) -> std::result::Result<String, String> {
+    fn tell(&mut self, message: &Message, clock: f64) -> Answer {
         (self.post)(message, clock)
     }
 
-    fn play(
-        &mut self,
-        message: &Message,
-        clock: f64,
-        _: &mut M,
-        _: View<'_, M>,
-        _: &dyn Fn() -> f64,
-    ) -> std::result::Result<String, String> {
+    fn play(&mut self, message: &Message, clock: f64, _: &mut M, _: View<'_, M>, _: &dyn Fn() -> f64) -> Answer {
         (self.post)(message, clock)
     }
 }
@@ -150,12 +135,265 @@ pub struct Record {
     pub play_clock: f64,
     pub steps: Vec<Step>,
     pub faults: Vec<Fault>,
-    /// Each role's goal value; `None` when the match was cut at the move limit.
+    /// Each role's goal value; `None` when the match was cut at the move limit (or aborted).
     pub goals: Option<Vec<i64>>,
 }
 
-/// Plays one match on `m` between `seats` (one per role, in role order). Every fault is
-/// also said to `log` as it happens.
+impl Record {
+    /// Its line as game number `g` (from 0) of a match: "game 1: 9 moves, goals 100 0, 2 faults".
+    pub fn summary(&self, g: usize) -> String {
+        let goals = match &self.goals {
+            Some(goals) => goals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
+            None => "none (cut at the move limit)".into(),
+        };
+        let faults = match self.faults.len() {
+            0 => "no fault".to_string(),
+            1 => "1 fault".to_string(),
+            n => format!("{n} faults"),
+        };
+        format!("game {}: {} moves, goals {goals}, {faults}", g + 1, self.steps.len())
+    }
+}
+
+/// A reply to PLAY judged: the move that stands (the reply's, or one played for the seat)
+/// and, when the reply did not stand, the fault as the record says it.
+pub struct Judged<Mv> {
+    pub chosen: Mv,
+    pub text: String,
+    pub fault: Option<String>,
+}
+
+/// A match being refereed, step by step.
+pub struct Match<M: StateMachine> {
+    players: Vec<usize>,
+    max_steps: usize,
+    /// Draws the moves played for seats that fail.
+    rng: Rng,
+    state: M::State,
+    /// GDL-II: whether roles are told percepts, and what each role knows.
+    hidden: bool,
+    histories: Vec<History<M::Move>>,
+    /// What each role is told next (with PLAY or STOP).
+    last: Vec<Last>,
+    record: Record,
+}
+
+impl<M: StateMachine> Match<M> {
+    /// A match on `m` between the seats named `names` (in role order), at its first position.
+    pub fn new(m: &mut M, setup: &Setup, names: Vec<String>) -> Result<Self> {
+        let roles = m.roles().to_vec();
+        let record = Record {
+            id: setup.id.to_string(),
+            roles: roles.clone(),
+            players: names,
+            start_clock: setup.start_clock,
+            play_clock: setup.play_clock,
+            steps: Vec::new(),
+            faults: Vec::new(),
+            goals: None,
+        };
+        let state = m.initial_state();
+        let goals = if m.is_terminal(&state)? { Some(goal_numbers(m, &state)?) } else { None };
+        Ok(Match {
+            players: setup.players.clone(),
+            max_steps: setup.max_steps,
+            rng: Rng::new(setup.seed),
+            hidden: defines_sees(m)?,
+            histories: (0..roles.len()).map(History::new).collect(),
+            last: vec![Last::Nothing; roles.len()],
+            state,
+            record: Record { goals, ..record },
+        })
+    }
+
+    /// The START for role `r` of a match on `description`.
+    pub fn start_message(&self, r: usize, description: &Description) -> Message {
+        let rec = &self.record;
+        Message::start(&rec.id, &rec.roles[r], description, rec.start_clock, rec.play_clock)
+    }
+
+    /// Judges role `r`'s answer to START after `took` ms: the fault, if any (recorded).
+    pub fn started(&mut self, r: usize, answer: Answer, took: f64) -> Option<String> {
+        let why = judge_ready(answer, took, self.record.start_clock).err()?;
+        Some(self.fault(When::Start, r, why))
+    }
+
+    /// Whether the match is over: a terminal position, or the move limit reached.
+    pub fn is_over(&self) -> bool {
+        self.record.goals.is_some() || self.record.steps.len() >= self.max_steps
+    }
+
+    /// The PLAY for role `r` at the next step.
+    pub fn play_message(&self, r: usize) -> Message {
+        Message::Play { id: self.record.id.clone(), last: self.last[r].clone() }
+    }
+
+    /// What role `r` knows: the state, or in a GDL-II game (nature excepted) its history.
+    pub fn view(&self, r: usize) -> View<'_, M> {
+        if self.hidden && !is_nature(&self.record.roles[r]) {
+            View::History(&self.histories[r])
+        } else {
+            View::State(&self.state, r)
+        }
+    }
+
+    /// Judges role `r`'s answer to PLAY after `took` ms: its move, or one drawn for it from
+    /// the match's generator with the fault recorded.
+    pub fn answered(&mut self, m: &mut M, r: usize, answer: Answer, took: f64) -> Result<Judged<M::Move>> {
+        let moves = legal(m, &self.state, r)?;
+        let texts: Vec<String> = moves.iter().map(|&mv| m.move_text(mv)).collect();
+        Ok(match judge(answer, took, self.record.play_clock, &texts) {
+            Ok(k) => Judged { chosen: moves[k], text: texts[k].clone(), fault: None },
+            Err(why) => {
+                let k = self.rng.below(moves.len());
+                let step = self.record.steps.len() + 1;
+                let fault = self.fault(When::Step(step), r, replaced(&why, &texts[k]));
+                Judged { chosen: moves[k], text: texts[k].clone(), fault: Some(fault) }
+            }
+        })
+    }
+
+    /// Role `r`'s legal move whose canonical text is `text`, or why there is none.
+    pub fn legal_move(&self, m: &mut M, r: usize, text: &str) -> Result<M::Move> {
+        let moves = legal(m, &self.state, r)?;
+        let found = moves.into_iter().find(|&mv| m.move_text(mv) == text);
+        let (role, step) = (&self.record.roles[r], self.record.steps.len() + 1);
+        found.ok_or_else(|| RuntimeError::new(format!("{text} is not a legal move of {role} at step {step}")))
+    }
+
+    /// Plays `joint` (one move per role, in role order), each answer having taken `millis`.
+    pub fn advance(&mut self, m: &mut M, joint: &[M::Move], millis: Vec<f64>) -> Result<()> {
+        let step = self.record.steps.len() + 1;
+        self.last = told(m, &self.state, joint, step)?;
+        for ((h, &mv), l) in self.histories.iter_mut().zip(joint).zip(&self.last) {
+            if let Last::Percepts { percepts, .. } = l {
+                h.push(mv, percepts.clone());
+            }
+        }
+        self.state = m.next_state(&self.state, joint)?;
+        let percepts = (self.last.iter())
+            .map(|l| match l {
+                Last::Percepts { percepts, .. } => Some(percepts.clone()),
+                _ => None,
+            })
+            .collect();
+        let moves = joint.iter().map(|&mv| m.move_text(mv)).collect();
+        self.record.steps.push(Step { moves, millis, percepts });
+        if m.is_terminal(&self.state)? {
+            self.record.goals = Some(goal_numbers(m, &self.state)?);
+        }
+        Ok(())
+    }
+
+    /// The STOP for role `r` (what it is told of the last joint move).
+    pub fn stop_message(&self, r: usize) -> Message {
+        Message::Stop { id: self.record.id.clone(), last: self.last[r].clone() }
+    }
+
+    /// Judges role `r`'s answer to STOP: the fault, if any (recorded).
+    pub fn stopped(&mut self, r: usize, answer: Answer) -> Option<String> {
+        let why = answer.err()?;
+        Some(self.fault(When::Stop, r, why.to_string()))
+    }
+
+    /// The ABORT of the match.
+    pub fn abort_message(&self) -> Message {
+        Message::Abort { id: self.record.id.clone() }
+    }
+
+    /// The record so far.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    pub fn into_record(self) -> Record {
+        self.record
+    }
+
+    /// Sends START to every seat and judges their answers.
+    pub fn start(
+        &mut self,
+        seats: &mut [&mut dyn Seat<M>],
+        description: &Description,
+        now: &dyn Fn() -> f64,
+        log: &mut dyn FnMut(&str),
+    ) {
+        let clock = self.record.start_clock * 1000.0;
+        for (r, seat) in seats.iter_mut().enumerate() {
+            let t = now();
+            let answer = seat.tell(&self.start_message(r, description), clock);
+            if let Some(fault) = self.started(r, answer, now() - t) {
+                log(&fault);
+            }
+        }
+    }
+
+    /// Plays the next joint move: PLAY to every seat, each answer judged.
+    pub fn step(
+        &mut self,
+        m: &mut M,
+        seats: &mut [&mut dyn Seat<M>],
+        now: &dyn Fn() -> f64,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<()> {
+        let clock = self.record.play_clock * 1000.0;
+        let (mut joint, mut millis) = (Vec::new(), Vec::new());
+        for (r, seat) in seats.iter_mut().enumerate() {
+            let message = self.play_message(r);
+            let t = now();
+            let answer = seat.play(&message, clock, m, self.view(r), now);
+            let took = now() - t;
+            let judged = self.answered(m, r, answer, took)?;
+            if let Some(fault) = &judged.fault {
+                log(fault);
+            }
+            joint.push(judged.chosen);
+            millis.push(took);
+        }
+        self.advance(m, &joint, millis)
+    }
+
+    /// Sends STOP to every seat.
+    pub fn stop(&mut self, seats: &mut [&mut dyn Seat<M>], log: &mut dyn FnMut(&str)) {
+        self.end(seats, log, |s, r| s.stop_message(r));
+    }
+
+    /// Sends ABORT to every seat: the match ends where it is.
+    pub fn abort(&mut self, seats: &mut [&mut dyn Seat<M>], log: &mut dyn FnMut(&str)) {
+        self.end(seats, log, |s, _| s.abort_message());
+    }
+
+    fn end(
+        &mut self,
+        seats: &mut [&mut dyn Seat<M>],
+        log: &mut dyn FnMut(&str),
+        message: impl Fn(&Self, usize) -> Message,
+    ) {
+        let clock = self.record.play_clock * 1000.0;
+        for (r, seat) in seats.iter_mut().enumerate() {
+            let answer = seat.tell(&message(self, r), clock);
+            if let Some(fault) = self.stopped(r, answer) {
+                log(&fault);
+            }
+        }
+    }
+
+    /// Records a fault of role `r` and returns it as the log says it.
+    fn fault(&mut self, when: When, r: usize, what: String) -> String {
+        let rec = &mut self.record;
+        let step = match when {
+            When::Start => 0,
+            When::Step(s) => s,
+            When::Stop => rec.steps.len() + 1,
+        };
+        let message = fault_line(self.players[r], &rec.roles[r], when, &what);
+        rec.faults.push(Fault { step, role: rec.roles[r].clone(), player: self.players[r], message: message.clone() });
+        message
+    }
+}
+
+/// Plays one match on `m` between `seats` (one per role, in role order): START, every joint
+/// move, STOP. Every fault is also said to `log` as it happens.
 pub fn referee<M: StateMachine>(
     m: &mut M,
     seats: &mut [&mut dyn Seat<M>],
@@ -163,86 +401,18 @@ pub fn referee<M: StateMachine>(
     now: &dyn Fn() -> f64,
     log: &mut dyn FnMut(&str),
 ) -> Result<Record> {
-    let roles = m.roles().to_vec();
-    let mut rng = Rng::new(setup.seed);
-    let mut record = Record {
-        id: setup.id.to_string(),
-        roles: roles.clone(),
-        players: seats.iter().map(|s| s.name()).collect(),
-        start_clock: setup.start_clock,
-        play_clock: setup.play_clock,
-        steps: Vec::new(),
-        faults: Vec::new(),
-        goals: None,
-    };
-    let mut fault = |record: &mut Record, step: usize, stop: bool, r: usize, what: String| {
-        let message = fault_line(setup.players[r], &roles[r], step, stop, &what);
-        log(&message);
-        record.faults.push(Fault { step, role: roles[r].clone(), player: setup.players[r], message });
-    };
-    let (start_ms, play_ms) = (setup.start_clock * 1000.0, setup.play_clock * 1000.0);
-    for (r, seat) in seats.iter_mut().enumerate() {
-        let start = Message::start(setup.id, &roles[r], setup.description, setup.start_clock, setup.play_clock);
-        let t = now();
-        let reply = seat.tell(&start, start_ms);
-        if let Err(why) = judge_ready(reply, now() - t, setup.start_clock) {
-            fault(&mut record, 0, false, r, why);
-        }
+    let mut game = Match::new(m, setup, seats.iter().map(|s| s.name()).collect())?;
+    game.start(seats, setup.description, now, log);
+    while !game.is_over() {
+        game.step(m, seats, now, log)?;
     }
-    let mut state = m.initial_state();
-    // GDL-II: what each role knows, and what it is told.
-    let hidden = defines_sees(m)?;
-    let mut histories: Vec<History<M::Move>> = (0..roles.len()).map(History::new).collect();
-    let mut last = vec![Last::Nothing; roles.len()];
-    while !m.is_terminal(&state)? && record.steps.len() < setup.max_steps {
-        let step = record.steps.len() + 1;
-        let (mut joint, mut millis) = (Vec::new(), Vec::new());
-        for (r, seat) in seats.iter_mut().enumerate() {
-            let play = Message::Play { id: setup.id.to_string(), last: last[r].clone() };
-            let moves = legal(m, &state, r)?;
-            let view =
-                if hidden && !is_nature(&roles[r]) { View::History(&histories[r]) } else { View::State(&state, r) };
-            let t = now();
-            let answer = seat.play(&play, play_ms, m, view, now);
-            let took = now() - t;
-            let texts: Vec<String> = moves.iter().map(|&mv| m.move_text(mv)).collect();
-            let mv = match judge(answer, took, setup.play_clock, &texts) {
-                Ok(k) => moves[k],
-                Err(why) => {
-                    let k = rng.below(moves.len());
-                    fault(&mut record, step, false, r, replaced(&why, &texts[k]));
-                    moves[k]
-                }
-            };
-            joint.push(mv);
-            millis.push(took);
-        }
-        last = told(m, &state, &joint, step)?;
-        for ((h, &mv), l) in histories.iter_mut().zip(&joint).zip(&last) {
-            if let Last::Percepts { percepts, .. } = l {
-                h.push(mv, percepts.clone());
-            }
-        }
-        state = m.next_state(&state, &joint)?;
-        let percepts = (last.iter())
-            .map(|l| match l {
-                Last::Percepts { percepts, .. } => Some(percepts.clone()),
-                _ => None,
-            })
-            .collect();
-        record.steps.push(Step { moves: joint.iter().map(|&mv| m.move_text(mv)).collect(), millis, percepts });
-    }
-    if m.is_terminal(&state)? {
-        record.goals = Some(m.goals(&state)?.iter().map(|g| goal_number(g)).collect());
-    }
-    let after = record.steps.len() + 1;
-    for (r, (seat, last)) in seats.iter_mut().zip(last).enumerate() {
-        let stop = Message::Stop { id: setup.id.to_string(), last };
-        if let Err(why) = seat.tell(&stop, play_ms) {
-            fault(&mut record, after, true, r, why);
-        }
-    }
-    Ok(record)
+    game.stop(seats, log);
+    Ok(game.into_record())
+}
+
+/// Each role's goal value in the terminal `state`.
+fn goal_numbers<M: StateMachine>(m: &mut M, state: &M::State) -> Result<Vec<i64>> {
+    Ok(m.goals(state)?.iter().map(|g| goal_number(g)).collect())
 }
 
 /// What each role is told (in role order) after joint move number `turn` (from 1), `joint`,
@@ -256,66 +426,4 @@ pub fn told<M: StateMachine>(m: &mut M, state: &M::State, joint: &[M::Move], tur
             .collect(),
         None => vec![Last::Moves(texts); joint.len()],
     })
-}
-
-/// The legal move (its index in `legal`, canonical texts) that `answer` names, given `took`
-/// milliseconds against a play clock of `play_clock` seconds; or why it does not stand.
-pub fn judge(
-    answer: std::result::Result<String, String>,
-    took: f64,
-    play_clock: f64,
-    legal: &[String],
-) -> std::result::Result<usize, String> {
-    let text = reply_move(&answer?)?;
-    if took > play_clock * 1000.0 {
-        return Err(late(took, "play", play_clock));
-    }
-    legal.iter().position(|l| *l == text).ok_or_else(|| format!("{text} is not a legal move"))
-}
-
-/// Whether `answer` to a START, after `took` milliseconds against a start clock of
-/// `start_clock` seconds, is a player ready on time; or what is wrong.
-pub fn judge_ready(
-    answer: std::result::Result<String, String>,
-    took: f64,
-    start_clock: f64,
-) -> std::result::Result<(), String> {
-    match answer {
-        Err(why) => Err(why),
-        Ok(_) if took > start_clock * 1000.0 => Err(late(took, "start", start_clock)),
-        Ok(reply) if !reply.trim().eq_ignore_ascii_case("ready") => {
-            Err(format!("answered {} instead of ready", quoted(&reply)))
-        }
-        Ok(_) => Ok(()),
-    }
-}
-
-/// What a fault says when a random legal move stands in: "no reply in 3 s; played (mark 1 1) for it".
-pub fn replaced(why: &str, played: &str) -> String {
-    format!("{why}; played {played} for it")
-}
-
-/// A fault as the record and the log say it: "player 1 (x) at step 3: …" (step 0 is the
-/// start; `stop` marks a fault at the stop).
-pub fn fault_line(player: usize, role: &str, step: usize, stop: bool, what: &str) -> String {
-    let when = match step {
-        _ if stop => "at the stop".to_string(),
-        0 => "at the start".to_string(),
-        s => format!("at step {s}"),
-    };
-    format!("player {player} ({role}) {when}: {what}")
-}
-
-/// "answered after 3.2 s, past the 3 s play clock".
-fn late(millis: f64, clock: &str, seconds: f64) -> String {
-    format!("answered after {:.1} s, past the {seconds} s {clock} clock", millis / 1000.0)
-}
-
-/// A reply quoted for a message, cut at 60 characters.
-pub fn quoted(reply: &str) -> String {
-    let one_line = reply.split_whitespace().collect::<Vec<_>>().join(" ");
-    match one_line.char_indices().nth(60) {
-        Some((i, _)) => format!("'{}…'", &one_line[..i]),
-        None => format!("'{one_line}'"),
-    }
 }

@@ -2,6 +2,7 @@
 //! a player's match followed from the referee's moves, a referee facing silent, garbled and
 //! illegal players.
 
+use super::fault::{Answer, NoReply};
 use super::message::{reply_move, Last, Message};
 use super::player::Match;
 use super::referee::{referee, Local, Seat, Setup};
@@ -96,16 +97,16 @@ fn a_player_follows_the_referee_and_plays_legal_moves() {
 }
 
 /// A seat that always answers the same text, or nothing.
-struct Canned(Result<String, String>);
+struct Canned(Answer);
 
 impl<M: StateMachine> Seat<M> for Canned {
     fn name(&self) -> String {
         "canned".into()
     }
-    fn tell(&mut self, _: &Message, _: f64) -> Result<String, String> {
+    fn tell(&mut self, _: &Message, _: f64) -> Answer {
         self.0.clone().map(|_| "ready".into())
     }
-    fn play(&mut self, _: &Message, _: f64, _: &mut M, _: View<'_, M>, _: &dyn Fn() -> f64) -> Result<String, String> {
+    fn play(&mut self, _: &Message, _: f64, _: &mut M, _: View<'_, M>, _: &dyn Fn() -> f64) -> Answer {
         self.0.clone()
     }
 }
@@ -120,7 +121,7 @@ fn the_referee_finishes_a_match_whatever_a_player_answers() {
     let rules = text("tictactoe");
     let desc = crate::parse::parse(&rules).description;
     let answers = [
-        (Err("no reply in 3 s".to_string()), "no reply in 3 s; played"),
+        (Err(NoReply::Timeout { millis: 3000.0 }), "no reply in 3 s; played"),
         (Ok("((((".to_string()), "the reply is not a move"),
         (Ok("(mark 9 9)".to_string()), "(mark 9 9) is not a legal move; played"),
     ];
@@ -238,18 +239,11 @@ where
     fn name(&self) -> String {
         Seat::<M>::name(&self.0)
     }
-    fn tell(&mut self, message: &Message, clock: f64) -> Result<String, String> {
+    fn tell(&mut self, message: &Message, clock: f64) -> Answer {
         self.1.push(message.clone());
         Seat::<M>::tell(&mut self.0, message, clock)
     }
-    fn play(
-        &mut self,
-        message: &Message,
-        clock: f64,
-        m: &mut M,
-        view: View<'_, M>,
-        now: &dyn Fn() -> f64,
-    ) -> Result<String, String> {
+    fn play(&mut self, message: &Message, clock: f64, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Answer {
         self.1.push(message.clone());
         assert!(matches!(view, View::History(_)), "a player of a GDL-II game is given its history, never the state");
         self.0.play(message, clock, m, view, now)
@@ -301,4 +295,146 @@ fn in_gdl2_the_referee_plays_nature() {
     assert!(hidden.starts_with("(hide_car "), "{hidden}");
     let told = candidate.1.iter().filter(|m| !matches!(m, Message::Start { .. }));
     assert!(told.map(|m| m.to_string()).all(|m| !m.contains("hide_car")), "{:?}", candidate.1);
+}
+
+#[test]
+fn core_words_every_missing_reply() {
+    let cases = [
+        (NoReply::Timeout { millis: 3000.0 }, "no reply in 3 s"),
+        (NoReply::Timeout { millis: 500.0 }, "no reply in 0.5 s"),
+        (NoReply::Unreachable { detail: "connection refused".into() }, "no reply: connection refused"),
+        (NoReply::Status { code: 503, body: "busy\n  now".into() }, "answered HTTP 503 'busy now'"),
+        (NoReply::Unreadable { detail: "reset".into() }, "the reply could not be read: reset"),
+        (NoReply::TooLong, "the reply is longer than 4 MB"),
+        (NoReply::Failed { why: "out of memory".into() }, "out of memory"),
+    ];
+    for (failure, says) in cases {
+        assert_eq!(failure.to_string(), says);
+    }
+    // The faces send it as JSON tagged by its kind.
+    let json = serde_json::to_string(&NoReply::Status { code: 404, body: String::new() }).unwrap();
+    assert_eq!(json, r#"{"kind":"status","code":404,"body":""}"#);
+    assert_eq!(
+        serde_json::from_str::<NoReply>(r#"{"kind":"timeout","millis":2000}"#).unwrap().to_string(),
+        "no reply in 2 s"
+    );
+}
+
+#[test]
+fn a_game_of_a_match_is_named_by_core() {
+    assert_eq!(super::game::game_id("gdl.17", 0), "gdl.17.1");
+    assert_eq!(super::game::game_id("playground.5", 2), "playground.5.3");
+}
+
+/// A match driven one answer at a time (as the Play pane drives it) is the match
+/// `referee` plays with the same seats: the same moves, the same replacement moves drawn from
+/// the seed, the same faults.
+#[test]
+fn a_match_step_by_step_is_the_refereed_match() {
+    use super::referee::Match as Refereed;
+    let rules = text("tictactoe");
+    let desc = crate::parse::parse(&rules).description;
+    let setup = Setup { seed: 42, ..setup(&desc, 10.0, 3.0) };
+    let mut m = engine(&rules);
+    let mut silent = Canned(Err(NoReply::Timeout { millis: 3000.0 }));
+    let mut ours = Local { spec: Spec::Random, seed: 3 };
+    let whole = referee(&mut m, &mut [&mut silent, &mut ours], &setup, &|| 0.0, &mut |_| {}).unwrap();
+
+    let mut game = Refereed::new(&mut m, &setup, vec!["canned".into(), "random".into()]).unwrap();
+    let mut ours = Local { spec: Spec::Random, seed: 3 };
+    assert!(game.start_message(0, &desc).to_string().starts_with("(START m1 x "));
+    let silence = || Err(NoReply::Timeout { millis: 3000.0 });
+    assert_eq!(game.started(0, silence(), 1.0).unwrap(), "player 1 (x) at the start: no reply in 3 s");
+    assert_eq!(game.started(1, Ok("READY".into()), 1.0), None);
+    while !game.is_over() {
+        let mut joint = Vec::new();
+        joint.push(game.answered(&mut m, 0, silence(), 0.0).unwrap().chosen);
+        let message = game.play_message(1);
+        let view = match game.view(1) {
+            View::State(s, r) => (s.clone(), r),
+            View::History(_) => unreachable!("tic-tac-toe has no sees"),
+        };
+        let answer = Seat::<Engine>::play(&mut ours, &message, 3000.0, &mut m, View::State(&view.0, view.1), &|| 0.0);
+        let judged = game.answered(&mut m, 1, answer, 0.0).unwrap();
+        assert!(judged.fault.is_none());
+        joint.push(judged.chosen);
+        game.advance(&mut m, &joint, vec![0.0, 0.0]).unwrap();
+    }
+    assert!(game.stopped(0, silence()).is_some());
+    assert_eq!(game.stopped(1, Ok("done".into())), None);
+    let record = game.into_record();
+    let moves = |r: &super::referee::Record| r.steps.iter().map(|s| s.moves.clone()).collect::<Vec<_>>();
+    assert_eq!(moves(&record), moves(&whole));
+    assert_eq!(record.goals, whole.goals);
+    let faults = |r: &super::referee::Record| r.faults.iter().map(|f| f.message.clone()).collect::<Vec<_>>();
+    assert_eq!(faults(&record), faults(&whole));
+    // Another seed draws other replacement moves.
+    let setup = Setup { seed: 7, ..setup };
+    let mut ours = Local { spec: Spec::Random, seed: 3 };
+    let other = referee(&mut m, &mut [&mut silent, &mut ours], &setup, &|| 0.0, &mut |_| {}).unwrap();
+    assert_ne!(faults(&other), faults(&whole));
+}
+
+#[test]
+fn an_aborted_match_ends_where_it_is() {
+    use super::referee::Match as Refereed;
+    let rules = text("tictactoe");
+    let desc = crate::parse::parse(&rules).description;
+    let setup = setup(&desc, 10.0, 3.0);
+    let mut m = engine(&rules);
+    let mut a = Local { spec: Spec::Random, seed: 1 };
+    let mut sent = Vec::new();
+    let post = |message: &Message, _: f64| -> Answer {
+        sent.push(message.clone());
+        Err(NoReply::Unreachable { detail: "gone".into() })
+    };
+    let mut b = super::referee::Remote { url: "http://gone".into(), post };
+    let mut game = Refereed::new(&mut m, &setup, vec!["random".into(), "canned".into()]).unwrap();
+    let mut said = Vec::new();
+    let mut log = |s: &str| said.push(s.to_string());
+    game.start(&mut [&mut a, &mut b], &desc, &|| 0.0, &mut log);
+    game.step(&mut m, &mut [&mut a, &mut b], &|| 0.0, &mut log).unwrap();
+    game.abort(&mut [&mut a, &mut b], &mut log);
+    drop(b);
+    assert_eq!(sent.len(), 3, "START, PLAY, ABORT: {sent:?}");
+    assert_eq!(sent[2], Message::Abort { id: "m1".into() });
+    let record = game.into_record();
+    assert_eq!((record.steps.len(), record.goals), (1, None));
+    assert_eq!(said[0], "player 2 (o) at the start: no reply: gone");
+    assert!(said[1].starts_with("player 2 (o) at step 1: no reply: gone; played noop"), "{}", said[1]);
+    assert_eq!(said[2], "player 2 (o) at the stop: no reply: gone");
+}
+
+/// What the referee tells a role after each step: in tic-tac-toe the joint move; in Monty
+/// Hall the candidate hears only its own move and percepts — where the car is only at the
+/// end, when it sees it — and nature its own.
+#[test]
+fn the_referee_tells_the_joint_move_or_a_roles_own_move_and_percepts() {
+    use super::referee::Match as Refereed;
+    let play = |game: &mut Refereed<Engine>, m: &mut Engine, joint: &[&str]| {
+        let moves: Vec<_> = (joint.iter().enumerate()).map(|(r, t)| game.legal_move(m, r, t).unwrap()).collect();
+        game.advance(m, &moves, vec![0.0; moves.len()]).unwrap();
+    };
+    let desc = crate::parse::parse(&text("tictactoe")).description;
+    let mut m = engine(&text("tictactoe"));
+    let mut game = Refereed::new(&mut m, &setup(&desc, 10.0, 3.0), vec![String::new(); 2]).unwrap();
+    assert_eq!(game.play_message(1).to_string(), "(PLAY m1 NIL)");
+    play(&mut game, &mut m, &["(mark 1 1)", "noop"]);
+    assert_eq!(game.play_message(1).to_string(), "(PLAY m1 ((mark 1 1) noop))");
+    let e = game.legal_move(&mut m, 0, "(mark 1 1)").err().unwrap().message;
+    assert_eq!(e, "(mark 1 1) is not a legal move of x at step 2");
+
+    let rules = text("montyhall");
+    let desc = crate::parse::parse(&rules).description;
+    let mut m = engine(&rules);
+    let mut game = Refereed::new(&mut m, &setup(&desc, 10.0, 3.0), vec![String::new(); 2]).unwrap();
+    play(&mut game, &mut m, &["(choose 1)", "(hide 2)"]);
+    assert_eq!(game.play_message(0).to_string(), "(PLAY m1 1 (choose 1) ())");
+    assert_eq!(game.play_message(1).to_string(), "(PLAY m1 1 (hide 2) ())");
+    play(&mut game, &mut m, &["noop", "(open 3)"]);
+    assert_eq!(game.play_message(0).to_string(), "(PLAY m1 2 noop ((opened 3)))");
+    play(&mut game, &mut m, &["switch", "noop"]);
+    assert!(game.is_over());
+    assert_eq!(game.stop_message(0).to_string(), "(STOP m1 3 switch ((car 2)))");
+    assert_eq!(game.record().goals.as_ref().map(|g| g[0]), Some(100), "the switch wins the car");
 }

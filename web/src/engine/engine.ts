@@ -1,10 +1,10 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, detectSyntax, faultLine, formatText, initSync, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, playerCatalogue, playerLabel, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
+import init, { RefereeMatch, Session, capabilities, detectSyntax, formatText, initSync, largerLimits, matchGameId, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, noReplyText, playerCatalogue, playerLabel, protocolMessage, ruleGraph } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { Session, capabilities, detectSyntax, faultLine, formatText, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, playerCatalogue, playerLabel, protocolMessage, protocolStart, quoted, ruleGraph };
+export { RefereeMatch, Session, capabilities, detectSyntax, formatText, largerLimits, matchGameId, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, noReplyText, playerCatalogue, playerLabel, protocolMessage, ruleGraph };
 
 export type {
   Capabilities,
@@ -13,11 +13,12 @@ export type {
   Domain,
   EditorDiagnostic,
   Explanation,
+  Judged,
   Knowledge,
-  Last,
   LoadResult,
   MatchGame,
   MatchRecord,
+  NoReply,
   Outcome,
   PlayerChoice,
   PlayerKind,

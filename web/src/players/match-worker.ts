@@ -13,7 +13,7 @@
 // An `upgrade` task grounds the game in full; when the network is measured faster, the
 // worker keeps that session and plays its next task on the same rules with it.
 
-import { quoted, type Session, type Thought } from '../engine/engine';
+import { type NoReply, type Session, type Thought } from '../engine/engine';
 import { openSession, serve, startOnce } from '../engine/worker-kit';
 import type { Exchange, PlayersReply, PlayersRequest } from './protocol';
 
@@ -21,8 +21,8 @@ import type { Exchange, PlayersReply, PlayersRequest } from './protocol';
  * network, or a seat's (loaded once, for all its moves). */
 let kept: { rules: string; engine: string; session: Session } | null = null;
 
-/** POSTs `message` to `url` and returns its reply within `clock` ms; throws an Error saying
- * why there is none, in the words of `gdl match`. */
+/** POSTs `message` to `url` and returns its reply within `clock` ms; throws a `NoReply`
+ * saying why there is none (core words it). */
 function send(url: string, message: string, clock: number): string {
   const xhr = new XMLHttpRequest();
   xhr.open('POST', url, false);
@@ -32,10 +32,13 @@ function send(url: string, message: string, clock: number): string {
   try {
     xhr.send(message);
   } catch (e) {
-    if (e instanceof DOMException && e.name === 'TimeoutError') throw new Error(`no reply in ${clock / 1000} s`);
-    throw new Error('no reply: the player cannot be reached (it is not running, or it sends no CORS headers and this page has no relay to it)');
+    const failure: NoReply =
+      e instanceof DOMException && e.name === 'TimeoutError'
+        ? { kind: 'timeout', millis: clock }
+        : { kind: 'unreachable', detail: 'the player cannot be reached (it is not running, or it sends no CORS headers and this page has no relay to it)' };
+    throw failure;
   }
-  if (xhr.status !== 200) throw new Error(`answered HTTP ${xhr.status} ${quoted(xhr.responseText)}`);
+  if (xhr.status !== 200) throw { kind: 'status', code: xhr.status, body: xhr.responseText } satisfies NoReply;
   return xhr.responseText;
 }
 
@@ -47,7 +50,7 @@ function exchange(to: string, url: string, message: string, clock: number): Exch
     const reply = send(url, message, clock);
     return { to, message, reply, failure: null, millis: performance.now() - t, at };
   } catch (e) {
-    return { to, message, reply: null, failure: (e as Error).message, millis: performance.now() - t, at };
+    return { to, message, reply: null, failure: e as NoReply, millis: performance.now() - t, at };
   }
 }
 
@@ -80,12 +83,13 @@ serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
     const remote = (url: string, message: string, clock: number) => {
       const sent = exchange(url, task.targets[url] ?? url, message, clock);
       post({ type: 'exchange', exchange: sent });
-      if (sent.failure !== null) throw new Error(sent.failure);
+      if (sent.failure !== null) throw sent.failure;
       return sent.reply as string;
     };
     const fault = (message: string) => post({ type: 'fault', message });
     for (const g of task.games) {
-      const { game } = session.refereeGame(task.players, g, task.id, task.startClock, task.playClock, task.maxSteps, task.seed, remote, fault);
+      const { game, line } = session.refereeGame(task.players, g, task.id, task.startClock, task.playClock, task.maxSteps, task.seed, remote, fault);
+      post({ type: 'result', line });
       post({ type: 'game', index: g, game });
     }
     post({ type: 'done' });

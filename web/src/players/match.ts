@@ -8,7 +8,7 @@
 // the GGP protocol in one worker, on the clocks given, its messages in a log under the results.
 
 import { byId, h } from '../dom';
-import { matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
+import { matchGameId, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
 import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote } from './remote';
 import { UpgradeController } from '../engine/upgrade';
@@ -106,7 +106,9 @@ export class MatchPane {
     const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
     // A remote player plays one match at a time: its games go one after another.
     const workers = remote.length > 0 ? 1 : Math.max(1, Math.min(count, navigator.hardwareConcurrency || 1));
-    const seed = randomSeed();
+    // A seed given replays the match move for move, here or with `gdl match --seed`.
+    const seedText = byId<HTMLInputElement>('ma-seed').value.trim();
+    const seed = /^\d+$/.test(seedText) ? Number(seedText) : randomSeed();
     /** The games ended so far, by their number. */
     const games: MatchGame[] = [];
     const numbers: number[] = [];
@@ -124,8 +126,8 @@ export class MatchPane {
     const kind = (games: number[]): PlayersTask =>
       remote.length > 0 ? { kind: 'referee', players, targets, id, ...this.#clocks, seed, games, maxSteps: 1000 } : { kind: 'games', players, seed, games, maxSteps: 1000 };
     const task = (mine: number[]) => {
-      // Its match id is the referee's (core's protocol::game): the match's, then the game's number.
-      if (remote.length > 0) this.#inGame = { id: `${id}.${mine[0] + 1}`, targets: Object.values(targets) };
+      // Its match id is the referee's (core's protocol::game).
+      if (remote.length > 0) this.#inGame = { id: matchGameId(id, mine[0]), targets: Object.values(targets) };
       return { module: this.module, rules, engine: 'auto', moves: [], task: kind(mine) };
     };
     const onReply = (reply: PlayersReply) => {
@@ -134,11 +136,13 @@ export class MatchPane {
         games.push(reply.game);
         numbers.push(reply.index);
         progress.value = games.length;
-        this.#show(chosen, game.roles, games, numbers, count, where);
+        this.#show(chosen, game.roles, games, numbers, count, where, seed);
       } else if (reply.type === 'exchange') {
         this.#log.add(reply.exchange);
       } else if (reply.type === 'fault') {
         this.#log.fault(reply.message);
+      } else if (reply.type === 'result') {
+        this.#log.result(reply.line);
       } else if (reply.type === 'error') {
         this.#finish(`The match stopped: ${reply.message}`);
       } else if (reply.type === 'done' && remote.length > 0) {
@@ -182,7 +186,7 @@ export class MatchPane {
 
   /** The tally of `games` between the `chosen` players so far (game `numbers[i]` is `games[i]`), played on `where`
    * (workers and engine): per player, per seat, and the games themselves. */
-  #show(chosen: string[], roles: string[], games: MatchGame[], numbers: number[], count: number, where: string): void {
+  #show(chosen: string[], roles: string[], games: MatchGame[], numbers: number[], count: number, where: string, seed: number): void {
     const players = chosen.join(',');
     const tallies = matchTally(players, games);
     const pm = (e: { mean: number; plus_minus: number }, scale: number) => `${(scale * e.mean).toFixed(1)} ± ${(scale * e.plus_minus).toFixed(1)}`;
@@ -230,7 +234,7 @@ export class MatchPane {
       return h('div', { class: 'chart-row' }, h('span', { class: 'chart-label' }, playerLabel(t.player)), h('div', { class: 'chart-bar' }, part(t.wins, 'win', 'wins'), part(t.draws, 'draw', 'draws'), part(t.losses, 'loss', 'losses')));
     };
     byId('ma-results').replaceChildren(
-      h('p', { class: 'muted', id: 'ma-where' }, `${games.length} of ${count} games on ${where}; seats alternate between games.`),
+      h('p', { class: 'muted', id: 'ma-where' }, `${games.length} of ${count} games on ${where}; seats alternate between games; seed ${seed}.`),
       table,
       h('div', { class: 'match-chart', 'aria-label': 'Wins, draws and losses per player' }, ...tallies.map(bar)),
       h('p', { class: 'muted chart-key' }, h('span', { class: 'key win' }), ' wins ', h('span', { class: 'key draw' }), ' draws ', h('span', { class: 'key loss' }), ' losses'),

@@ -1,7 +1,7 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
-import type { MatchGame, PlayerChoice, PlayerKind, Thought } from '../engine/engine';
+import type { MatchGame, NoReply, PlayerChoice, PlayerKind, Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
 
 export type PlayersTask =
@@ -34,16 +34,18 @@ export type PlayersReply =
   | { type: 'posted'; exchange: Exchange }
   | { type: 'exchange'; exchange: Exchange }
   | { type: 'fault'; message: string }
+  /** A refereed game's line, as core (and `gdl match`) says it. */
+  | { type: 'result'; line: string }
   | { type: 'done' }
   | { type: 'error'; message: string };
 
-/** One message to a remote player and what came back (`reply`, or `failure`: why none), with
- * the milliseconds it took, as the message logs show them. */
+/** One message to a remote player and what came back (`reply`, or `failure`: why none, which
+ * core words), with the milliseconds it took, as the message logs show them. */
 export interface Exchange {
   to: string;
   message: string;
   reply: string | null;
-  failure: string | null;
+  failure: NoReply | null;
   millis: number;
   /** When it was sent (Date.now()). */
   at: number;

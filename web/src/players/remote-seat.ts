@@ -1,21 +1,23 @@
-// A remote player at a seat of the Play pane: the page is its referee. The match starts at
-// the game's first position with (START …) on the start clock; at every step the player gets
-// (PLAY id last-joint-move) on the play clock — in a game with percepts (GDL-II)
-// (PLAY id turn own-move (percepts)), what core's referee tells a role (`Session.told`) —,
-// also where its only move is noop (it must follow the game); a late, missing or illegal move is replaced by a random legal one and
-// the fault said as core's referee says it; the end of the game sends (STOP …). A remote
-// player cannot take moves back: going back in the move list aborts its match (ABORT), and a
-// new one starts from the game's first position. Closing the page aborts it too.
+// A remote player at a seat of the Play pane, refereed by core (`RefereeMatch`): core gives
+// each message — (START …) at the game's first position, (PLAY …) at every step, also where
+// its only move is noop (it must follow the game), (STOP …) at the end —, judges each answer
+// (a late, missing or illegal move is replaced by one drawn from the match's seed, and the
+// fault worded), and follows the joint moves the pane plays. This file only posts the
+// messages (through a match worker) and shows what core says. A remote player cannot take
+// moves back: going back in the move list aborts its match (ABORT), and a new one starts from
+// the game's first position. Closing the page aborts it too.
 
-import type { Last, View } from '../engine/engine';
-import { faultLine, judgeMove, judgeReady, protocolMessage, protocolStart } from '../engine/engine';
-import { startPlayers, type Exchange, type Players, type Remote } from './protocol';
+import type { View } from '../engine/engine';
+import { RefereeMatch } from '../engine/engine';
+import { randomSeed, startPlayers, type Exchange, type Players, type Remote } from './protocol';
 import { abortSoon, type MessageLog } from './remote';
 
 /** The match a remote seat is playing. */
 interface Conversation {
+  /** Core's referee of the match. */
+  referee: RefereeMatch;
   id: string;
-  /** The joint moves of the game its match has followed. */
+  /** The joint moves of the game its match has followed (given to `referee`). */
   followed: string[][];
   /** PLAYs sent (the next one is for step `asked`, from 0). */
   asked: number;
@@ -37,8 +39,6 @@ export class RemoteSeat {
     private role: number,
     private log: MessageLog,
     private rules: () => string | null,
-    /** What this role is told after joint move number `step` of the game shown (0: NIL). */
-    private told: (role: number, step: number) => Last,
     private choose: (role: number, move: string) => void,
     private status: (text: string, alert?: boolean) => void,
   ) {}
@@ -55,7 +55,8 @@ export class RemoteSeat {
     this.#queue = this.#queue.then(async () => {
       const m = this.#match;
       this.#match = null;
-      if (m && !m.over) await this.#post(protocolMessage('abort', m.id, undefined), this.remote.playClock * 1000);
+      if (m && !m.over) await this.#post(m.referee.abortMessage(), this.remote.playClock * 1000);
+      m?.referee.free();
       this.#worker?.stop();
     });
   }
@@ -80,7 +81,7 @@ export class RemoteSeat {
         if (m.type === 'posted') return this.#answer(m.exchange);
         this.#worker?.stop();
         this.#worker = null;
-        this.#answer({ to: '', message, reply: null, failure: m.type === 'error' ? m.message : 'no reply', millis: 0, at: Date.now() });
+        this.#answer({ to: '', message, reply: null, failure: { kind: 'unreachable', detail: m.type === 'error' ? m.message : 'the worker stopped' }, millis: 0, at: Date.now() });
       }, () => true);
     });
   }
@@ -89,8 +90,8 @@ export class RemoteSeat {
     return this.#view?.roles[this.role] ?? '';
   }
 
-  #fault(step: number, stop: boolean, what: string, played: string | null): void {
-    const line = faultLine(this.role + 1, this.#roleName(), step, stop, what, played ?? undefined);
+  /** A fault, as core's referee says it. */
+  #fault(line: string): void {
     this.log.fault(line);
     this.status(line, true);
   }
@@ -106,34 +107,36 @@ export class RemoteSeat {
       const follows = (moves: string[][]) => moves.length <= played.length && moves.every((j, i) => j.join() === played[i].join());
       if (m && !follows(m.followed)) {
         this.#match = null;
-        if (!m.over) await this.#post(protocolMessage('abort', m.id, undefined), this.remote.playClock * 1000);
+        if (!m.over) await this.#post(m.referee.abortMessage(), this.remote.playClock * 1000);
+        m.referee.free();
         m = null;
       }
       if (!m) {
         if (view.step !== 0) return this.status('waits for a new game: a remote player plays a match from the start and cannot take moves back');
-        m = await this.#start(rules, view);
+        m = await this.#start(rules);
         continue;
       }
       if (m.over || m.asked > played.length) return;
-      const last = this.told(this.role, m.asked);
+      // Core's referee follows the joint moves played since its last PLAY.
+      for (let k = m.referee.steps(); k < m.asked; k++) m.referee.advance(played[k]);
+      m.followed = played.slice(0, m.asked);
       if (view.terminal && m.asked === played.length) {
         m.over = true;
-        const e = await this.#post(protocolMessage('stop', m.id, last), this.remote.playClock * 1000);
-        if (e.reply === null) this.#fault(played.length + 1, true, e.failure ?? 'no reply', null);
+        const e = await this.#post(m.referee.stopMessage(this.role), this.remote.playClock * 1000);
+        const fault = m.referee.stopped(this.role, e.reply ?? undefined, e.failure);
+        if (fault) this.#fault(fault);
         return this.status('the match is over');
       }
       const step = m.asked;
       m.asked++;
-      m.followed = played.slice(0, step);
       this.status(`asked for its move at step ${step + 1}…`);
-      const e = await this.#post(protocolMessage('play', m.id, last), this.remote.playClock * 1000);
+      const e = await this.#post(m.referee.playMessage(this.role), this.remote.playClock * 1000);
       const now = this.#view;
       // The position may have moved on meanwhile (a person's move where the player had only noop).
       if (now && now.step === step && !now.terminal && played.slice(0, step).every((j, i) => now.history[i]?.join() === j.join())) {
         const legal = now.legal[this.role];
-        const judged = judgeMove(e.reply ?? undefined, e.failure ?? undefined, e.millis, this.remote.playClock, legal);
-        const move = judged.index !== null ? legal[judged.index] : legal[Math.floor(Math.random() * legal.length)];
-        if (judged.why !== null) this.#fault(step + 1, false, judged.why, move);
+        const { move, fault } = m.referee.answered(this.role, e.reply ?? undefined, e.failure, e.millis);
+        if (fault !== null) this.#fault(fault);
         else this.status(`played ${move} after ${Math.round(e.millis)} ms`);
         // A single legal move is the pane's to fill, unless no role has a choice (then no one would).
         if (legal.length > 1 || now.legal.every((ms) => ms.length === 1)) this.choose(this.role, move);
@@ -141,14 +144,15 @@ export class RemoteSeat {
     }
   }
 
-  async #start(rules: string, view: View): Promise<Conversation> {
+  async #start(rules: string): Promise<Conversation> {
     const id = `playground.${Date.now()}`;
     const { startClock, playClock } = this.remote;
+    const referee = new RefereeMatch(rules, id, startClock, playClock, randomSeed());
     this.status('starting its match…');
-    const e = await this.#post(protocolStart(rules, id, view.roles[this.role], startClock, playClock), startClock * 1000);
-    const fault = judgeReady(e.reply ?? undefined, e.failure ?? undefined, e.millis, startClock);
-    if (fault) this.#fault(0, false, fault, null);
-    const m = { id, followed: [], asked: 0, over: false };
+    const e = await this.#post(referee.startMessage(this.role), startClock * 1000);
+    const fault = referee.started(this.role, e.reply ?? undefined, e.failure, e.millis);
+    if (fault) this.#fault(fault);
+    const m = { referee, id, followed: [], asked: 0, over: false };
     this.#match = m;
     return m;
   }

@@ -2,11 +2,11 @@
 // the player sends CORS headers, else through the relay of the page's own server
 // (scripts/serve, to players on this machine only) —, the address box of a seat, and the
 // message log (each message, its reply and time, as the Stanford Gametester shows them).
-// The messages' text and the judgement of replies are core's (engine.ts: protocolStart,
-// protocolMessage, judgeMove, judgeReady, faultLine); the HTTP is the match worker's.
+// The messages' text, the judgement of replies and the words of a missing reply are core's
+// (engine.ts: protocolMessage, RefereeMatch, noReplyText); the HTTP is the match worker's.
 
 import { h } from '../dom';
-import { protocolMessage } from '../engine/engine';
+import { noReplyText, protocolMessage } from '../engine/engine';
 import { startPlayers, type Exchange, type PlayersReply, type Remote } from './protocol';
 
 /** How long a check of an address waits for the answer to (INFO). */
@@ -27,7 +27,7 @@ export function postOnce(module: WebAssembly.Module, url: string, message: strin
   return new Promise((done) => {
     startPlayers({ module, rules: '', engine: '', moves: [], task: { kind: 'post', url, message, clock } }, (m: PlayersReply) => {
       if (m.type === 'posted') done(m.exchange);
-      else done({ to: url, message, reply: null, failure: m.type === 'error' ? m.message : 'no reply', millis: 0, at: Date.now() });
+      else done({ to: url, message, reply: null, failure: { kind: 'unreachable', detail: m.type === 'error' ? m.message : 'the worker stopped' }, millis: 0, at: Date.now() });
     });
   });
 }
@@ -43,14 +43,14 @@ export async function reach(module: WebAssembly.Module, address: string, log: Me
   }
   if (url.protocol !== 'http:') return { url: address, target: null, status: 'the GGP protocol runs over http://, not ' + url.protocol };
   const name = url.href.replace(/\/$/, '');
-  const info = protocolMessage('info', '', undefined);
+  const info = protocolMessage('info', '');
   const ask = async (target: string, to: string) => {
     const e = await postOnce(module, target, info, INFO_MILLIS);
     log.add({ ...e, to });
     return e;
   };
   // A player that took the connection and never answered: older players (Jocular) do not know (INFO).
-  const silent = (e: Exchange) => e.failure?.startsWith('no reply in') ?? false;
+  const silent = (e: Exchange) => e.failure?.kind === 'timeout';
   const mute = 'it took the connection but does not answer (INFO), as older players such as Jocular do not';
   const said = (e: Exchange, target: string, how: string) => {
     const answer = (e.reply ?? '').trim().toLowerCase();
@@ -64,7 +64,8 @@ export async function reach(module: WebAssembly.Module, address: string, log: Me
     const through = await ask(relay, `${name} (through the relay)`);
     if (through.reply !== null) return said(through, relay, ' (through the relay: it sends no CORS headers)');
     if (silent(through)) return { url: name, target: relay, status: `called through the relay: ${mute}` };
-    if (!through.failure?.includes('HTTP 404')) return { url: name, target: null, status: `unreachable: ${through.failure}` };
+    const missing = through.failure?.kind === 'status' && through.failure.code === 404;
+    if (!missing) return { url: name, target: null, status: `unreachable: ${through.failure ? noReplyText(through.failure) : 'no reply'}` };
   }
   if (silent(direct)) return { url: name, target: name, status: `${mute} (if it sends no CORS headers, its replies cannot be read)` };
   return { url: name, target: null, status: 'unreachable: it does not answer, or sends no CORS headers (a player on another machine must send Access-Control-Allow-Origin; one on this machine is reached through the relay of scripts/serve)' };
@@ -103,7 +104,7 @@ export function clockBoxes<T extends { startClock: number; playClock: number }>(
 /** Tells a remote player its match `id` is over, without waiting (the page may be closing:
  * a beacon, which browsers send even then), so that it is free for the next one. */
 export function abortSoon(target: string, id: string): void {
-  navigator.sendBeacon(target, protocolMessage('abort', id, undefined));
+  navigator.sendBeacon(target, protocolMessage('abort', id));
 }
 
 /** A new remote seat: no address yet, clocks of 10 s and 3 s. */
@@ -135,13 +136,18 @@ export class MessageLog {
   add(e: Exchange): void {
     const time = new Date(e.at).toISOString().slice(11, 23);
     const shown = e.message.length > SHOWN ? `${e.message.slice(0, SHOWN)}… (${e.message.length.toLocaleString('en')} characters)` : e.message;
-    const answer = e.reply !== null ? h('code', { class: 'reply' }, e.reply.trim() || '(empty)') : h('span', { class: 'warn' }, e.failure ?? 'no reply');
+    const answer = e.reply !== null ? h('code', { class: 'reply' }, e.reply.trim() || '(empty)') : h('span', { class: 'warn' }, e.failure ? noReplyText(e.failure) : 'no reply');
     this.#item(h('li', { class: 'exchange' }, h('span', { class: 'muted' }, `${time} to ${e.to}: `), h('code', {}, shown), h('br'), '→ ', answer, h('span', { class: 'muted' }, ` · ${Math.round(e.millis).toLocaleString('en')} ms`)));
   }
 
   /** A fault of a player, as the referee says it. */
   fault(text: string): void {
     this.#item(h('li', { class: 'fault warn' }, text));
+  }
+
+  /** A refereed game's result line, as the referee says it. */
+  result(text: string): void {
+    this.#item(h('li', { class: 'result' }, text));
   }
 
   #item(li: HTMLElement): void {

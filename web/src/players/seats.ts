@@ -15,7 +15,7 @@
 
 import './players.css';
 import { byId, h } from '../dom';
-import { playerCatalogue, type Catalogue, type Last, type Thought, type View } from '../engine/engine';
+import { playerCatalogue, type Catalogue, type Thought, type View } from '../engine/engine';
 import { RemoteSeat } from './remote-seat';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
 import { randomSeed, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
@@ -70,8 +70,6 @@ export class Seats {
     private module: WebAssembly.Module,
     private rules: () => string | null,
     private engine: () => string,
-    /** What role `role` is told after joint move number `step` of the game played. */
-    private told: (role: number, step: number) => Last,
     private choose: (role: number, move: string) => void,
     private natureByHand: (on: boolean) => void,
     /** A legal move of role `role` at the position shown, drawn by the engine's seeded generator. */
@@ -340,7 +338,7 @@ export class Seats {
     const changed = (next: Remote) => {
       this.#seats[r] = { remote: next };
       this.#remotes.get(r)?.end();
-      this.#remotes.set(r, new RemoteSeat(this.module, next, r, this.#log, this.rules, this.told, this.choose, (text, alert) => this.#remoteStatus(r, text, alert)));
+      this.#remotes.set(r, new RemoteSeat(this.module, next, r, this.#log, this.rules, this.choose, (text, alert) => this.#remoteStatus(r, text, alert)));
       if (this.#view) this.#remotes.get(r)?.update(this.#view);
     };
     const status = h('span', { class: 'remote-seat-status muted', role: 'status' });

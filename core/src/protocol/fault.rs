@@ -1,0 +1,103 @@
+//! Faults of a refereed match, judged and worded once: why a remote player gave no reply
+//! ([`NoReply`], which the HTTP faces fill: the CLI's, the page's), whether a reply to START
+//! or PLAY stands ([`judge_ready`], [`judge`]), and how the record and the logs say a fault
+//! ([`fault_line`], [`replaced`]).
+
+use super::message::{reply_move, MAX_MESSAGE_BYTES};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a seat gave no reply to a message. The HTTP faces say what happened; core words it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub enum NoReply {
+    /// Nothing came within the clock (`millis`).
+    Timeout { millis: f64 },
+    /// The player could not be reached (`detail`: what the face knows of why).
+    Unreachable { detail: String },
+    /// It answered with an HTTP status other than 200.
+    Status { code: u16, body: String },
+    /// The reply came but could not be read.
+    Unreadable { detail: String },
+    /// The reply is longer than a message may be.
+    TooLong,
+    /// A player of our own could not choose a move (the engine's words).
+    Failed { why: String },
+}
+
+impl fmt::Display for NoReply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoReply::Timeout { millis } => write!(f, "no reply in {} s", millis / 1000.0),
+            NoReply::Unreachable { detail } => write!(f, "no reply: {detail}"),
+            NoReply::Status { code, body } => write!(f, "answered HTTP {code} {}", quoted(body)),
+            NoReply::Unreadable { detail } => write!(f, "the reply could not be read: {detail}"),
+            NoReply::TooLong => write!(f, "the reply is longer than {} MB", MAX_MESSAGE_BYTES >> 20),
+            NoReply::Failed { why } => f.write_str(why),
+        }
+    }
+}
+
+/// A seat's answer to a message: its reply's text, or why none came.
+pub type Answer = Result<String, NoReply>;
+
+/// The legal move (its index in `legal`, canonical texts) that `answer` names, given `took`
+/// milliseconds against a play clock of `play_clock` seconds; or why it does not stand.
+pub fn judge(answer: Answer, took: f64, play_clock: f64, legal: &[String]) -> Result<usize, String> {
+    let text = reply_move(&answer.map_err(|e| e.to_string())?)?;
+    if took > play_clock * 1000.0 {
+        return Err(late(took, "play", play_clock));
+    }
+    legal.iter().position(|l| *l == text).ok_or_else(|| format!("{text} is not a legal move"))
+}
+
+/// Whether `answer` to a START, after `took` milliseconds against a start clock of
+/// `start_clock` seconds, is a player ready on time; or what is wrong.
+pub fn judge_ready(answer: Answer, took: f64, start_clock: f64) -> Result<(), String> {
+    match answer {
+        Err(why) => Err(why.to_string()),
+        Ok(_) if took > start_clock * 1000.0 => Err(late(took, "start", start_clock)),
+        Ok(reply) if !reply.trim().eq_ignore_ascii_case("ready") => {
+            Err(format!("answered {} instead of ready", quoted(&reply)))
+        }
+        Ok(_) => Ok(()),
+    }
+}
+
+/// What a fault says when a random legal move stands in: "no reply in 3 s; played (mark 1 1) for it".
+pub fn replaced(why: &str, played: &str) -> String {
+    format!("{why}; played {played} for it")
+}
+
+/// When a fault happened: at the start, at a step (from 1), at the stop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum When {
+    Start,
+    Step(usize),
+    Stop,
+}
+
+/// A fault as the record and the log say it: "player 1 (x) at step 3: …".
+pub fn fault_line(player: usize, role: &str, when: When, what: &str) -> String {
+    let when = match when {
+        When::Start => "at the start".to_string(),
+        When::Step(s) => format!("at step {s}"),
+        When::Stop => "at the stop".to_string(),
+    };
+    format!("player {player} ({role}) {when}: {what}")
+}
+
+/// "answered after 3.2 s, past the 3 s play clock".
+fn late(millis: f64, clock: &str, seconds: f64) -> String {
+    format!("answered after {:.1} s, past the {seconds} s {clock} clock", millis / 1000.0)
+}
+
+/// A reply quoted for a message, cut at 60 characters.
+fn quoted(reply: &str) -> String {
+    let one_line = reply.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(60) {
+        Some((i, _)) => format!("'{}…'", &one_line[..i]),
+        None => format!("'{one_line}'"),
+    }
+}
