@@ -87,6 +87,8 @@ struct Builder<'p> {
     cycles: Vec<Range<u32>>,
     /// Literal of each derived atom, once compiled.
     atom: Vec<Lit>,
+    /// Per role, the nodes of its moves.
+    role_moves: Vec<Range<u32>>,
 }
 
 fn hash_lits(lits: &[Lit]) -> u64 {
@@ -124,6 +126,9 @@ impl Builder<'_> {
         if lits.windows(2).any(|w| w[0] ^ 1 == w[1]) {
             return FALSE;
         }
+        if let Some(fewer) = self.one_move_each(&lits) {
+            return self.and(fewer);
+        }
         match lits.len() {
             0 => TRUE,
             1 => lits[0],
@@ -140,6 +145,38 @@ impl Builder<'_> {
                 gate_lit(self.leaves, g)
             }
         }
+    }
+
+    /// `lits` (sorted) with "none of these moves" of a role that names most of its moves
+    /// replaced by "one of its other moves", when that reads fewer inputs; `None` when no
+    /// role is worth it. Wherever moves are read a role does exactly one of its moves (a
+    /// joint move), so the two agree there; breakthrough's frame conditions ("no move leaves
+    /// or enters this cell") name every move but the few that touch the cell.
+    fn one_move_each(&mut self, lits: &[Lit]) -> Option<Vec<Lit>> {
+        let roles = self.role_moves.len();
+        let named = |r: usize| {
+            let nodes = &self.role_moves[r];
+            lits.iter().filter(move |&&l| l & 1 == 1 && nodes.contains(&(l >> 1)))
+        };
+        // The complement costs a gate of its own unless it is a single move.
+        let worth = |r: usize| {
+            let (n, all) = (named(r).count(), self.role_moves[r].len());
+            let rest = all - n;
+            n > 0 && (rest == 0 || rest + usize::from(rest > 1) < n)
+        };
+        let rewrite: Vec<usize> = (0..roles).filter(|&r| worth(r)).collect();
+        if rewrite.is_empty() {
+            return None;
+        }
+        let mut out: Vec<Lit> = lits.to_vec();
+        for r in rewrite {
+            let nodes = self.role_moves[r].clone();
+            out.retain(|&l| !(l & 1 == 1 && nodes.contains(&(l >> 1))));
+            let others: Vec<Lit> =
+                nodes.filter(|&n| lits.binary_search(&(n << 1 | 1)).is_err()).map(|n| n << 1).collect();
+            out.push(self.or(others));
+        }
+        Some(out)
     }
 
     fn or(&mut self, lits: Vec<Lit>) -> Lit {
@@ -235,6 +272,12 @@ fn round(p: &Program, opt: Opt, fixed: &[Option<bool>]) -> Result<(Built, Vec<(L
         merged: HashTable::new(),
         cycles: Vec::new(),
         atom: vec![FALSE; p.atoms.len()],
+        role_moves: (0..p.roles.len() as u32)
+            .map(|r| {
+                let node = |r| 1 + p.fluents.len() as u32 + p.moves.partition_point(|m| m.0 < r) as u32;
+                node(r)..node(r + 1)
+            })
+            .collect(),
     };
     let edges: Vec<Vec<usize>> = (0..p.atoms.len())
         .map(|a| {

@@ -229,8 +229,35 @@ fn sweep(val: &mut [u64], net: &Network, runs: &[Run]) {
 }
 
 /// Evaluates gates `start..end` once, in order; whether any changed (when `CHANGED`).
+/// Plain runs of AND gates with 2, 3 or 4 inputs go through a loop made for that number.
 #[inline(always)]
 fn gates<const CHANGED: bool>(val: &mut [u64], net: &Network, start: usize, end: usize) -> bool {
+    if !CHANGED {
+        match net.code[net.start[start] as usize] {
+            2 => return and_gates::<2>(val, net, start, end),
+            3 => return and_gates::<3>(val, net, start, end),
+            4 => return and_gates::<4>(val, net, start, end),
+            _ => {}
+        }
+    }
+    any_gates::<CHANGED>(val, net, start, end)
+}
+
+/// Evaluates gates `start..end`, each an AND of `K` inputs.
+#[inline(always)]
+fn and_gates<const K: usize>(val: &mut [u64], net: &Network, start: usize, end: usize) -> bool {
+    let leaves = net.leaves as usize;
+    let at = net.start[start] as usize;
+    let code = &net.code[at..at + (end - start) * (K + 1)];
+    for (i, gate) in code.chunks_exact(K + 1).enumerate() {
+        let v = (1..=K).fold(!0, |a, j| a & lit(val, gate[j]));
+        set(val, leaves + start + i, v);
+    }
+    false
+}
+
+#[inline(always)]
+fn any_gates<const CHANGED: bool>(val: &mut [u64], net: &Network, start: usize, end: usize) -> bool {
     let leaves = net.leaves as usize;
     let mut at = net.start[start] as usize;
     let mut changed = false;

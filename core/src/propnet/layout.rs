@@ -27,7 +27,8 @@ pub const GOAL: usize = 2;
 pub const MOVE: usize = 3;
 pub const SEES: usize = 4;
 
-/// Consecutive gates of one segment: plain (each after its inputs) or one cyclic block.
+/// Consecutive gates of one segment: plain (each after its inputs, all with the same number
+/// of inputs) or one cyclic block.
 #[derive(Clone, Debug)]
 pub struct Run {
     pub gates: Range<u32>,
@@ -122,8 +123,17 @@ pub fn layout(b: Built, moves: u32) -> Network {
         _ if next[g] => Some(NEXT),
         _ => Some(GOAL),
     };
+    let mut block = vec![u32::MAX; b.gates.len()];
+    for (i, c) in b.cycles.iter().enumerate() {
+        (c.start..c.end).for_each(|g| block[g as usize] = i as u32);
+    }
+    // Inside a segment, gates go by depth, then (outside cyclic blocks) by number of inputs:
+    // a sweep then meets long runs of gates alike, which it evaluates without a branch
+    // per gate (`Run`).
+    let depth = depths(&b, &block);
+    let inputs = |g: usize| if block[g] == u32::MAX { b.gates[g].inputs.len() } else { 0 };
     let mut order: Vec<(usize, usize)> = (0..b.gates.len()).filter_map(|g| Some((segment(g)?, g))).collect();
-    order.sort_by_key(|&(s, _)| s);
+    order.sort_by_key(|&(s, g)| (s, depth[g], block[g], inputs(g), g));
     let mut new = vec![u32::MAX; b.gates.len()];
     for (i, &(_, g)) in order.iter().enumerate() {
         new[g] = i as u32;
@@ -132,10 +142,6 @@ pub fn layout(b: Built, moves: u32) -> Network {
         Some(g) => (leaves + new[g as usize]) << 1 | (l & 1),
         None => l,
     };
-    let mut block = vec![u32::MAX; b.gates.len()];
-    for (i, c) in b.cycles.iter().enumerate() {
-        (c.start..c.end).for_each(|g| block[g as usize] = i as u32);
-    }
     let mut net = Network {
         leaves,
         code: Vec::new(),
@@ -163,7 +169,10 @@ pub fn layout(b: Built, moves: u32) -> Network {
         net.start.push(net.code.len() as u32);
         net.code.push(gate.inputs.len() as u32 | if gate.or { OR } else { 0 });
         net.code.extend(gate.inputs.iter().map(|&l| map(l)));
-        let same_run = i > 0 && order[i - 1].0 == s && block[order[i - 1].1] == block[g];
+        let same_run = i > 0 && {
+            let before = order[i - 1];
+            before.0 == s && block[before.1] == block[g] && inputs(before.1) == inputs(g)
+        };
         match net.segments[s].last_mut() {
             Some(run) if same_run => run.gates.end += 1,
             _ => net.segments[s].push(Run { gates: i as u32..i as u32 + 1, cyclic: block[g] != u32::MAX }),
@@ -174,6 +183,26 @@ pub fn layout(b: Built, moves: u32) -> Network {
     net.cycles.sort_by_key(|r| r.start);
     (net.fanout_start, net.fanout) = readers(&net);
     net
+}
+
+/// Each gate's depth: one more than that of its deepest input from outside its cyclic
+/// block (leaves: 0); a block's gates share one.
+fn depths(b: &Built, block: &[u32]) -> Vec<u32> {
+    let mut depth = vec![0u32; b.gates.len()];
+    let mut g = 0;
+    while g < b.gates.len() {
+        let members = match block[g] {
+            u32::MAX => g..g + 1,
+            c => b.cycles[c as usize].start as usize..b.cycles[c as usize].end as usize,
+        };
+        let inputs = members.clone().flat_map(|m| b.gates[m].inputs.iter());
+        let outside =
+            inputs.filter_map(|&l| (l >> 1).checked_sub(b.leaves)).filter(|&x| !members.contains(&(x as usize)));
+        let d = 1 + outside.map(|x| depth[x as usize]).max().unwrap_or(0);
+        members.clone().for_each(|m| depth[m] = d);
+        g = members.end;
+    }
+    depth
 }
 
 /// The readers of every node (see `Network::fanout`), gates in order then output slots,
