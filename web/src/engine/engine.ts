@@ -1,10 +1,10 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { Session, capabilities, faultLine, formatText, initSync, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
+import init, { Session, capabilities, faultLine, formatText, initSync, judgeMove, judgeReady, groundStageNames, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { Session, capabilities, faultLine, formatText, judgeMove, judgeReady, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph };
+export { Session, capabilities, faultLine, formatText, judgeMove, judgeReady, groundStageNames, largerLimits, matchTally, matchTallyByRole, mergePlayouts, protocolMessage, protocolStart, quoted, ruleGraph };
 
 export type {
   Capabilities,
