@@ -1,7 +1,8 @@
-//! The grounding pipeline as a list of stages: passes over one program (normalised, fixed,
-//! specialised, decomposed), then the domains and the ground program. Each stage is
-//! recorded as it runs, with its name, what it does and how long it took, and, when asked,
-//! the rules a pass left: the list the Grounded rules pane shows (`crate::grounded`).
+//! The grounding pipeline as one list of stages (`STAGES`): passes over one program
+//! (normalised, fixed, specialised, decomposed), then the domains and the ground program.
+//! One clock (`Timeline`) tells the progress callback each stage as it starts and records
+//! it as it ends, with its name, what it does and how long it took, and, when asked, the
+//! rules a pass left: the list the Grounded rules pane shows (`crate::grounded`).
 //!
 //! Invariant: the passes share one `Program`, whose dependency graph is computed once and
 //! kept by every pass that leaves the rules as they are.
