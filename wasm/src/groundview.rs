@@ -27,8 +27,8 @@ impl JsGroundGame {
     }
 
     /// The full grounding with limits `scale` times the default, atoms printed in `syntax`
-    /// (`"prefix"` or `"infix"`); `progress`, if given, is called with each phase's name as it
-    /// starts.
+    /// (`"prefix"` or `"infix"`); `progress`, if given, is called with each stage's name as it
+    /// starts (`groundStageNames`).
     pub fn ground(
         &self,
         syntax: &str,
@@ -37,15 +37,23 @@ impl JsGroundGame {
     ) -> std::result::Result<JsGroundProgram, JsError> {
         let syntax = gdl_core::play::text::syntax_named(syntax).map_err(crate::js_err)?;
         // A failing callback must not stop the grounding.
-        let mut report = |phase: &str| {
+        let mut report = |stage: &str| {
             if let Some(f) = &progress {
-                let _ = f.call1(&JsValue::NULL, &JsValue::from_str(phase));
+                let _ = f.call1(&JsValue::NULL, &JsValue::from_str(stage));
             }
         };
         let inner = GroundProgram::new(&self.inner, syntax, scale as usize, &crate::performance_now, &mut report)
             .map_err(crate::js_err)?;
         Ok(JsGroundProgram { inner })
     }
+}
+
+/// The names of a grounding's stages, in the order they run: the names `ground`'s
+/// `progress` is called with (the page's progress bar).
+#[wasm_bindgen(js_name = groundStageNames, unchecked_return_type = "string[]")]
+pub fn ground_stage_names() -> std::result::Result<JsValue, JsError> {
+    let names: Vec<&str> = gdl_core::ground::stages::STAGES.iter().map(|s| s.0).collect();
+    crate::to_js(&names)
 }
 
 /// What a grounding stopped by a limit at `scale` times the default limits may try next.

@@ -185,15 +185,19 @@ fn formatting_graph_and_capabilities() {
 }
 
 #[wasm_bindgen_test]
-fn ground_reports_the_engine_phases_program_and_values_and_another_engine_plays() {
+fn ground_reports_the_engine_stages_program_and_values_and_another_engine_plays() {
     let game = JsGroundGame::new(TICTACTOE).unwrap();
     let choice = game.choice().unwrap();
     assert_eq!(get(&choice, "engine").as_string().unwrap(), "propnet");
     assert!(num(&get(&choice, "network"), "gates") > 0.0);
-    let phases = Array::new();
-    let record = js_sys::Function::new_with_args("phase", "this.push(phase)").bind0(&phases);
+    let told = Array::new();
+    let record = js_sys::Function::new_with_args("stage", "this.push(stage)").bind0(&told);
     let g = game.ground("infix", 1, Some(record)).unwrap();
-    assert_eq!(phases.length(), 4);
+    // Progress is told each stage of core's list, the list the page's progress bar reads.
+    let stages = gdl_wasm::groundview::ground_stage_names().unwrap().dyn_into::<Array>().unwrap();
+    let names = |a: &Array| a.iter().map(|s| s.as_string().unwrap()).collect::<Vec<_>>();
+    assert_eq!(names(&told), names(&stages));
+    assert_eq!(names(&stages), ["normalised", "fixed", "specialised", "decomposed", "domains", "ground"]);
     // After a limit stopped it, the page may ground again with limits 4 times as large.
     let larger = gdl_wasm::groundview::larger_limits(1).unwrap();
     assert_eq!(num(&larger, "scale"), 4.0);

@@ -32,7 +32,7 @@ use relax::{Capture, Relaxed};
 use rules::Rules;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
-use stages::{Prepared, Stage};
+use stages::{Prepared, Stage, Timeline};
 use std::collections::BTreeMap;
 
 /// How to ground.
@@ -87,9 +87,6 @@ impl Options {
 /// How many rule instances the grounder may hold before pruning, per rule allowed in the end.
 pub const INSTANCES_PER_RULE: usize = 2;
 
-/// The phases of grounding, reported to a progress callback and timed in the statistics.
-pub const PHASES: [&str; 4] = ["normalise", "domains", "instantiate", "simplify"];
-
 /// Figures about a grounding.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
@@ -102,8 +99,8 @@ pub struct Stats {
     /// Rule instances before pruning (those no keyword can read, parts that do not pay).
     pub instances: usize,
     pub rules_per_relation: BTreeMap<String, usize>,
-    /// Milliseconds per phase, in `PHASES` order.
-    pub phase_ms: BTreeMap<String, f64>,
+    /// Milliseconds per stage, in the order of `stages::STAGES`.
+    pub stage_ms: Vec<(&'static str, f64)>,
     /// Things about the description worth knowing (e.g. declared domains that were wrong).
     pub warnings: Vec<String>,
 }
@@ -250,8 +247,8 @@ impl Ground {
     }
 }
 
-/// Grounds a description. `now` gives milliseconds (for the phase times); `progress` is told
-/// each phase as it starts.
+/// Grounds a description, stage by stage (`stages::STAGES`). `now` gives milliseconds (for
+/// the stages' times); `progress` is told each stage's name as it starts.
 pub fn ground(
     desc: &Description,
     options: Options,
@@ -259,19 +256,10 @@ pub fn ground(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Ground, Diagnostic> {
     let mut stats = Stats::default();
-    let mut clock = now();
-    let mut lap = |stats: &mut Stats, phase: &str| {
-        let t = now();
-        stats.phase_ms.insert(phase.to_string(), t - clock);
-        clock = t;
-    };
+    let mut timeline = Timeline::new(now, progress);
+    let Prepared { program, parts } = stages::prepare(desc, options.record_rules, &mut timeline)?;
 
-    progress(PHASES[0]);
-    let mut stages = Vec::new();
-    let Prepared { program, parts } = stages::prepare(desc, options.record_rules, now, &mut stages)?;
-    lap(&mut stats, PHASES[0]);
-
-    progress(PHASES[1]);
+    timeline.start(stages::DOMAINS);
     let mut limits = options.limits;
     let max_instances = options.max_rules.saturating_mul(INSTANCES_PER_RULE);
     // A relation may hold as many facts as the program may have rules (a capture: one per
@@ -292,10 +280,9 @@ pub fn ground(
     stats.declared_input = relaxed.declared_input;
     stats.base = engine.facts("base", 1).len();
     stats.input = engine.facts("input", 2).len();
-    lap(&mut stats, PHASES[1]);
-    stages.push(Stage::new(stages::DOMAINS, stats.phase_ms[PHASES[1]]));
+    timeline.end(None);
 
-    progress(PHASES[2]);
+    timeline.start(stages::GROUND);
     // Each capture fact is one rule instance: too many fail before any is built.
     let counts: Vec<(&str, usize)> = (relaxed.captures.iter())
         .flat_map(|c| c.relations.iter().map(|r| (c.name.as_str(), engine.fact_count(r, c.vars.len()))))
@@ -318,9 +305,6 @@ pub fn ground(
             }
         }
     }
-    lap(&mut stats, PHASES[2]);
-
-    progress(PHASES[3]);
     // Only the terms are needed from here on; each pass frees its input.
     let mut store = std::mem::take(engine.store_mut());
     drop(engine);
@@ -342,8 +326,9 @@ pub fn ground(
         return Err(too_many(counts, options.max_rules, "rules"));
     }
     stats.rules = rules.len();
-    lap(&mut stats, PHASES[3]);
-    stages.push(Stage::new(stages::GROUND, stats.phase_ms[PHASES[2]] + stats.phase_ms[PHASES[3]]));
+    timeline.end(None);
+    let stages = timeline.stages;
+    stats.stage_ms = stages.iter().map(|s| (s.name, s.ms)).collect();
     let defines_sees = desc.rules().any(crate::gdl2::is_sees);
     Ok(Ground { store, rules, stats, renamed, stages, defines_sees })
 }

@@ -1,7 +1,8 @@
-//! The grounding pipeline as a list of stages: passes over one program (normalised, fixed,
-//! specialised, decomposed), then the domains and the ground program. Each stage is
-//! recorded as it runs, with its name, what it does and how long it took, and, when asked,
-//! the rules a pass left: the list the Grounded rules pane shows (`crate::grounded`).
+//! The grounding pipeline as one list of stages (`STAGES`): passes over one program
+//! (normalised, fixed, specialised, decomposed), then the domains and the ground program.
+//! One clock (`Timeline`) tells the progress callback each stage as it starts and records
+//! it as it ends, with its name, what it does and how long it took, and, when asked, the
+//! rules a pass left: the list the Grounded rules pane shows (`crate::grounded`).
 //!
 //! Invariant: the passes share one `Program`, whose dependency graph is computed once and
 //! kept by every pass that leaves the rules as they are.
@@ -26,86 +27,88 @@ pub struct Stage {
     pub rules: Option<Vec<String>>,
 }
 
+/// Every stage of a grounding, in the order they run: its name and what it does, in a
+/// sentence. The progress callback is told each name as its stage starts; the page's stage
+/// list and progress bar are this list.
+pub const STAGES: [(&str, &str); 6] = [
+    (
+        "normalised",
+        "every rule with a flat body: each 'or' split into rules of its own, 'not' pushed onto atoms, and relations \
+         stratified only case by case split by their constant arguments",
+    ),
+    ("fixed", "fluents no move changes read from 'init': the relations built on them become static"),
+    ("specialised", "relations every rule uses with some constant arguments computed only for those arguments"),
+    ("decomposed", "dynamic rules split into parts that share fewer variables, so that they have fewer instances"),
+    (
+        "domains",
+        "the fluents ('base') and moves ('input') of the game: declared, or computed by one fixpoint of the relaxed \
+         program, which also gives every dynamic rule's instances",
+    ),
+    ("ground", "one rule per instance, static literals gone, and the rules no keyword can use dropped"),
+];
+
+/// Where the stages after the passes over the program are in `STAGES`.
+pub(super) const DOMAINS: usize = 4;
+pub(super) const GROUND: usize = 5;
+
+/// The one clock of a grounding: tells `progress` each stage as it starts and records it,
+/// timed, as it ends.
+pub(super) struct Timeline<'a> {
+    now: &'a dyn Fn() -> f64,
+    progress: &'a mut dyn FnMut(&str),
+    /// The stage running (its index in `STAGES`) and when it started.
+    running: (usize, f64),
+    pub stages: Vec<Stage>,
+}
+
+impl<'a> Timeline<'a> {
+    pub fn new(now: &'a dyn Fn() -> f64, progress: &'a mut dyn FnMut(&str)) -> Timeline<'a> {
+        Timeline { now, progress, running: (0, 0.0), stages: Vec::new() }
+    }
+
+    /// Stage `i` of `STAGES` starts.
+    pub fn start(&mut self, i: usize) {
+        (self.progress)(STAGES[i].0);
+        self.running = (i, (self.now)());
+    }
+
+    /// The stage started last ends, having left `rules` (printed) if they are kept.
+    pub fn end(&mut self, rules: Option<Vec<String>>) {
+        let (i, started) = self.running;
+        let (name, explanation) = STAGES[i];
+        let ms = (self.now)() - started;
+        self.stages.push(Stage { name, explanation, ms, rules });
+    }
+}
+
 /// What the passes work on: the program, and the part relations decomposition made.
 pub(super) struct Prepared {
     pub program: Program,
     pub parts: Vec<String>,
 }
 
-/// A pass over the program after normalisation.
-struct Pass {
-    name: &'static str,
-    explanation: &'static str,
-    run: fn(Prepared) -> Prepared,
-}
-
-/// The first stage: the description normalised.
-const NORMALISED: (&str, &str) = (
-    "normalised",
-    "every rule with a flat body: each 'or' split into rules of its own, 'not' pushed onto atoms, and relations \
-     stratified only case by case split by their constant arguments",
-);
-
-/// The passes after normalisation, in order.
-const PASSES: [Pass; 3] = [
-    Pass {
-        name: "fixed",
-        explanation: "fluents no move changes read from 'init': the relations built on them become static",
-        run: |p| Prepared { program: invariant::fold(p.program), ..p },
-    },
-    Pass {
-        name: "specialised",
-        explanation: "relations every rule uses with some constant arguments computed only for those arguments",
-        run: |p| Prepared { program: specialise(p.program), ..p },
-    },
-    Pass {
-        name: "decomposed",
-        explanation: "dynamic rules split into parts that share fewer variables, so that they have fewer instances",
-        run: |p| {
-            let dynamic = relax::dynamic_relations(p.program.graph());
-            let (rules, parts) = decompose::decompose(p.program.into_rules(), &dynamic);
-            Prepared { program: Program::new(rules), parts }
-        },
+/// The passes over the program after normalisation, in the order of `STAGES`.
+const PASSES: [fn(Prepared) -> Prepared; 3] = [
+    |p| Prepared { program: invariant::fold(p.program), ..p },
+    |p| Prepared { program: specialise(p.program), ..p },
+    |p| {
+        let dynamic = relax::dynamic_relations(p.program.graph());
+        let (rules, parts) = decompose::decompose(p.program.into_rules(), &dynamic);
+        Prepared { program: Program::new(rules), parts }
     },
 ];
 
-/// The stage that computes the domains.
-pub const DOMAINS: (&str, &str) = (
-    "domains",
-    "the fluents ('base') and moves ('input') of the game: declared, or computed by one fixpoint of the relaxed \
-     program, which also gives every dynamic rule's instances",
-);
-
-/// The stage that builds the ground program.
-pub const GROUND: (&str, &str) =
-    ("ground", "one rule per instance, static literals gone, and the rules no keyword can use dropped");
-
-impl Stage {
-    pub(super) fn new((name, explanation): (&'static str, &'static str), ms: f64) -> Stage {
-        Stage { name, explanation, ms, rules: None }
-    }
-}
-
-/// The passes over the program, each recorded in `stages` (its rules printed when `record`
-/// is set); `now` gives milliseconds.
-pub(super) fn prepare(
-    desc: &Description,
-    record: bool,
-    now: &dyn Fn() -> f64,
-    stages: &mut Vec<Stage>,
-) -> Result<Prepared, Diagnostic> {
-    let mut clock = now();
-    let mut done = |stage: (&'static str, &'static str), program: &Program, stages: &mut Vec<Stage>| {
-        let t = now();
-        let printed = record.then(|| program.rules().iter().map(ToString::to_string).collect());
-        stages.push(Stage { rules: printed, ..Stage::new(stage, t - clock) });
-        clock = now();
-    };
+/// The description normalised and the passes over the program, each a stage of `timeline`
+/// (its rules printed when `record` is set).
+pub(super) fn prepare(desc: &Description, record: bool, timeline: &mut Timeline) -> Result<Prepared, Diagnostic> {
+    let printed = |program: &Program| record.then(|| program.rules().iter().map(ToString::to_string).collect());
+    timeline.start(0);
     let mut prepared = Prepared { program: Program::normalised(desc)?, parts: Vec::new() };
-    done(NORMALISED, &prepared.program, stages);
-    for pass in &PASSES {
-        prepared = (pass.run)(prepared);
-        done((pass.name, pass.explanation), &prepared.program, stages);
+    timeline.end(printed(&prepared.program));
+    for (i, pass) in PASSES.iter().enumerate() {
+        timeline.start(i + 1);
+        prepared = pass(prepared);
+        timeline.end(printed(&prepared.program));
     }
     Ok(prepared)
 }

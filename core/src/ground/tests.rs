@@ -364,7 +364,9 @@ fn a_relation_sure_to_overflow_is_on_demand_from_the_start() {
     assert!(g.stats.rules < 150, "{} rules", g.stats.rules);
     same_playouts_grounded(&text, 5, options);
     // Which relation: the one whose bits' product is past the limit; none under a higher one.
-    let program = stages::prepare(&parse(&text).description, false, &|| 0.0, &mut Vec::new()).unwrap().program;
+    let mut silent = |_: &str| {};
+    let mut timeline = stages::Timeline::new(&|| 0.0, &mut silent);
+    let program = stages::prepare(&parse(&text).description, false, &mut timeline).unwrap().program;
     assert_eq!(relax::overflowing(&program, 800), Some(("prereq12".to_string(), 12)));
     assert_eq!(relax::overflowing(&program, 5000), None);
 }
@@ -391,6 +393,25 @@ fn walled_line(far: usize) -> String {
         }
     }
     text
+}
+
+#[test]
+fn one_clock_times_the_stages_and_progress_is_told_each_as_it_starts() {
+    // A clock that advances one millisecond a reading: every stage takes time.
+    let ticks = std::cell::Cell::new(0.0);
+    let now = || {
+        ticks.set(ticks.get() + 1.0);
+        ticks.get()
+    };
+    let mut told = Vec::new();
+    let g = ground(&parse(SLIDES).description, Options::default(), &now, &mut |s| told.push(s.to_string())).unwrap();
+    let names: Vec<&str> = stages::STAGES.iter().map(|s| s.0).collect();
+    assert_eq!(told, names);
+    let recorded: Vec<&str> = g.stages.iter().map(|s| s.name).collect();
+    assert_eq!(recorded, names);
+    assert!(g.stages.iter().all(|s| s.ms > 0.0), "{:?}", g.stages);
+    let timed: Vec<(&str, f64)> = g.stages.iter().map(|s| (s.name, s.ms)).collect();
+    assert_eq!(g.stats.stage_ms, timed, "the statistics show the stages' own times");
 }
 
 #[test]

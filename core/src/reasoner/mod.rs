@@ -9,6 +9,7 @@
 mod adapt;
 mod compile;
 mod eval;
+mod load;
 mod sizes;
 mod store;
 mod tabled;
@@ -16,9 +17,9 @@ mod tabled;
 use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
 use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
-use crate::program::{graph_of, normalise, NRule};
+use crate::program::{normalise, NRule};
 use crate::term::{TermId, TermStore};
-use compile::{compile_rule, CRule, RelId, Relations};
+use compile::{CRule, RelId, Relations};
 use eval::{Exec, Exhausted, Scratch, Stop};
 use sizes::Sizes;
 use store::RelStore;
@@ -294,173 +295,6 @@ impl Reasoner {
     fn loaded(mut self) -> Reasoner {
         self.load_deadline = None;
         self
-    }
-
-    /// Loads normal rules; every evaluation until `loaded` shares `load_deadline`.
-    fn build_within(
-        rules: Vec<NRule>,
-        limits: Limits,
-        load_deadline: Option<Deadline>,
-    ) -> std::result::Result<Reasoner, LoadFailure> {
-        let rules: Vec<NRule> = rules.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
-        let mut graph = graph_of(&rules);
-        for (name, arity) in [
-            ("true", 1),
-            ("does", 2),
-            ("legal", 2),
-            ("goal", 2),
-            ("terminal", 0),
-            ("next", 1),
-            ("role", 1),
-            ("init", 1),
-            ("sees", 2),
-        ] {
-            graph.id((name.to_string(), arity));
-        }
-        let defines_sees = rules.iter().any(|r| r.head.name() == Some("sees") && r.head.args().len() == 2);
-        if let Some((cycle, span)) = graph.negative_cycle() {
-            let names: Vec<String> = cycle.iter().chain(cycle.first()).map(|&r| graph.name(r)).collect();
-            return Err(LoadFailure::Invalid(Diagnostic::error(
-                "unstratified",
-                span,
-                format!("negation cycle: {} (a relation may not depend on itself through 'not')", names.join(" → ")),
-            )));
-        }
-
-        let store = TermStore::with_max_depth(limits.max_term_depth);
-        let mut rels = Relations::default();
-        // Relation ids follow the graph's ids, so components translate directly.
-        for (name, arity) in &graph.rels {
-            rels.id(name, *arity);
-        }
-        let facts: Vec<RelStore> = rels.keys.iter().map(|k| RelStore::new(k.1)).collect();
-        let sccs = graph.sccs();
-        let mut comp_of = vec![0usize; graph.rels.len()];
-        for (c, scc) in sccs.iter().enumerate() {
-            for &r in scc {
-                comp_of[r] = c;
-            }
-        }
-        let r_true = rels.id("true", 1);
-        let r_does = rels.id("does", 2);
-        let mut phase = vec![Phase::Static; sccs.len()];
-        for (c, scc) in sccs.iter().enumerate() {
-            let mut p = Phase::Static;
-            for &r in scc {
-                if r as RelId == r_true {
-                    p = p.max(Phase::State);
-                }
-                if r as RelId == r_does {
-                    p = Phase::Move;
-                }
-                for e in &graph.edges[r] {
-                    p = p.max(phase[comp_of[e.to]]);
-                }
-            }
-            phase[c] = p;
-        }
-        let mut rules_of: Vec<Vec<&NRule>> = vec![Vec::new(); sccs.len()];
-        for r in &rules {
-            let h = graph.get(r.head.name().expect("named"), r.head.args().len()).expect("in graph");
-            rules_of[comp_of[h]].push(r);
-        }
-        let comps: Vec<Component> = sccs
-            .iter()
-            .enumerate()
-            .map(|(c, scc)| Component {
-                rels: scc.iter().map(|&r| r as RelId).collect(),
-                rules: Vec::new(),
-                recursive: graph.is_recursive(scc),
-                phase: phase[c],
-            })
-            .collect();
-        let plan_for = |name: &str, arity: usize| -> Vec<usize> {
-            let root = graph.get(name, arity).expect("registered above");
-            let reach = graph.reachable([root]);
-            (0..sccs.len()).filter(|&c| sccs[c].iter().any(|&r| reach[r])).collect()
-        };
-        let plans = [
-            plan_for("legal", 2),
-            plan_for("terminal", 0),
-            plan_for("goal", 2),
-            plan_for("next", 1),
-            plan_for("sees", 2),
-        ];
-        let mut needed_static = vec![false; sccs.len()];
-        for &c in plans.iter().flatten().chain(&plan_for("role", 1)).chain(&plan_for("init", 1)) {
-            needed_static[c] = comps[c].phase == Phase::Static;
-        }
-
-        let n = comps.len();
-        let mut r = Reasoner {
-            delta: vec![(0, 0); rels.keys.len()],
-            r_legal: rels.id("legal", 2),
-            r_goal: rels.id("goal", 2),
-            r_terminal: rels.id("terminal", 0),
-            r_next: rels.id("next", 1),
-            r_sees: rels.id("sees", 2),
-            defines_sees,
-            name: "reasoner",
-            store,
-            rels,
-            facts,
-            comps,
-            plans,
-            done: vec![false; n],
-            current_state: None,
-            current_moves: None,
-            role_names: Vec::new(),
-            role_terms: Vec::new(),
-            init: State::from(vec![]),
-            limits,
-            scratch: Scratch::default(),
-            budget: 0,
-            deadline: load_deadline,
-            load_deadline,
-            work: 0,
-            work_cap: u64::MAX,
-            r_true,
-            r_does,
-            sizes: Sizes::default(),
-            tabled: None,
-            sorted_moves: Vec::new(),
-            loads: 1,
-        };
-        // Static components first, in dependency order, each evaluated right after being
-        // compiled, so that later rules are ordered knowing the static relations' sizes;
-        // then the others, knowing also what the initial state looks like.
-        let mut sizes = Sizes::new(r.facts.len(), r.r_does);
-        let r_init = r.rels.id("init", 1);
-        let (fixed, moving): (Vec<usize>, Vec<usize>) = (0..n).partition(|&c| r.comps[c].phase == Phase::Static);
-        let first_moving = moving.first().copied();
-        for c in fixed.into_iter().chain(moving) {
-            if Some(c) == first_moving {
-                // Every static relation is known: so is the initial state.
-                let init = &r.facts[r_init as usize];
-                sizes.measure_tuples(r_true, init.len(), (0..init.len()).map(|i| init.tuple(i)), false, &r.store);
-            }
-            let mut crules = Vec::new();
-            for rule in &rules_of[c] {
-                let same = |rel: RelId| comp_of[rel as usize] == c;
-                let estimate = |rel: RelId, args: &[compile::Pat], bound: &[bool]| sizes.estimate(rel, args, bound);
-                crules.push(compile_rule(rule, &mut r.store, &mut r.rels, &mut r.facts, &same, &estimate)?);
-            }
-            r.comps[c].rules = crules;
-            if needed_static[c] {
-                r.evaluate(&[c]).map_err(LoadFailure::Limit)?;
-                for &rel in &r.comps[c].rels {
-                    sizes.measure(rel, &r.facts[rel as usize], &r.store);
-                }
-            }
-        }
-        let r_role = r.rels.id("role", 1);
-        let roles = &r.facts[r_role as usize];
-        r.role_terms = (0..roles.len()).map(|i| roles.tuple(i)[0]).collect();
-        r.role_names = r.role_terms.iter().map(|&t| r.store.text(t).to_string()).collect();
-        let init = &r.facts[r_init as usize];
-        r.init = sorted_state((0..init.len()).map(|i| init.tuple(i)[0]).collect());
-        r.sizes = sizes;
-        Ok(r)
     }
 
     /// Evaluates the components of `plan` not yet computed for the current state and move.

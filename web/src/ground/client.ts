@@ -96,6 +96,7 @@ export class Program {
 }
 
 export interface LoadEvents {
+  /** A stage of the grounding starts (a name of core's list, `groundStageNames`). */
   phase(name: string): void;
   /** The engine `auto` picks, known before the full grounding. */
   engine(choice: EngineChoice): void;

@@ -1,5 +1,5 @@
 // The grounding worker: loads the rules and tells which engine `auto` picks (about a second at
-// most, after every edit); on request grounds them fully (reporting each phase as it starts),
+// most, after every edit); on request grounds them fully (reporting each stage as it starts),
 // sends the ground program once as flat arrays, then answers truth-value requests for
 // positions and stage texts. A new text means a new worker: the page terminates this one
 // (Cancel too; grounding is one synchronous call).
@@ -23,7 +23,7 @@ serve<GroundRequest>((m) => {
   } else if (m.type === 'ground') {
     if (!game) throw new Error('the rules are not loaded');
     const t0 = performance.now();
-    const p = game.ground(m.syntax, m.scale, (phase: string) => post({ type: 'phase', phase }));
+    const p = game.ground(m.syntax, m.scale, (stage: string) => post({ type: 'phase', phase: stage }));
     program = p;
     const data: GroundProgramData = {
       summary: p.summary() as GroundSummary,

@@ -9,15 +9,13 @@
 // relation in the rule graph. This file follows the grounding and keeps the parts in step.
 
 import { byId, h } from '../dom';
-import { largerLimits, type View } from '../engine/engine';
+import { groundStageNames, largerLimits, type View } from '../engine/engine';
 import { renderAtom } from './atom-view';
 import type { GroundClient, Program } from './client';
 import { renderPosition, renderPreview, type MoveActions } from './moves-view';
 import { Position } from './position';
 import { NO_FILTER, RuleList } from './rule-list';
 import { pipeline, showNetwork, showStageText } from './stages';
-
-const PHASES = ['starting', 'normalise', 'domains', 'instantiate', 'simplify'];
 
 export interface GroundActions {
   play(joint: string[]): void;
@@ -101,16 +99,18 @@ export class GroundPane {
     this.#pane.replaceChildren(h('p', { class: 'message' }, 'The rules have errors: fix them to see the ground program.'));
   }
 
-  grounding(phase: string): void {
+  /** The grounding runs: `stage` (a name of core's list, or 'starting' before the first). */
+  grounding(stage: string): void {
     this.#program = null;
-    const step = Math.max(0, PHASES.indexOf(phase));
+    const stages = groundStageNames();
+    const step = stages.indexOf(stage) + 1;
     this.#pane.replaceChildren(
       h(
         'div',
         { class: 'ground-progress' },
         h('strong', {}, 'Grounding… '),
-        h('span', { class: 'muted' }, phase),
-        h('progress', { max: PHASES.length, value: step, 'aria-label': 'Grounding progress' }),
+        h('span', { class: 'muted' }, stage),
+        h('progress', { max: stages.length + 1, value: step, 'aria-label': 'Grounding progress' }),
         h('button', { type: 'button', id: 'ground-cancel', onclick: () => this.actions.cancel() }, 'Cancel'),
       ),
     );
