@@ -27,7 +27,7 @@ function cliKnows(game, role, path) {
   const k = JSON.parse(out.split('\n').find((l) => l.startsWith('{')));
   const shares = new Map();
   for (const s of k.states) for (const f of s) shares.set(f, (shares.get(f) ?? 0) + 1 / k.states.length);
-  return { count: k.exact ? k.states.length : Math.round(k.estimate), exact: k.exact, shares };
+  return { count: Math.round(k.count), exact: !k.sampled, shares };
 }
 
 /** A screenshot of the Play pane from its top. */

@@ -140,18 +140,21 @@ pub struct Record {
 }
 
 impl Record {
-    /// Its line as game number `g` (from 0) of a match: "game 1: 9 moves, goals 100 0, 2 faults".
+    /// Its line as game number `g` (from 0) of a match, with core's verdict: "game 1: 9 moves, x
+    /// wins (goals 100 0), 2 faults".
     pub fn summary(&self, g: usize) -> String {
+        let nature: Vec<bool> = self.roles.iter().map(|r| is_nature(r)).collect();
+        let result = crate::verdict::verdict_of_numbers(&self.roles, &nature, self.goals.as_deref()).text;
         let goals = match &self.goals {
-            Some(goals) => goals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "),
-            None => "none (cut at the move limit)".into(),
+            Some(goals) => format!(" (goals {})", goals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")),
+            None => String::new(),
         };
         let faults = match self.faults.len() {
             0 => "no fault".to_string(),
             1 => "1 fault".to_string(),
             n => format!("{n} faults"),
         };
-        format!("game {}: {} moves, goals {goals}, {faults}", g + 1, self.steps.len())
+        format!("game {}: {} moves, {result}{goals}, {faults}", g + 1, self.steps.len())
     }
 }
 
