@@ -4,11 +4,14 @@
 //! ([`fault_line`], [`replaced`]).
 
 use super::message::{reply_move, MAX_MESSAGE_BYTES};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
 /// Why a seat gave no reply to a message. The HTTP faces say what happened; core words it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Read as a flat object (`{"kind": "timeout", "millis": 3000}`, as the page throws it) through
+/// [`Fields`]: a derived reader of an internally tagged enum buffers its input and weighs
+/// tens of kilobytes in the page's wasm.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
 pub enum NoReply {
@@ -36,6 +39,39 @@ impl fmt::Display for NoReply {
             NoReply::TooLong => write!(f, "the reply is longer than {} MB", MAX_MESSAGE_BYTES >> 20),
             NoReply::Failed { why } => f.write_str(why),
         }
+    }
+}
+
+/// A [`NoReply`] as its fields arrive, each present or not.
+#[derive(Deserialize)]
+struct Fields {
+    kind: String,
+    millis: Option<f64>,
+    detail: Option<String>,
+    code: Option<u16>,
+    body: Option<String>,
+    why: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for NoReply {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let f = Fields::deserialize(d)?;
+        fn need<T, E: serde::de::Error>(field: Option<T>, name: &'static str) -> Result<T, E> {
+            field.ok_or_else(|| E::missing_field(name))
+        }
+        Ok(match f.kind.as_str() {
+            "timeout" => NoReply::Timeout { millis: need(f.millis, "millis")? },
+            "unreachable" => NoReply::Unreachable { detail: need(f.detail, "detail")? },
+            "status" => NoReply::Status { code: need(f.code, "code")?, body: f.body.unwrap_or_default() },
+            "unreadable" => NoReply::Unreadable { detail: need(f.detail, "detail")? },
+            "tooLong" => NoReply::TooLong,
+            "failed" => NoReply::Failed { why: need(f.why, "why")? },
+            k => {
+                let kinds = &["timeout", "unreachable", "status", "unreadable", "tooLong", "failed"];
+                return Err(D::Error::unknown_variant(k, kinds));
+            }
+        })
     }
 }
 

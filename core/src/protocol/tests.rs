@@ -308,8 +308,8 @@ fn core_words_every_missing_reply() {
         (NoReply::TooLong, "the reply is longer than 4 MB"),
         (NoReply::Failed { why: "out of memory".into() }, "out of memory"),
     ];
-    for (failure, says) in cases {
-        assert_eq!(failure.to_string(), says);
+    for (failure, says) in &cases {
+        assert_eq!(failure.to_string(), *says);
     }
     // The faces send it as JSON tagged by its kind.
     let json = serde_json::to_string(&NoReply::Status { code: 404, body: String::new() }).unwrap();
@@ -318,6 +318,15 @@ fn core_words_every_missing_reply() {
         serde_json::from_str::<NoReply>(r#"{"kind":"timeout","millis":2000}"#).unwrap().to_string(),
         "no reply in 2 s"
     );
+    // Every kind reads back as it was written; a wrong kind or a missing field says which.
+    for (failure, _) in cases {
+        let json = serde_json::to_string(&failure).unwrap();
+        assert_eq!(serde_json::from_str::<NoReply>(&json).unwrap(), failure, "{json}");
+    }
+    let wrong = serde_json::from_str::<NoReply>(r#"{"kind":"lost"}"#).unwrap_err().to_string();
+    assert!(wrong.contains("unknown variant `lost`"), "{wrong}");
+    let missing = serde_json::from_str::<NoReply>(r#"{"kind":"status"}"#).unwrap_err().to_string();
+    assert!(missing.contains("missing field `code`"), "{missing}");
 }
 
 #[test]
