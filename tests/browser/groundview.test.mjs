@@ -267,7 +267,8 @@ test('breakthrough: engine, a move lit up in its 2 119 ground rules, the network
   await page.locator('#tab-play').click();
   await page.locator('#preview-play').click();
   await page.waitForFunction(() => /after 1 move/.test(document.querySelector('#step')?.textContent ?? ''));
-  assert.match(await page.locator('#preview-box').textContent(), /choose a move/);
+  // The preview follows the new position once the grounding worker has its truth values.
+  await page.waitForFunction(() => /choose a move/.test(document.querySelector('#preview-box')?.textContent ?? ''));
   await page.locator('#tab-ground').click();
   await page.locator('#gv-changes').uncheck();
   await page.locator('#gv-text').fill(`(legal white ${text})`);
