@@ -136,15 +136,7 @@ fn thousands(n: f64) -> String {
     if n >= 1e15 {
         return format!("{:.1}×10^{}", n / 10f64.powi(n.log10().floor() as i32), n.log10().floor());
     }
-    let digits = format!("{n:.0}");
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::solve::thousands(n as u64)
 }
 
 #[cfg(test)]

@@ -122,7 +122,7 @@ impl Stats {
                         None => hist.push((&goals[r], *n)),
                     }
                 }
-                hist.sort();
+                hist.sort_unstable();
                 hist.into_iter().map(|(v, n)| (goal_label(v), n)).collect()
             })
             .collect()

@@ -133,7 +133,7 @@ pub fn layout(b: Built, moves: u32) -> Network {
     let depth = depths(&b, &block);
     let inputs = |g: usize| if block[g] == u32::MAX { b.gates[g].inputs.len() } else { 0 };
     let mut order: Vec<(usize, usize)> = (0..b.gates.len()).filter_map(|g| Some((segment(g)?, g))).collect();
-    order.sort_by_key(|&(s, g)| (s, depth[g], block[g], inputs(g), g));
+    order.sort_unstable_by_key(|&(s, g)| (s, depth[g], block[g], inputs(g), g));
     let mut new = vec![u32::MAX; b.gates.len()];
     for (i, &(_, g)) in order.iter().enumerate() {
         new[g] = i as u32;
@@ -180,7 +180,7 @@ pub fn layout(b: Built, moves: u32) -> Network {
     }
     drop(b);
     net.cycles = net.segments.iter().flatten().filter(|r| r.cyclic).map(|r| r.gates.clone()).collect();
-    net.cycles.sort_by_key(|r| r.start);
+    net.cycles.sort_unstable_by_key(|r| r.start);
     (net.fanout_start, net.fanout) = readers(&net);
     net
 }

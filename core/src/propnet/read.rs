@@ -60,7 +60,7 @@ impl<'g> Program<'g> {
         let sorted = |mut v: Vec<TermId>| {
             v.sort_unstable();
             v.dedup();
-            v.sort_by(|&a, &b| store.text(a).cmp(store.text(b)));
+            v.sort_unstable_by(|&a, &b| store.text(a).cmp(store.text(b)));
             v
         };
         // First pass: roles, fluents, moves.

@@ -582,7 +582,7 @@ impl Reasoner {
         let mut v: Vec<String> = (self.rels.keys.iter())
             .filter_map(|k| crate::program::magic::adorned(k).map(|(n, a)| format!("{n}/{a}")))
             .collect();
-        v.sort();
+        v.sort_unstable();
         v.dedup();
         v
     }
@@ -719,7 +719,7 @@ impl StateMachine for Reasoner {
             }
         }
         for g in &mut goals {
-            g.sort();
+            g.sort_unstable();
         }
         Ok(goals)
     }
