@@ -240,7 +240,7 @@ fn collect_functions<'a>(t: &'a Term, out: &mut Vec<&'a Term>) {
 
 fn check_sees_role(role: &Term, roles: &FxHashSet<&str>, out: &mut Vec<Diagnostic>) {
     let mut names: Vec<&str> = roles.iter().copied().collect();
-    names.sort_unstable();
+    crate::order::sort(&mut names);
     let message = match role {
         Term::Var(..) => return,
         Term::Const(name, _) if roles.contains(name.as_str()) || roles.is_empty() => return,

@@ -212,7 +212,7 @@ impl GroundProgram {
             ms: network.as_ref().map_or(0.0, |n| n.build_ms),
         });
         let mut relations: Vec<(String, usize)> = s.rules_per_relation.clone().into_iter().collect();
-        relations.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        crate::order::sort_by(&mut relations, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let summary = Summary {
             rules: s.rules,
             atoms: model.atoms.len(),

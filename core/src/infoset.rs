@@ -53,7 +53,7 @@ impl<Mv> History<Mv> {
     /// One more step: the role played `own`, then perceived `percepts` (canonical texts, put
     /// in order here, duplicates dropped) — as a protocol player learns them from the referee.
     pub fn push(&mut self, own: Mv, mut percepts: Vec<String>) {
-        percepts.sort_unstable();
+        crate::order::sort(&mut percepts);
         percepts.dedup();
         self.moves.push(own);
         self.percepts.push(percepts);

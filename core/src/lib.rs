@@ -16,6 +16,7 @@ pub mod ground;
 pub mod grounded;
 pub mod infoset;
 pub mod machine;
+pub mod order;
 pub mod parse;
 pub mod path;
 pub mod play;
@@ -67,7 +68,7 @@ pub fn validated(text: &str) -> Result<Valid, Vec<Diagnostic>> {
     if !diags.iter().any(Diagnostic::is_error) {
         diags.extend(validate::validate(&parsed.description));
     }
-    diags.sort_by_key(|d| (d.span.start, d.severity));
+    order::sort_by_key(&mut diags, |d| (d.span.start, d.severity));
     if diags.iter().any(Diagnostic::is_error) {
         return Err(diags);
     }

@@ -37,7 +37,7 @@ pub fn validate(desc: &Description) -> Vec<Diagnostic> {
     check_recursion(&rules, &graph, &mut out);
     check_undefined(&rules, &graph, &mut out);
     check_missing(&rules, &mut out);
-    out.sort_by_key(|d| d.span.start);
+    crate::order::sort_by_key(&mut out, |d| d.span.start);
     out
 }
 

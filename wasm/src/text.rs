@@ -61,7 +61,7 @@ pub fn editor_diagnostics(text: &str, diags: &[Diagnostic]) -> Vec<EditorDiagnos
 /// character counts as that character's start). One pass over the text, whatever the count.
 pub fn utf16_offsets(text: &str, bytes: &[u32]) -> Vec<u32> {
     let mut order: Vec<usize> = (0..bytes.len()).collect();
-    order.sort_by_key(|&i| bytes[i]);
+    gdl_core::order::sort_by_key(&mut order, |&i| bytes[i]);
     let mut out = vec![0; bytes.len()];
     let mut chars = text.char_indices().peekable();
     let mut units = 0u32;

@@ -38,7 +38,7 @@ pub fn parse(text: &str) -> Parsed {
         Syntax::Prefix => parse_prefix(text),
         Syntax::Infix => parse_infix(text),
     };
-    diagnostics.sort_by_key(|d| d.span.start);
+    crate::order::sort_by_key(&mut diagnostics, |d| d.span.start);
     Parsed { description, diagnostics, syntax }
 }
 

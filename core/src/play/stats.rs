@@ -122,7 +122,7 @@ impl Stats {
                         None => hist.push((&goals[r], *n)),
                     }
                 }
-                hist.sort_unstable();
+                crate::order::sort(&mut hist);
                 hist.into_iter().map(|(v, n)| (goal_label(v), n)).collect()
             })
             .collect()

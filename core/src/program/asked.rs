@@ -98,7 +98,7 @@ fn supplies<'a>(
     span: crate::diagnostic::Span,
 ) -> Result<Vec<Supply>, &'a str> {
     let mut free: Vec<&str> = vars(t).into_iter().collect();
-    free.sort_unstable();
+    crate::order::sort(&mut free);
     free.into_iter().map(|v| supply(v, bound, head, span).ok_or(v)).collect()
 }
 

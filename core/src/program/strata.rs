@@ -80,7 +80,7 @@ pub fn split(program: &Program) -> Option<(Program, Vec<Split>)> {
         return None;
     }
     let mut list: Vec<Split> = splits.into_values().collect();
-    list.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+    crate::order::sort_by(&mut list, |a, b| a.rel.cmp(&b.rel));
     Some((Program::with_graph(out, out_graph), list))
 }
 

@@ -180,7 +180,7 @@ pub fn layout(b: Built, moves: u32) -> Network {
     }
     drop(b);
     net.cycles = net.segments.iter().flatten().filter(|r| r.cyclic).map(|r| r.gates.clone()).collect();
-    net.cycles.sort_unstable_by_key(|r| r.start);
+    crate::order::sort_by_key(&mut net.cycles, |r| r.start);
     (net.fanout_start, net.fanout) = readers(&net);
     net
 }

@@ -60,7 +60,7 @@ impl<'g> Program<'g> {
         let sorted = |mut v: Vec<TermId>| {
             v.sort_unstable();
             v.dedup();
-            v.sort_unstable_by(|&a, &b| store.text(a).cmp(store.text(b)));
+            crate::order::sort_by(&mut v, |&a, &b| store.text(a).cmp(store.text(b)));
             v
         };
         // First pass: roles, fluents, moves.
@@ -161,8 +161,8 @@ impl<'g> Program<'g> {
                 _ => {}
             }
         }
-        p.goals.iter_mut().for_each(|g| g.sort_by(|x, y| x.0.cmp(&y.0)));
-        p.sees.iter_mut().flatten().for_each(|s| s.sort_by(|x, y| store.text(x.0).cmp(store.text(y.0))));
+        p.goals.iter_mut().for_each(|g| crate::order::sort_by(g, |x, y| x.0.cmp(&y.0)));
+        p.sees.iter_mut().flatten().for_each(|s| crate::order::sort_by(s, |x, y| store.text(x.0).cmp(store.text(y.0))));
         p
     }
 }

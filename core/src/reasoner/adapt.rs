@@ -102,7 +102,7 @@ fn rules_computing(program: &[NRule], graph: &DepGraph, rel: &Key) -> Option<Vec
         .filter(|r| r.head.name().and_then(|n| graph.get(n, r.head.args().len())).is_some_and(|h| reach[h]))
         .map(ToString::to_string)
         .collect();
-    rules.sort_unstable();
+    crate::order::sort(&mut rules);
     Some(rules)
 }
 
@@ -179,11 +179,11 @@ fn same_but_order(a: &[NRule], b: &[NRule]) -> bool {
         let mut rules: Vec<(String, Vec<String>)> = (p.iter())
             .map(|r| {
                 let mut body: Vec<String> = r.body.iter().map(ToString::to_string).collect();
-                body.sort_unstable();
+                crate::order::sort(&mut body);
                 (r.head.to_string(), body)
             })
             .collect();
-        rules.sort_unstable();
+        crate::order::sort(&mut rules);
         rules
     };
     a.len() == b.len() && canonical(a) == canonical(b)

@@ -582,7 +582,7 @@ impl Reasoner {
         let mut v: Vec<String> = (self.rels.keys.iter())
             .filter_map(|k| crate::program::magic::adorned(k).map(|(n, a)| format!("{n}/{a}")))
             .collect();
-        v.sort_unstable();
+        crate::order::sort(&mut v);
         v.dedup();
         v
     }
@@ -719,7 +719,7 @@ impl StateMachine for Reasoner {
             }
         }
         for g in &mut goals {
-            g.sort_unstable();
+            crate::order::sort(g);
         }
         Ok(goals)
     }
@@ -748,7 +748,7 @@ impl StateMachine for Reasoner {
             }
         }
         for p in &mut seen {
-            p.sort_unstable();
+            crate::order::sort(p);
             p.dedup();
         }
         Ok(Some(seen))
@@ -756,7 +756,7 @@ impl StateMachine for Reasoner {
 
     fn state_text(&self, state: &State) -> Vec<String> {
         let mut v: Vec<String> = state.iter().map(|&t| self.store.text(t).to_string()).collect();
-        v.sort_unstable();
+        crate::order::sort(&mut v);
         v
     }
 

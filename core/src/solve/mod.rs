@@ -239,7 +239,7 @@ where
             };
             moves.push(MoveValue { text: search.m.move_text(mine), value });
         }
-        moves.sort_by_key(|mv| std::cmp::Reverse(mv.value));
+        crate::order::sort_by_key(&mut moves, |mv| std::cmp::Reverse(mv.value));
         let value = moves.iter().all(|mv| mv.value.is_some()).then(|| moves[0].value.expect("solved"));
         let role = search.m.roles()[r].clone();
         let summary = summary(&role, &moves, value);
