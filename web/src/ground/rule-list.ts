@@ -60,12 +60,12 @@ export class RuleList {
       h(
         'p',
         { class: 'legend gv-legend', id: 'gv-legend', 'aria-label': 'What the colours say' },
-        h('span', { class: 'key atom-t' }, 'holds'),
-        h('span', { class: 'key atom-f' }, 'does not hold'),
-        h('span', { class: 'key row-fires' }, 'fires in this position'),
-        h('span', { class: 'key row-hl' }, 'fires with the chosen move'),
-        h('span', { class: 'key row-off' }, 'stops firing with the chosen move'),
-        sees ? h('span', { class: 'key row-percept' }, 'produces a percept (sees)') : '',
+        h('span', { class: 'gv-key atom-t' }, 'holds'),
+        h('span', { class: 'gv-key atom-f' }, 'does not hold'),
+        h('span', { class: 'gv-key row-fires' }, 'fires in this position'),
+        h('span', { class: 'gv-key row-hl' }, 'fires with the chosen move'),
+        h('span', { class: 'gv-key row-off' }, 'stops firing with the chosen move'),
+        sees ? h('span', { class: 'gv-key row-percept' }, 'produces a percept (sees)') : '',
       ),
       h('details', { class: 'ground-counts', id: 'gv-counts' }, h('summary', {}, `Rules per relation (${p.data.summary.relations.length})`), h('table', { class: 'counts', id: 'gv-counts-table' })),
     ];
