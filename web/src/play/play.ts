@@ -10,6 +10,7 @@ import { byId, h } from '../dom';
 import type { Domain, Explanation, GoalValue, Knowledge, Solution, View } from '../engine/engine';
 import { explanationView } from './explain';
 import { KnowsView } from './knows-view';
+import { BoardKeys } from './board-keys';
 import { fitBoard } from './fit';
 import { detectLines, type Lines } from './lines';
 import { linesView } from './lines-view';
@@ -80,6 +81,7 @@ export class PlayPane {
   #viewAs: string | null = null;
   #knowledge: Knowledge | string | null = null;
   #knows = new KnowsView(byId('knows'));
+  #keys = new BoardKeys(byId('board'));
   /** The teacher chooses nature's moves (else nature draws them itself). */
   #natureByHand = false;
 
@@ -420,10 +422,12 @@ export class PlayPane {
         const cls = ['cell', dark ? 'dark' : '', playable ? 'playable' : '', this.#selected === k ? 'selected' : '', dests.has(k) ? 'dest' : '', unsure ? 'unsure' : ''].filter(Boolean).join(' ');
         const said = unsure ? values.map((p, i) => `${p} ${shareText(valueShares[i] ?? 1)}`) : pieces;
         const name = `${g.relation} ${x} ${y}: ${said.length ? said.join(', ') : 'empty'}`;
-        cells.push(h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': name, disabled: !playable && !dests.has(k), onclick: () => this.#clickCell(k) }, ...drawn));
+        // Inert squares stay focusable (aria-disabled, not disabled): the arrow keys cross them.
+        const inert = !playable && !dests.has(k);
+        cells.push(h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': name, 'aria-disabled': inert ? 'true' : 'false', onclick: () => this.#clickCell(k) }, ...drawn));
       }
     }
-    board.replaceChildren(...cells);
+    this.#keys.redraw(() => board.replaceChildren(...cells));
     board.classList.toggle('belief', this.hiding(view));
   }
 
