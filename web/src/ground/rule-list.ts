@@ -18,6 +18,9 @@ function perceives(p: Program, fires: Uint8Array | undefined, r: number): boolea
   return !!fires?.[r] && p.relation(r) === 'sees/2';
 }
 
+/** A legend entry for rows drawn as `cls`: a swatch of the row's colour, then the words. */
+const rowKey = (cls: string, words: string) => h('span', { class: 'gv-key' }, h('span', { class: `gv-swatch ${cls}`, 'aria-hidden': 'true' }), words);
+
 export class RuleList {
   filter: Filter = NO_FILTER;
   /** The rules shown, after the filter. */
@@ -62,10 +65,10 @@ export class RuleList {
         { class: 'legend gv-legend', id: 'gv-legend', 'aria-label': 'What the colours say' },
         h('span', { class: 'gv-key atom-t' }, 'holds'),
         h('span', { class: 'gv-key atom-f' }, 'does not hold'),
-        h('span', { class: 'gv-key row-fires' }, 'fires in this position'),
-        h('span', { class: 'gv-key row-hl' }, 'fires with the chosen move'),
-        h('span', { class: 'gv-key row-off' }, 'stops firing with the chosen move'),
-        sees ? h('span', { class: 'gv-key row-percept' }, 'produces a percept (sees)') : '',
+        rowKey('row-fires', 'fires in this position'),
+        rowKey('row-hl', 'fires with the chosen move'),
+        rowKey('row-off', 'stops firing with the chosen move'),
+        sees ? rowKey('row-percept', 'produces a percept (sees)') : '',
       ),
       h('details', { class: 'ground-counts', id: 'gv-counts' }, h('summary', {}, `Rules per relation (${p.data.summary.relations.length})`), h('table', { class: 'counts', id: 'gv-counts-table' })),
     ];
