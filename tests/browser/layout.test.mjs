@@ -136,18 +136,18 @@ function disguisedChess() {
 }
 
 for (const s of [SCREENS[0], SCREENS[2]]) {
-  test(`a disguised chess on the ${s.name}: the first role at the bottom, no label clipped, a legend of the names drawn shorter`, async () => {
+  test(`a disguised chess on the ${s.name}: the side that moves first at the bottom, no label clipped, a legend of the names drawn shorter`, async () => {
     const { context, page, errors } = await openPage(env.browser, env.url, { viewport: { width: s.width, height: s.height } });
     for (let i = 0; i < s.larger; i++) await page.locator('#larger').click();
     await setRules(page, await disguisedChess());
     await page.waitForFunction(() => document.querySelectorAll('#board button.cell').length === 64, null, { timeout: 60_000 });
-    // The first role moves first: the cells its moves start from are its men, in the lower half.
+    // The cells the first mover's moves start from are its men: in the lower half.
     await page.waitForFunction(() => document.querySelectorAll('#board button.cell.playable').length > 0);
     const rows = await page.locator('#board button.cell.playable').evaluateAll((cells) => {
       const board = document.querySelector('#board').getBoundingClientRect();
       return cells.map((c) => (c.getBoundingClientRect().top - board.top) / board.height);
     });
-    assert.ok(rows.every((r) => r > 0.5), `the first role's men are not at the bottom: ${rows}`);
+    assert.ok(rows.every((r) => r > 0.5), `the first mover's men are not at the bottom: ${rows}`);
     // Labels fit their squares and are all different; the legend names them in full.
     const labels = await page.locator('#board .token, #board .mark, #board .label').evaluateAll((els) =>
       els.map((e, i) => ({

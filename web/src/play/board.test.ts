@@ -107,7 +107,7 @@ describe('axis order', () => {
     expect(rows.indexOf(ty) - rows.indexOf('uno')).toBe(-2);
   });
 
-  it('puts the first role at the bottom whatever the names: its pieces are where its opening moves start', () => {
+  it('puts the side that moves first at the bottom whatever the names: its pieces are where its opening moves start', () => {
     // A disguised chess: opaque names, the first mover's men on the last two ranks listed,
     // ranks as the first argument; only the opening moves tell whose men are whose.
     const ranks = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
@@ -120,9 +120,9 @@ describe('axis order', () => {
     const o = autoOrientation(g, start, style, opening);
     expect(o).toEqual({ swap: true, flip: false });
     expect(layout(g, o).rows.at(-1)).toBe('q6');
-    // The second role moving first instead: its men at the top, the first role's at the bottom.
-    const o2 = autoOrientation(g, start, style, [['qnoop'], files.map((f) => `(qm q5 ${f} q4 ${f})`)]);
-    expect(layout(g, o2).rows[0]).toBe('q6');
+    // The second role moving first instead (its role listed second): still the mover at the bottom.
+    const o2 = autoOrientation(g, start, style, [['qnoop'], files.map((f) => `(qm q2 ${f} q3 ${f})`)]);
+    expect(layout(g, o2).rows.at(-1)).toBe('q1');
     // No opening move from a cell (tic-tac-toe): as the game lists it.
     expect(autoOrientation(g, start, style, [['(qmark q1 f1)'], ['qnoop']])).toEqual({ swap: false, flip: false });
   });

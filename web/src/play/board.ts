@@ -151,19 +151,18 @@ export function boardFacts(grid: Grid, start: string[], domain: string[], roles:
 }
 
 /**
- * How a board is turned by default: the first role's pieces at the bottom, as a chess
- * player expects, whatever the game calls them. Its pieces are those its opening moves start
- * from (`(move x1 y1 x2 y2)` in `startLegal`, the legal moves of the initial state); when the
- * first role has none, the second role's are drawn at the top; when no role moves pieces at
- * the start, the light pieces of a chess or draughts board go to the bottom. Other boards
- * are drawn as the game lists them.
+ * How a board is turned by default: the pieces of the side that moves first at the bottom,
+ * as a chess player expects, whatever the game calls them. They are those the opening moves
+ * start from (`(move x1 y1 x2 y2)` in `startLegal`, the legal moves of the initial state, of
+ * the first role that has such moves: the first role, in most games); when no role moves
+ * pieces at the start, the light pieces of a chess or draughts board go to the bottom. Other
+ * boards are drawn as the game lists them.
  */
 export function autoOrientation(grid: Grid, start: string[], style: BoardStyle, startLegal: string[][] = []): Orientation {
   const plain = { swap: false, flip: false };
   const fromCells = (role: number) => [...mapMoves(grid, startLegal.map((ms, r) => (r === role ? ms : []))).sources.keys()];
-  let cells = fromCells(0);
-  let bottom = true;
-  if (cells.length === 0 && startLegal.length > 1) [cells, bottom] = [fromCells(1), false];
+  let cells: string[] = [];
+  for (let role = 0; role < startLegal.length && cells.length === 0; role++) cells = fromCells(role);
   if (cells.length === 0 && (style.scheme === 'chess' || style.scheme === 'draughts')) {
     const light = (v: string) => (style.scheme === 'chess' ? chessPiece(v)?.white === true : style.auto(v).colour === COLOURS.white);
     cells = [...cellValues(grid.relation, start).pieces].filter(([, values]) => values.some(light)).map(([k]) => k);
@@ -179,8 +178,7 @@ export function autoOrientation(grid: Grid, start: string[], style: BoardStyle, 
   const ranks = swap ? grid.xs.length : grid.ys.length;
   const mean = at.reduce((sum, p) => sum + p[swap ? 0 : 1], 0) / at.length;
   // Unflipped, the first rank is drawn at the top.
-  const nearFirst = mean < (ranks - 1) / 2;
-  return { swap, flip: bottom ? nearFirst : !nearFirst };
+  return { swap, flip: mean < (ranks - 1) / 2 };
 }
 
 /** One legal move of one role, as a click on the board plays it. */

@@ -382,7 +382,7 @@ export class PlayPane {
     board.classList.toggle('clothed', style.cloth !== null);
     board.style.setProperty('--cloth', style.cloth ?? 'transparent');
     board.dataset.scheme = style.scheme;
-    // The person's swap and flip turn the board from its default (the first role at the bottom).
+    // The person's swap and flip turn the board from its default (the first mover at the bottom).
     const auto = autoOrientation(g, start, style, this.#start.length ? this.#startLegal : view.legal);
     const o = { swap: auto.swap !== this.#orientation.swap, flip: auto.flip !== this.#orientation.flip };
     const { rows, cols, key } = layout(g, o);
