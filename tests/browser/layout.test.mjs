@@ -5,7 +5,7 @@
 // enlarged twice): the header and the tabs each on one row, the status read in full, the
 // board at least half the pane, tic-tac-toe's board and legal moves in view; A+ never
 // shrinks the board. On a disguised chess (tests/bench/variants.py: every name opaque) the
-// first role is at the bottom and no piece or coordinate label is clipped.
+// side that moves first is at the bottom and no piece or coordinate label is clipped.
 // Screenshots: artifacts/layout-*.png.
 
 import assert from 'node:assert/strict';
