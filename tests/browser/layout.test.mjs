@@ -29,9 +29,10 @@ const SCREENS = [
   { name: 'phone', width: 390, height: 844, larger: 0 },
 ];
 
-/** Visible elements wider inside than their box, outside any declared scroll area (in the page). */
+/** Visible elements wider inside than their box, outside any declared scroll area (in the page).
+ * A pane scrolls up and down, never sideways: something wider than a pane is cut off. */
 function clipped() {
-  const scrolls = (el) => /(auto|scroll)/.test(getComputedStyle(el).overflowX);
+  const scrolls = (el) => /(auto|scroll)/.test(getComputedStyle(el).overflowX) && !el.matches('.pane');
   /** Whether the overflow of `el` can be scrolled to: it scrolls, or what holds it does. */
   const reachable = (el) => {
     for (let a = el; a; a = a.parentElement) {
@@ -170,3 +171,23 @@ for (const s of [SCREENS[0], SCREENS[2]]) {
     await context.close();
   });
 }
+
+test("the Match tab's results fit their pane, on the projector and on a phone", async () => {
+  for (const s of [SCREENS[0], SCREENS[5]]) {
+    const { context, page, errors } = await openPage(env.browser, env.url, { viewport: { width: s.width, height: s.height } });
+    for (let i = 0; i < s.larger; i++) await page.locator('#larger').click();
+    await page.locator('#tab-match').click();
+    await page.locator('#ma-a').selectOption('random');
+    await page.locator('#ma-b').selectOption('random');
+    await page.locator('#ma-games').fill('4');
+    await page.locator('#ma-run').click();
+    await page.locator('#ma-results .match-table').first().waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => !document.querySelector('#ma-run').disabled, null, { timeout: 60_000 });
+    assert.deepEqual(await page.evaluate(clipped), [], `cut off in the Match results on the ${s.name}`);
+    const [wide, room] = await page.locator('#ma-results').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+    if (s.name === 'projector') assert.ok(wide <= room, `the results are ${wide} px wide in ${room} px`);
+    await shot(page, `layout-match-${s.name}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

@@ -86,7 +86,7 @@ export class PlayPane {
   #natureByHand = false;
 
   constructor(private actions: PlayActions) {
-    const above = ['outcome', 'seats', 'thinking', 'board-tools'].map((id) => byId(id));
+    const above = ['outcome', 'seats', 'view-as', 'thinking', 'play-log', 'board-tools'].map((id) => byId(id));
     fitBoard(byId('pane-play'), { area: byId('board-area'), board: byId('board'), display: byId('board-display'), below: byId('play-controls'), above });
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
