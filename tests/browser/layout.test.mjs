@@ -1,11 +1,12 @@
 // The page uses its space and cuts nothing off, on the six screens of a classroom (those of
 // screens.test.mjs). On each, on every tab and with an error in the rules: no visible element
 // is wider than its box unless it is a declared scroll area (or scrolls inside one): no text
-// clipped mid-word, no table or form wider than its pane. On the projector (1280×720, text
-// enlarged twice): the header and the tabs each on one row, the status read in full, the
-// board at least half the pane, tic-tac-toe's board and legal moves in view; A+ never
-// shrinks the board. On a disguised chess (tests/bench/variants.py: every name opaque) the
-// side that moves first is at the bottom and no piece or coordinate label is clipped.
+// clipped mid-word, no table or form wider than its pane, ground rules that wrap. On the
+// projector (1280×720, text enlarged twice): the header and the tabs each on one row, the
+// status read in full, the board at least half the pane, tic-tac-toe's board and legal moves
+// in view; A+ never shrinks the board. On a disguised chess (tests/bench/variants.py: every
+// name opaque) the side that moves first is at the bottom and no piece or coordinate label is
+// clipped. The Match tab's results fit their pane.
 // Screenshots: artifacts/layout-*.png.
 
 import assert from 'node:assert/strict';
@@ -64,7 +65,12 @@ for (const s of SCREENS) {
     for (const tab of await page.locator('[role="tab"]').all()) {
       await tab.click();
       const name = await tab.getAttribute('aria-label') ?? await tab.textContent();
-      if (name === 'Grounded rules') await page.locator('#gv-legend').waitFor({ timeout: 30_000 });
+      if (name === 'Grounded rules') {
+        // The rule rows wrap: the list never scrolls sideways.
+        await page.locator('#ground-list .vrow').first().waitFor({ timeout: 30_000 });
+        const [wide, room] = await page.locator('#ground-list').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+        assert.ok(wide <= room + 1, `the ground rules are ${wide} px wide in ${room} px`);
+      }
       assert.deepEqual(await page.evaluate(clipped), [], `cut off on the ${name} tab`);
     }
     await page.locator('#tab-play').click();

@@ -7,7 +7,7 @@
 import { byId, h } from '../dom';
 import type { Program } from './client';
 import type { Position } from './position';
-import { VirtualList } from './vlist';
+import { VirtualList, WRAP_UP_TO } from './vlist';
 
 export type Filter = { relation: number; fires: boolean; changes: boolean; percepts: boolean; text: string };
 
@@ -35,7 +35,7 @@ export class RuleList {
     private selected: () => number,
     private select: (atom: number) => void,
   ) {
-    this.list = new VirtualList((i) => this.#ruleRow(this.#shown[i]), { id: 'ground-list', 'aria-label': 'Ground rules' });
+    this.list = new VirtualList((i) => this.#ruleRow(this.#shown[i]), { id: 'ground-list', 'aria-label': 'Ground rules' }, WRAP_UP_TO);
   }
 
   /** The filters, the count line and the table of rules per relation. */

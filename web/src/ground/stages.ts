@@ -6,7 +6,7 @@ import { networkHere } from '../engine/auto';
 import { glossary, stageWord } from './glossary';
 import type { GroundClient, Program, Values } from './client';
 import type { GroundSummary } from './protocol';
-import { VirtualList } from './vlist';
+import { VirtualList, WRAP_UP_TO } from './vlist';
 
 /** The stages as a pipeline, one after the other, each with what it does in a sentence (and
  * a link to the word it is about), what it holds and its time (a button: `stage` pressed,
@@ -45,7 +45,7 @@ export function showStageText(box: HTMLElement, client: GroundClient, name: stri
   client.stage(name).then(
     (text) => {
       const all = text.split('\n').filter((l) => l !== '');
-      const list = new VirtualList((i) => h('div', { class: 'vrow line' }, all[i]), { id: 'gv-stage-list', 'aria-label': `${name} rules` });
+      const list = new VirtualList((i) => h('div', { class: 'vrow line' }, all[i]), { id: 'gv-stage-list', 'aria-label': `${name} rules` }, WRAP_UP_TO);
       box.replaceChildren(h('p', { class: 'muted' }, explanation), lines, list.el);
       list.setCount(all.length);
     },
