@@ -10,10 +10,11 @@
  * the board (the moves in it wrap instead). */
 export const SIDE_WIDTH = 270;
 
-/** Whether the board and a column beside it fit: the board keeps at least 60% of the
- * height it would have (a `height`-high area `width` wide). */
+/** Whether the moves go beside the board in an area `width` wide with `height` left for the
+ * board: when the area is clearly wider than tall (a board stacked there would leave room
+ * unused beside it) and the board keeps at least half that height. */
 export function besideFits(width: number, height: number): boolean {
-  return width - SIDE_WIDTH >= 0.6 * Math.min(width, height);
+  return width >= 1.2 * height && width - SIDE_WIDTH >= 0.5 * height;
 }
 
 /** The parts of the Play pane `fitBoard` arranges. */
