@@ -198,7 +198,8 @@ impl GroundProgram {
         let network = &choice.network;
         stages.push(Stage {
             name: "network",
-            explanation: "the ground program compiled to a propositional network of gates, when `auto` plays on it",
+            explanation: "The rules without variables are wired into a circuit of AND, OR and NOT gates (a \
+                          propositional network), which plays fast when the engine 'auto' chooses it.",
             summary: match &network {
                 Some(n) => format!(
                     "{}, {} inputs, {}, {}",

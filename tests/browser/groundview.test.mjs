@@ -194,7 +194,7 @@ test('tic-tac-toe: each stage of the pipeline can be viewed; the program follows
   // The stages in order, each saying in a line what it does; the colours have a legend.
   assert.deepEqual(await page.locator('.gv-stage').evaluateAll((bs) => bs.map((b) => b.dataset.stage)), ['normalised', 'fixed', 'specialised', 'decomposed', 'domains', 'ground', 'network']);
   for (const why of await page.locator('.gv-stage-why').allTextContents()) assert.ok(why.length > 20, why);
-  assert.equal(await page.locator('#gv-legend .key').count(), 5);
+  assert.equal(await page.locator('#gv-legend .gv-key').count(), 5);
   // A rule's row holds its whole text on hover.
   await page.locator('#gv-text').fill('(legal x (mark 1 1))');
   assert.equal(await page.locator('#ground-list .vrow').first().getAttribute('title'), '(<= (legal x (mark 1 1)) (true (control x)) (true (cell 1 1 b)))');

@@ -35,9 +35,10 @@ export async function launch() {
   };
 }
 
-/** A fresh context (empty localStorage) on `url`, waiting until the page says it is ready. */
-export async function openPage(browser, url, { viewport = { width: 1440, height: 900 } } = {}) {
-  const context = await browser.newContext({ viewport });
+/** A fresh context (empty localStorage) on `url`, waiting until the page says it is ready.
+ * `bypassCSP` lets a test inject a script of its own (the accessibility audit). */
+export async function openPage(browser, url, { viewport = { width: 1440, height: 900 }, bypassCSP = false } = {}) {
+  const context = await browser.newContext({ viewport, bypassCSP });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));

@@ -249,7 +249,8 @@ export class App {
     }
     if (res.ok) {
       try {
-        this.#play.setDomain(this.#session.domain(), this.#session.view().state);
+        const first = this.#session.view();
+        this.#play.setDomain(this.#session.domain(), first.state, first.legal);
         const played = this.#session.replay(this.#kept.moves);
         if (played < this.#kept.moves.length && this.#kept.moves.length > 0) {
           toast(`${played} of the ${this.#kept.moves.length} moves played before could be replayed with these rules; the game continues from there.`);

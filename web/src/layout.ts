@@ -18,4 +18,15 @@ export function initLayout(): void {
   showView('game');
   byId('show-rules').addEventListener('click', () => showView('rules'));
   byId('show-game').addEventListener('click', () => showView('game'));
+  hintScrolling(byId('toolbar'));
+}
+
+/** Marks `row` with `data-more` while part of it lies beyond its right edge (style.css fades
+ * that edge, so that a phone's row of tools shows that it scrolls). */
+function hintScrolling(row: HTMLElement): void {
+  const update = () => {
+    row.dataset.more = String(row.scrollLeft + row.clientWidth < row.scrollWidth - 1);
+  };
+  row.addEventListener('scroll', update, { passive: true });
+  new ResizeObserver(update).observe(row);
 }

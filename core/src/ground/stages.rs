@@ -33,18 +33,34 @@ pub struct Stage {
 pub const STAGES: [(&str, &str); 6] = [
     (
         "normalised",
-        "every rule with a flat body: each 'or' split into rules of its own, 'not' pushed onto atoms, and relations \
-         stratified only case by case split by their constant arguments",
+        "The rules are rewritten in a simpler form that means the same: a rule with an 'or' becomes one rule per \
+         choice, and a 'not' is moved onto single facts.",
     ),
-    ("fixed", "fluents no move changes read from 'init': the relations built on them become static"),
-    ("specialised", "relations every rule uses with some constant arguments computed only for those arguments"),
-    ("decomposed", "dynamic rules split into parts that share fewer variables, so that they have fewer instances"),
+    (
+        "fixed",
+        "Facts that no move can ever change keep their starting value from 'init', so the rules that read them \
+         are worked out once, before the game starts.",
+    ),
+    (
+        "specialised",
+        "Where the rules only ever ask a relation about a few fixed values, it is worked out for those values \
+         alone.",
+    ),
+    (
+        "decomposed",
+        "Long rules are cut into shorter ones that share fewer variables, so that there are fewer ways to fill \
+         them in.",
+    ),
     (
         "domains",
-        "the fluents ('base') and moves ('input') of the game: declared, or computed by one fixpoint of the relaxed \
-         program, which also gives every dynamic rule's instances",
+        "The game's possible facts ('base') and moves ('input') are listed: as the game declares them, or found \
+         by one pass over the rules that ignores every 'not'.",
     ),
-    ("ground", "one rule per instance, static literals gone, and the rules no keyword can use dropped"),
+    (
+        "ground",
+        "Every variable is replaced by each value it can take, giving rules without variables; facts known \
+         before the game starts are filled in, and rules no game question needs are dropped.",
+    ),
 ];
 
 /// Where the stages after the passes over the program are in `STAGES`.

@@ -53,7 +53,7 @@ export function createEditor(parent: HTMLElement, doc: string, onChange: (text: 
         language.of(gdlLanguages[syntax]),
         gdlHighlight,
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
-        EditorView.contentAttributes.of({ 'aria-label': 'GDL rules', spellcheck: 'false' }),
+        EditorView.contentAttributes.of({ 'aria-label': 'GDL rules', spellcheck: 'false', tabindex: '0' }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           const text = u.state.doc.toString();

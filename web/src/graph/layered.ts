@@ -154,8 +154,9 @@ export class LayeredGraph {
           ? svg('polygon', { points: `${x},${y - hgt / 2} ${x + w / 2},${y} ${x},${y + hgt / 2} ${x - w / 2},${y}` })
           : svg('rect', { x: x - w / 2, y: y - hgt / 2, width: w, height: hgt, rx: 6 });
       const text = svg('text', { x, y: y - ((n.label.length - 1) * line) / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': o.fontSize });
-      n.label.forEach((l, i) => text.append(svg('tspan', { x, dy: i === 0 ? 0 : line }, l)));
-      const el = svg('g', { class: ['node', ...n.classes].join(' '), tabindex: 0, 'data-id': n.id, role: 'button', 'aria-label': n.label.join(', ') }, shape, text);
+      // A space ends each line but the last: read as text, the lines are words apart (as the name says).
+      n.label.forEach((l, i) => text.append(svg('tspan', { x, dy: i === 0 ? 0 : line }, i < n.label.length - 1 ? `${l} ` : l)));
+      const el = svg('g', { class: ['node', ...n.classes].join(' '), tabindex: 0, 'data-id': n.id, role: 'button', 'aria-label': n.label.join(' ') }, shape, text);
       nodeLayer.append(el);
       this.#nodes.set(n.id, { el, x, y });
     }

@@ -7,7 +7,7 @@
 import { byId, h } from '../dom';
 import type { Program } from './client';
 import type { Position } from './position';
-import { VirtualList } from './vlist';
+import { VirtualList, WRAP_UP_TO } from './vlist';
 
 export type Filter = { relation: number; fires: boolean; changes: boolean; percepts: boolean; text: string };
 
@@ -17,6 +17,9 @@ export const NO_FILTER: Filter = { relation: -1, fires: false, changes: false, p
 function perceives(p: Program, fires: Uint8Array | undefined, r: number): boolean {
   return !!fires?.[r] && p.relation(r) === 'sees/2';
 }
+
+/** A legend entry for rows drawn as `cls`: a swatch of the row's colour, then the words. */
+const rowKey = (cls: string, words: string) => h('span', { class: 'gv-key' }, h('span', { class: `gv-swatch ${cls}`, 'aria-hidden': 'true' }), words);
 
 export class RuleList {
   filter: Filter = NO_FILTER;
@@ -32,7 +35,7 @@ export class RuleList {
     private selected: () => number,
     private select: (atom: number) => void,
   ) {
-    this.list = new VirtualList((i) => this.#ruleRow(this.#shown[i]), { id: 'ground-list', 'aria-label': 'Ground rules' });
+    this.list = new VirtualList((i) => this.#ruleRow(this.#shown[i]), { id: 'ground-list', 'aria-label': 'Ground rules' }, WRAP_UP_TO);
   }
 
   /** The filters, the count line and the table of rules per relation. */
@@ -60,12 +63,12 @@ export class RuleList {
       h(
         'p',
         { class: 'legend gv-legend', id: 'gv-legend', 'aria-label': 'What the colours say' },
-        h('span', { class: 'key atom-t' }, 'holds'),
-        h('span', { class: 'key atom-f' }, 'does not hold'),
-        h('span', { class: 'key row-fires' }, 'fires in this position'),
-        h('span', { class: 'key row-hl' }, 'fires with the chosen move'),
-        h('span', { class: 'key row-off' }, 'stops firing with the chosen move'),
-        sees ? h('span', { class: 'key row-percept' }, 'produces a percept (sees)') : '',
+        h('span', { class: 'gv-key atom-t' }, 'holds'),
+        h('span', { class: 'gv-key atom-f' }, 'does not hold'),
+        rowKey('row-fires', 'fires in this position'),
+        rowKey('row-hl', 'fires with the chosen move'),
+        rowKey('row-off', 'stops firing with the chosen move'),
+        sees ? rowKey('row-percept', 'produces a percept (sees)') : '',
       ),
       h('details', { class: 'ground-counts', id: 'gv-counts' }, h('summary', {}, `Rules per relation (${p.data.summary.relations.length})`), h('table', { class: 'counts', id: 'gv-counts-table' })),
     ];

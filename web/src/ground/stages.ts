@@ -3,13 +3,14 @@
 
 import { byId, h } from '../dom';
 import { networkHere } from '../engine/auto';
+import { glossary, stageWord } from './glossary';
 import type { GroundClient, Program, Values } from './client';
 import type { GroundSummary } from './protocol';
-import { VirtualList } from './vlist';
+import { VirtualList, WRAP_UP_TO } from './vlist';
 
-/** The stages as a pipeline, one after the other, each with what it does in a line, what it
- * holds and its time (a button: `stage` pressed, `open` shows its rules); the engine `auto`
- * picked; the warnings. */
+/** The stages as a pipeline, one after the other, each with what it does in a sentence (and
+ * a link to the word it is about), what it holds and its time (a button: `stage` pressed,
+ * `open` shows its rules); the words used; the engine `auto` picked; the warnings. */
 export function pipeline(s: GroundSummary, stage: string, open: (name: string) => void): HTMLElement[] {
   const stages = h(
     'ol',
@@ -26,6 +27,7 @@ export function pipeline(s: GroundSummary, stage: string, open: (name: string) =
           h('span', { class: 'muted gv-stage-ms' }, `${st.ms.toFixed(1)} ms`),
           h('span', { class: 'muted gv-stage-why' }, st.explanation),
         ),
+        stageWord(st.name),
       ),
     ),
   );
@@ -33,7 +35,7 @@ export function pipeline(s: GroundSummary, stage: string, open: (name: string) =
   // workers, the reasoner on the page itself.
   const here = s.engine === 'propnet' && !networkHere(s) ? ` The Play pane's own moves use the reasoner: the network takes ${s.engineMs.toFixed(0)} ms to build, so only the workers (Playouts, Best moves, Analysis, Match) build it.` : '';
   const engine = h('p', { class: 'muted', id: 'gv-engine' }, `Engine auto: ${s.engineNote} · decided in ${s.engineMs.toFixed(0)} ms.${here}`);
-  return [stages, engine, ...s.warnings.map((w) => h('p', { class: 'warn' }, w))];
+  return [stages, glossary(), engine, ...s.warnings.map((w) => h('p', { class: 'warn' }, w))];
 }
 
 /** Stage `name`'s rules as text, asked from the worker, into `box`, under what the stage does. */
@@ -43,7 +45,7 @@ export function showStageText(box: HTMLElement, client: GroundClient, name: stri
   client.stage(name).then(
     (text) => {
       const all = text.split('\n').filter((l) => l !== '');
-      const list = new VirtualList((i) => h('div', { class: 'vrow line' }, all[i]), { id: 'gv-stage-list', 'aria-label': `${name} rules` });
+      const list = new VirtualList((i) => h('div', { class: 'vrow line' }, all[i]), { id: 'gv-stage-list', 'aria-label': `${name} rules` }, WRAP_UP_TO);
       box.replaceChildren(h('p', { class: 'muted' }, explanation), lines, list.el);
       list.setCount(all.length);
     },

@@ -126,8 +126,9 @@ export class LessonPane {
   #renderMenu(): void {
     const select = byId<HTMLSelectElement>('lessons');
     const count = lessons.filter((l) => this.#progress.done.includes(l.id)).length;
+    select.title = `Lessons: ${count} of ${lessons.length} done`;
     select.replaceChildren(
-      h('option', { value: '' }, `Lessons (${count}/${lessons.length} done)…`),
+      h('option', { value: '' }, `Lessons ${count}/${lessons.length}`),
       ...lessons.map((l, i) => h('option', { value: l.id }, `${this.#progress.done.includes(l.id) ? '✓' : '○'} ${i + 1}. ${l.title}`)),
     );
   }

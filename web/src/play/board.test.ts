@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { autoOrientation, boardFacts, cellKey, detectGrid, groupFluents, layout, mapMoves, orderAxis, shareText } from './board';
-import { COLOURS, MAX_MAPPED, abbreviate, boardStyle, chessPiece, colourHint, chessSymbol, cleanDisplayMap, inferEmpty, type DisplayMap } from './pieces';
+import { COLOURS, MAX_MAPPED, abbreviations, boardStyle, chessPiece, colourHint, chessSymbol, cleanDisplayMap, inferEmpty, type DisplayMap } from './pieces';
 import { parseTerm } from './terms';
 
 describe('terms', () => {
@@ -105,6 +105,26 @@ describe('axis order', () => {
     const [tx, ty] = to.split('\u0000');
     expect(cols.indexOf(tx) - cols.indexOf('echo')).toBe(-1);
     expect(rows.indexOf(ty) - rows.indexOf('uno')).toBe(-2);
+  });
+
+  it('puts the side that moves first at the bottom whatever the names: its pieces are where its opening moves start', () => {
+    // A disguised chess: opaque names, the first mover's men on the last two ranks listed,
+    // ranks as the first argument; only the opening moves tell whose men are whose.
+    const ranks = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
+    const files = ['f1', 'f2', 'f3', 'f4'];
+    const start: string[] = [];
+    ranks.forEach((r, i) => files.forEach((f) => start.push(`(zq ${r} ${f} ${i <= 1 ? 'qa' : i >= 4 ? 'qb' : 'qe'})`)));
+    const g = detectGrid(start, [], [ranks])!;
+    const style = boardStyle(boardFacts(g, start, [], ['qx', 'qy']));
+    const opening = [files.map((f) => `(qm q5 ${f} q4 ${f})`), ['qnoop']];
+    const o = autoOrientation(g, start, style, opening);
+    expect(o).toEqual({ swap: true, flip: false });
+    expect(layout(g, o).rows.at(-1)).toBe('q6');
+    // The second role moving first instead (its role listed second): still the mover at the bottom.
+    const o2 = autoOrientation(g, start, style, [['qnoop'], files.map((f) => `(qm q2 ${f} q3 ${f})`)]);
+    expect(layout(g, o2).rows.at(-1)).toBe('q1');
+    // No opening move from a cell (tic-tac-toe): as the game lists it.
+    expect(autoOrientation(g, start, style, [['(qmark q1 f1)'], ['qnoop']])).toEqual({ swap: false, flip: false });
   });
 
   it('puts white at the bottom when the ranks are the first argument', () => {
@@ -277,10 +297,35 @@ describe('draughts, cloths and names', () => {
     expect(krieg.glyph('oplayer').text).toBe('O');
     const same = styleOf(board('cell', 3, (x) => (x === 1 ? 'bob' : x === 2 ? 'bill' : 'e')), ['bob', 'bill']);
     expect(same.glyph('bill').text).toBe('bill');
-    expect(abbreviate('pawn', 5)).toBe('pawn');
-    expect(abbreviate('white_rook_moved', 5)).toBe('WRM');
-    expect(abbreviate('blackKnight', 4)).toBe('BK');
-    expect(abbreviate('supercalifragilistic', 5)).toBe('supe…');
+    const one = (name: string, max: number) => abbreviations([name], max).get(name);
+    expect(one('pawn', 5)).toBe('pawn');
+    expect(one('white_rook_moved', 5)).toBe('WRM');
+    expect(one('blackKnight', 4)).toBe('BK');
+    expect(one('supercalifragilistic', 5)).toBe('su');
+  });
+
+  it('abbreviate the names of a game to labels that are short and all different', () => {
+    const check = (names: string[], max: number) => {
+      const labels = abbreviations(names, max);
+      expect([...labels.keys()].sort()).toEqual([...new Set(names)].sort());
+      expect(new Set(labels.values()).size).toBe(labels.size);
+      for (const [name, label] of labels) {
+        expect([...label].length).toBeLessThanOrEqual(max);
+        if ([...name].length <= max) expect(label).toBe(name);
+      }
+      return labels;
+    };
+    // Disguised chess pieces (tests/bench/variants.py): one letter in common, then hex.
+    const disguised = check(['qf89fc7b', 'q140a0d3', 'qe8012a9', 'q7be8db1', 'q6935a13', 'qe80a11c', 'qca4fe6b', 'q5345874', 'q3909e26', 'b'], 4);
+    expect(disguised.get('qf89fc7b')).toBe('qf');
+    // Two that share their first four letters: numbered.
+    expect([disguised.get('qe8012a9'), disguised.get('qe80a11c')]).toEqual(['qe81', 'qe82']);
+    expect(disguised.get('b')).toBe('b');
+    // Same initials, same beginnings, a name that is another's label: still all different.
+    check(['white_rook', 'wide_road', 'WR', 'thumb_left', 'thumb_right', 'thumbnail', 'thumbs'], 3);
+    check(['aaaaaa1', 'aaaaaa2', 'aaaaaa3', 'aa1', 'aa2'], 3);
+    // Coordinates of a disguised board: none cut to 'thub…'.
+    expect(Object.fromEntries(check(['thub', 'thumb', 'ingle', 'ingot'], 3))).toEqual({ thub: 'th1', thumb: 'th2', ingle: 'in1', ingot: 'in2' });
   });
 });
 

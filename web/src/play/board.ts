@@ -151,21 +151,29 @@ export function boardFacts(grid: Grid, start: string[], domain: string[], roles:
 }
 
 /**
- * How a chess or draughts board is turned by default: white (the light pieces) at the
- * bottom, its ranks as rows. Other boards are drawn as the game lists them.
+ * How a board is turned by default: the pieces of the side that moves first at the bottom,
+ * as a chess player expects, whatever the game calls them. They are those the opening moves
+ * start from (`(move x1 y1 x2 y2)` in `startLegal`, the legal moves of the initial state, of
+ * the first role that has such moves: the first role, in most games); when no role moves
+ * pieces at the start, the light pieces of a chess or draughts board go to the bottom. Other
+ * boards are drawn as the game lists them.
  */
-export function autoOrientation(grid: Grid, start: string[], style: BoardStyle): Orientation {
+export function autoOrientation(grid: Grid, start: string[], style: BoardStyle, startLegal: string[][] = []): Orientation {
   const plain = { swap: false, flip: false };
-  if (style.scheme !== 'chess' && style.scheme !== 'draughts') return plain;
-  const light = (v: string) => (style.scheme === 'chess' ? chessPiece(v)?.white === true : style.auto(v).colour === COLOURS.white);
-  const at: [number, number][] = [];
-  for (const [k, values] of cellValues(grid.relation, start).pieces) {
-    const [x, y] = k.split('\u0000');
-    if (values.some(light)) at.push([grid.xs.indexOf(x), grid.ys.indexOf(y)]);
+  const fromCells = (role: number) => [...mapMoves(grid, startLegal.map((ms, r) => (r === role ? ms : []))).sources.keys()];
+  let cells: string[] = [];
+  for (let role = 0; role < startLegal.length && cells.length === 0; role++) cells = fromCells(role);
+  if (cells.length === 0 && (style.scheme === 'chess' || style.scheme === 'draughts')) {
+    const light = (v: string) => (style.scheme === 'chess' ? chessPiece(v)?.white === true : style.auto(v).colour === COLOURS.white);
+    cells = [...cellValues(grid.relation, start).pieces].filter(([, values]) => values.some(light)).map(([k]) => k);
   }
-  if (at.length === 0) return plain;
+  if (cells.length === 0) return plain;
+  const at = cells.map((k): [number, number] => {
+    const [x, y] = k.split('\u0000');
+    return [grid.xs.indexOf(x), grid.ys.indexOf(y)];
+  });
   const spread = (i: 0 | 1) => new Set(at.map((p) => p[i])).size;
-  // White's men stand on few ranks and many files: the axis with fewer values is the ranks.
+  // A side's men stand on few ranks and many files: the axis with fewer values is the ranks.
   const swap = spread(0) < spread(1);
   const ranks = swap ? grid.xs.length : grid.ys.length;
   const mean = at.reduce((sum, p) => sum + p[swap ? 0 : 1], 0) / at.length;

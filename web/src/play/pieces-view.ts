@@ -3,10 +3,10 @@
 // view (autosave and share links).
 
 import { h } from '../dom';
-import { MAX_MAPPED, MAX_SYMBOL, abbreviate, type BoardStyle, type DisplayMap, type Glyph } from './pieces';
+import { MAX_MAPPED, MAX_SYMBOL, abbreviations, type BoardStyle, type DisplayMap, type Glyph } from './pieces';
 
-/** Characters of a name drawn in a square (the full name on hover). */
-const SQUARE_CHARS = 5;
+/** Characters of a name drawn in a square (the full name on hover and in the legend). */
+export const SQUARE_CHARS = 4;
 
 /** Whether text on a background of colour `#rrggbb` should be light. */
 function isDark(colour: string): boolean {
@@ -14,9 +14,15 @@ function isDark(colour: string): boolean {
   return 0.299 * r + 0.587 * g + 0.114 * b < 128;
 }
 
-/** The element of a value drawn as `g`; `null` for a blank. Names longer than a square holds are abbreviated, sized to fit and named in full on hover. */
-export function glyphView(g: Glyph, value: string): HTMLElement | null {
-  const text = abbreviate(g.text ?? value, SQUARE_CHARS);
+/** What a glyph writes: its symbol, else the value's name. */
+export const glyphText = (g: Glyph, value: string): string => g.text ?? value;
+
+/** The element of a value drawn as `g`; `null` for a blank. Names longer than a square
+ * holds are drawn as their label in `short` (see `abbreviations`), sized to fit and named in
+ * full on hover. */
+export function glyphView(g: Glyph, value: string, short: Map<string, string> = abbreviations([glyphText(g, value)], SQUARE_CHARS)): HTMLElement | null {
+  const full = glyphText(g, value);
+  const text = short.get(full) ?? full;
   switch (g.shape) {
     case 'blank':
       return null;
@@ -30,12 +36,25 @@ export function glyphView(g: Glyph, value: string): HTMLElement | null {
     case 'tile':
       return h('span', { class: 'tile', title: value }, text);
     case 'text': {
-      const el = h('span', { class: [...text].length <= 2 ? 'mark' : 'token', title: value }, text);
+      const el = h('span', { class: [...text].length === 1 ? 'mark' : 'token', title: value }, text);
       el.style.setProperty('--len', String([...text].length));
       if (g.colour) el.style.color = g.colour;
       return el;
     }
   }
+}
+
+/** The legend of the names drawn shorter (`groups`: a heading and each name's label), hidden
+ * when every name is drawn in full. */
+export function renderLegend(el: HTMLElement, groups: [string, Map<string, string>][]): void {
+  const parts = groups
+    .map(([heading, labels]) => [heading, [...labels].filter(([full, label]) => full !== label)] as const)
+    .filter(([, pairs]) => pairs.length > 0)
+    .map(([heading, pairs]) =>
+      h('div', {}, h('dt', {}, `${heading}:`), ...pairs.map(([full, label]) => h('dd', {}, h('b', {}, label), ` = ${full}`))),
+    );
+  el.replaceChildren(...parts);
+  el.hidden = parts.length === 0;
 }
 
 /** A glyph with only the fields its shape uses. */

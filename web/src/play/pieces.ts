@@ -195,19 +195,44 @@ export function boardStyle(facts: BoardFacts, user: DisplayMap = {}): BoardStyle
 }
 
 /**
- * A label that fits a square: itself up to `max` characters, else the initials of its
- * words (`white_rook_moved` → `WRM`) or its beginning and an ellipsis. The page shows the
- * full name on hover.
+ * Labels that fit a square, one per name and all different: a name up to `max` characters
+ * stays itself; a longer one becomes the initials of its words (`white_rook_moved` → `WRM`)
+ * when no other label is the same, else its shortest beginning no other long name shares
+ * (`q140a0d3` → `q1`, beside `qf89fc7b` → `qf`), else its beginning and a number. The page
+ * shows the full name on hover and in a legend.
  */
-export function abbreviate(text: string, max: number): string {
-  const chars = [...text];
-  if (chars.length <= max) return text;
-  const words = text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .split(/[\s_\-()]+/)
-    .filter(Boolean);
-  if (words.length >= 2 && words.length <= max) return words.map((w) => [...w][0].toUpperCase()).join('');
-  return chars.slice(0, max - 1).join('') + '…';
+export function abbreviations(names: Iterable<string>, max: number): Map<string, string> {
+  const all = [...new Set(names)];
+  const out = new Map<string, string>();
+  const used = new Set<string>();
+  const take = (name: string, label: string) => {
+    out.set(name, label);
+    used.add(label);
+  };
+  for (const name of all) if ([...name].length <= max) take(name, name);
+  const long = all.filter((n) => !out.has(n));
+  const initials = (name: string) => {
+    const words = name
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .split(/[\s_\-()]+/)
+      .filter(Boolean);
+    return words.length >= 2 && words.length <= max ? words.map((w) => [...w][0].toUpperCase()).join('') : null;
+  };
+  const firsts = long.map(initials);
+  const prefix = (name: string, n: number) => [...name].slice(0, n).join('');
+  long.forEach((name, i) => {
+    const own = firsts[i];
+    if (own !== null && !used.has(own) && firsts.filter((f) => f === own).length === 1) return take(name, own);
+    for (let n = Math.min(2, max); n <= max; n++) {
+      const p = prefix(name, n);
+      if (!used.has(p) && long.every((other) => other === name || prefix(other, n) !== p)) return take(name, p);
+    }
+    for (let k = 1; ; k++) {
+      const p = prefix(name, max - String(k).length) + k;
+      if (!used.has(p)) return take(name, p);
+    }
+  });
+  return out;
 }
 
 /**

@@ -10,11 +10,12 @@ import { byId, h } from '../dom';
 import type { Domain, Explanation, GoalValue, Knowledge, Solution, View } from '../engine/engine';
 import { explanationView } from './explain';
 import { KnowsView } from './knows-view';
+import { BoardKeys } from './board-keys';
 import { fitBoard } from './fit';
 import { detectLines, type Lines } from './lines';
 import { linesView } from './lines-view';
-import { abbreviate, boardStyle } from './pieces';
-import { DisplayEditor, glyphView } from './pieces-view';
+import { abbreviations, boardStyle } from './pieces';
+import { DisplayEditor, SQUARE_CHARS, glyphText, glyphView, renderLegend } from './pieces-view';
 
 export interface PlayActions {
   play(joint: string[]): void;
@@ -44,8 +45,8 @@ export interface PlayActions {
 
 const NOOP = /^(noop|nop|pass|wait)$/;
 
-/** Characters of a row or column name drawn (the full name on hover). */
-const LABEL_CHARS = 4;
+/** Characters of a row or column name drawn (the full name on hover and in the legend). */
+const LABEL_CHARS = 3;
 
 /** Move buttons drawn per role at most (a filter finds the others). */
 const MAX_MOVE_BUTTONS = 200;
@@ -61,6 +62,7 @@ export class PlayPane {
   #chains: string[][] = [];
   /** The initial state (the empty value is inferred from it). */
   #start: string[] = [];
+  #startLegal: string[][] = [];
   #displayEditor: DisplayEditor;
   #grid: Grid | null = null;
   /** Lines between dots (dots and boxes), drawn instead of the grid (whose cells are then the boxes). */
@@ -79,11 +81,13 @@ export class PlayPane {
   #viewAs: string | null = null;
   #knowledge: Knowledge | string | null = null;
   #knows = new KnowsView(byId('knows'));
+  #keys = new BoardKeys(byId('board'));
   /** The teacher chooses nature's moves (else nature draws them itself). */
   #natureByHand = false;
 
   constructor(private actions: PlayActions) {
-    fitBoard(byId('pane-play'), byId('board'), ['outcome', 'seats', 'thinking', 'board-tools', 'board-display'].map((id) => byId(id)));
+    const above = ['outcome', 'seats', 'view-as', 'thinking', 'play-log', 'board-tools'].map((id) => byId(id));
+    fitBoard(byId('pane-play'), { area: byId('board-area'), board: byId('board'), display: byId('board-display'), below: byId('play-controls'), above });
     byId('undo').addEventListener('click', () => actions.undo());
     byId('redo').addEventListener('click', () => actions.redo());
     byId('restart').addEventListener('click', () => actions.restart());
@@ -166,11 +170,13 @@ export class PlayPane {
     if (this.#view) this.render(this.#view);
   }
 
-  /** A new game was loaded: `domain` lists every fluent it may have (for empty rows) and its orders of values, `start` is its initial state. */
-  setDomain(domain: Domain, start: string[] = []): void {
+  /** A new game was loaded: `domain` lists every fluent it may have (for empty rows) and its
+   * orders of values, `start` is its initial state and `startLegal` each role's legal moves there. */
+  setDomain(domain: Domain, start: string[] = [], startLegal: string[][] = []): void {
     this.#domain = domain.fluents;
     this.#chains = domain.chains.map((c) => c.values);
     this.#start = start;
+    this.#startLegal = startLegal;
   }
 
   /** No game to play: the rules have errors. */
@@ -351,6 +357,7 @@ export class PlayPane {
     board.classList.toggle('free', g === null || this.#lines !== null);
     if (g === null || this.#lines !== null) {
       byId('board-display').hidden = true;
+      byId('board-legend').hidden = true;
       byId('board-pieces').setAttribute('aria-expanded', 'false');
       board.classList.remove('chequered', 'clothed');
       board.dataset.scheme = this.#lines ? 'lines' : 'list';
@@ -369,28 +376,32 @@ export class PlayPane {
     const start = this.#start.length ? this.#start : view.state;
     const facts = boardFacts(g, start, this.#domain, view.roles);
     const style = boardStyle(facts, this.#orientation.display);
-    if (!byId('board-display').hidden) {
-      const values = new Set([...facts.values, ...[...g.pieces.values()].flat()]);
-      this.#displayEditor.show([...values], style, this.#orientation.display ?? {});
-    }
+    const values = new Set([...facts.values, ...[...g.pieces.values()].flat()]);
+    if (!byId('board-display').hidden) this.#displayEditor.show([...values], style, this.#orientation.display ?? {});
     board.classList.toggle('chequered', style.chequered);
     board.classList.toggle('clothed', style.cloth !== null);
     board.style.setProperty('--cloth', style.cloth ?? 'transparent');
     board.dataset.scheme = style.scheme;
-    // The person's swap and flip turn the board from its default (white at the bottom).
-    const auto = autoOrientation(g, start, style);
-    const { rows, cols, key } = layout(g, { swap: auto.swap !== this.#orientation.swap, flip: auto.flip !== this.#orientation.flip });
+    // The person's swap and flip turn the board from its default (the first mover at the bottom).
+    const auto = autoOrientation(g, start, style, this.#start.length ? this.#startLegal : view.legal);
+    const o = { swap: auto.swap !== this.#orientation.swap, flip: auto.flip !== this.#orientation.flip };
+    const { rows, cols, key } = layout(g, o);
     const dests = new Set(this.#selected ? (this.#moves?.sources.get(this.#selected) ?? []).filter((m) => this.#chosen[m.role] === null).map((m) => m.to) : []);
     board.style.setProperty('--cols', String(cols.length));
     board.style.setProperty('--rows', String(rows.length));
+    // Names too long for a square or a coordinate's place are drawn as distinct labels, named in the legend.
+    const drawnValues = [...values].filter((v) => style.glyph(v).shape !== 'blank');
+    const short = abbreviations(drawnValues.map((v) => glyphText(style.glyph(v), v)), SQUARE_CHARS);
+    const [colShort, rowShort] = [abbreviations(cols, LABEL_CHARS), abbreviations(rows, LABEL_CHARS)];
+    renderLegend(byId('board-legend'), [['Pieces', short], ['Columns', colShort], ['Rows', rowShort]]);
     // The row names' column: as wide as the longest name drawn (a mono character is about 0.5rem at 0.8rem).
-    const longest = Math.max(...rows.map((r) => [...abbreviate(r, LABEL_CHARS)].length));
+    const longest = Math.max(...rows.map((r) => [...(rowShort.get(r) ?? r)].length));
     board.style.setProperty('--label', `max(1.6rem, ${longest * 0.5 + 0.3}rem)`);
     const cells: HTMLElement[] = [h('span', { class: 'corner' })];
-    const label = (text: string) => h('span', { class: 'label', title: text }, abbreviate(text, LABEL_CHARS));
-    for (const c of cols) cells.push(label(c));
+    const label = (text: string, names: Map<string, string>) => h('span', { class: 'label', title: text }, names.get(text) ?? text);
+    for (const c of cols) cells.push(label(c, colShort));
     for (const r of rows) {
-      cells.push(label(r));
+      cells.push(label(r, rowShort));
       for (const c of cols) {
         const k = key(r, c);
         const values = g.pieces.get(k) ?? [];
@@ -400,7 +411,7 @@ export class PlayPane {
         // A belief board: pieces the role is unsure of are faded, with their share.
         const drawn = pieces.map((p) => {
           const share = shareOf(p);
-          const glyph = glyphView(style.glyph(p), p);
+          const glyph = glyphView(style.glyph(p), p, short);
           return share < 1 ? h('span', { class: 'belief', title: `${p}: in ${shareText(share)} of the possible states` }, glyph, h('span', { class: 'share' }, shareText(share))) : glyph;
         });
         const unsure = valueShares.some((x) => x < 1);
@@ -411,10 +422,12 @@ export class PlayPane {
         const cls = ['cell', dark ? 'dark' : '', playable ? 'playable' : '', this.#selected === k ? 'selected' : '', dests.has(k) ? 'dest' : '', unsure ? 'unsure' : ''].filter(Boolean).join(' ');
         const said = unsure ? values.map((p, i) => `${p} ${shareText(valueShares[i] ?? 1)}`) : pieces;
         const name = `${g.relation} ${x} ${y}: ${said.length ? said.join(', ') : 'empty'}`;
-        cells.push(h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': name, disabled: !playable && !dests.has(k), onclick: () => this.#clickCell(k) }, ...drawn));
+        // Inert squares stay focusable (aria-disabled, not disabled): the arrow keys cross them.
+        const inert = !playable && !dests.has(k);
+        cells.push(h('button', { type: 'button', class: cls, 'data-x': x, 'data-y': y, 'aria-label': name, 'aria-disabled': inert ? 'true' : 'false', onclick: () => this.#clickCell(k) }, ...drawn));
       }
     }
-    board.replaceChildren(...cells);
+    this.#keys.redraw(() => board.replaceChildren(...cells));
     board.classList.toggle('belief', this.hiding(view));
   }
 

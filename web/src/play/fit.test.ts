@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { SIDE_WIDTH, besideFits } from './fit';
+
+describe('where the moves stand', () => {
+  it('beside the board where the area is clearly wider than tall, below it otherwise', () => {
+    // The projector (1280×720, text enlarged twice): about 620 px wide, 470 px left for the board.
+    expect(besideFits(620, 470)).toBe(true);
+    // A tablet upright: as wide as tall; a board stacked there uses the whole width.
+    expect(besideFits(720, 730)).toBe(false);
+    // A wide but very short area: the board would keep less than half the height.
+    expect(besideFits(SIDE_WIDTH + 100, 250)).toBe(false);
+  });
+});
