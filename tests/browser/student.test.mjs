@@ -12,7 +12,7 @@ const env = useBrowser();
 
 /** Opens My players and saves `code` as the player `name`. */
 async function savePlayer(page, name, code) {
-  await page.locator('#my-players > summary').click();
+  if (!(await page.locator('#my-players').evaluate((d) => d.open))) await page.locator('#my-players > summary').click();
   await page.waitForSelector('.player-code .cm-content');
   await page.locator('button:has-text("New")').click();
   await page.locator('.player-name').fill(name);
