@@ -19,8 +19,7 @@ import { playerCatalogue, type Catalogue, type Thought, type View } from '../eng
 import { RemoteSeat } from './remote-seat';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
 import { randomSeed, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
-import { MY_PLAYER, newStudentRemote, studentTransport } from '../student/seat';
-import { listPlayers } from '../student/store';
+import { MY_PLAYER, newStudentRemote, studentEntrants, studentTransport } from '../student/seat';
 
 /** The engine's name of a computer seat's player (`uct:1s`), null for a person or a remote player. */
 function playerOf(seat: Seat): string | null {
@@ -319,7 +318,7 @@ export class Seats {
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
         h('option', { value: 'human', selected: kind === 'human' }, 'human'),
         ...kinds.map((k) => h('option', { value: k.name, selected: k.name === kind }, k.label)),
-        ...listPlayers().map((p) => h('option', { value: MY_PLAYER + p.name, selected: MY_PLAYER + p.name === kind }, `my player: ${p.name}`)),
+        ...studentEntrants().map((e) => h('option', { value: e.value, selected: e.value === kind }, e.label)),
       );
       const budget =
         typeof seat !== 'string' &&

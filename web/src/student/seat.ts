@@ -9,10 +9,16 @@ import type { Transport } from '../players/remote-seat';
 import { randomSeed } from '../players/protocol';
 import type { LogEntry } from './api';
 import type { Sandbox } from './sandbox';
-import { findPlayer } from './store';
+import { findPlayer, listPlayers } from './store';
 
 /** The prefix of a seat's menu value that names a student's player. */
 export const MY_PLAYER = 'my:';
+
+/** The student's players as entrants of a menu (a seat's, a match's): `value` is
+ * `MY_PLAYER` + the name (reach it with `studentTransport`), `label` says "my player: NAME". */
+export function studentEntrants(): { value: string; label: string }[] {
+  return listPlayers().map((p) => ({ value: MY_PLAYER + p.name, label: `my player: ${p.name}` }));
+}
 
 /** The seat's clocks and status for the player named `name` (3 s a move). */
 export function newStudentRemote(name: string): Remote {
