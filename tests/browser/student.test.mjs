@@ -82,6 +82,16 @@ test('the starter player, then a minimax written here, play tic-tac-toe against 
   await page.waitForSelector('.player-code .cm-content');
   // The starter player, saved as it comes.
   assert.match(await page.locator('.player-code .cm-content').textContent(), /function play\(game\)/);
+  // The editor completes the API, with each call's comment.
+  await page.locator('.player-code .cm-content').click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.insertText('\n// game.le');
+  await page.keyboard.press('Control+Space');
+  const option = page.locator('.cm-tooltip-autocomplete li', { hasText: 'legal' });
+  await option.waitFor({ timeout: 5_000 });
+  assert.match(await option.textContent(), /legal\(state: State, role: string\): string\[\]/);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ControlOrMeta+z');
   await page.locator('.player-name').fill('starter');
   await page.locator('.player-save').click();
   await seat(page, 'o', 'uct', { budget: 0 });
@@ -146,6 +156,23 @@ test('a player opened from a link does not run until Run is pressed', { timeout:
   assert.deepEqual(other.errors, []);
   assert.deepEqual(errors, []);
   await other.context.close();
+});
+
+test('the starter player plays Monty Hall (GDL-II) from its own moves and percepts, to the end', { timeout: 90_000 }, async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await page.locator('#examples').selectOption({ label: 'Monty Hall' });
+  await page.waitForSelector('select.seat-kind[data-role="candidate"]');
+  await savePlayer(page, 'starter', (await import('node:fs')).readFileSync(new URL('../../web/src/student/api.ts', import.meta.url), 'utf8').match(/export const STARTER = `([\s\S]*?)`;/)[1]);
+  await seat(page, 'candidate', 'my:starter');
+  await playsToTheEnd(page);
+  assert.deepEqual(await faultsOf(page), [], 'no fault');
+  const log = await logOf(page);
+  // It was told only its own moves and percepts: never the host's move.
+  const told = log.filter((l) => /to candidate \(my player starter\): \(PLAY /.test(l));
+  assert.ok(told.length >= 3, log.join('\n'));
+  assert.ok(told.every((l) => !/\(hide \d\)|\(open \d\)/.test(l.split('→')[0])), told.join('\n'));
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('inside the sandbox, the page storage, IndexedDB and the network are out of reach', { timeout: 90_000 }, async () => {
