@@ -131,9 +131,16 @@ test('a player that loops forever is stopped at its clock, its move replaced, an
   await context.close();
 });
 
-test('a player opened from a link does not run until Run is pressed', { timeout: 90_000 }, async () => {
+test('a player is exported as a file, shared by link when ticked, and from the link does not run until Run is pressed', { timeout: 90_000 }, async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await savePlayer(page, 'shared one', "function play(game) {\n  game.log('I ran');\n  return game.legal(game.current(), game.role)[0];\n}\n");
+  // Export: the player as a file.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('button:has-text("Export")').click()]);
+  assert.equal(download.suggestedFilename(), 'shared_one.js');
+  const { readFileSync } = await import('node:fs');
+  assert.match(readFileSync(await download.path(), 'utf8'), /^\/\/ GDL Playground player: shared one\nfunction play\(game\) \{\n  game\.log\('I ran'\);/);
+  // Sharing is opt-in: no link until the box is ticked.
+  assert.equal(await page.locator('.player-link').isVisible(), false);
   await page.locator('.player-share').check();
   const link = await page.locator('.player-link').inputValue();
   assert.match(link, /#p1\.[A-Za-z0-9_-]+$/);
