@@ -11,6 +11,7 @@
 
 use super::message::Message;
 use super::player::Match;
+use crate::machine::playout::Outcome;
 use crate::machine::StateMachine;
 use crate::path::move_named;
 use crate::players::honest::Guesses;
@@ -181,17 +182,18 @@ where
         Ok(self.game.machine().state_text(&s))
     }
 
-    /// `count` random playouts from `state`: each role's mean goal value (0..100; a playout
-    /// cut at the players' limit counts 50 for everyone).
+    /// `count` random playouts from `state` (on the network, 64 at a time): each role's mean
+    /// goal value (0..100; a playout cut at the players' limit counts 50 for everyone).
     pub fn playouts(&mut self, state: u32, count: u32) -> Result<Vec<f64>> {
         let s = self.state(state)?;
-        let mut sums = vec![0.0; self.game.roles().len()];
-        let (m, rng) = (self.game.machine(), &mut self.rng);
-        for _ in 0..count {
-            let outcome = m.playout_from(&s, rng, PLAYOUT_MAX_STEPS).map_err(|e| e.message)?;
-            let each = outcome.goals.map_or_else(|| vec![0.5; sums.len()], |g| scores(&g));
+        let roles = self.game.roles().len();
+        let mut sums = vec![0.0; roles];
+        let mut add = |_: usize, outcome: &Outcome| {
+            let each = outcome.goals.as_ref().map_or_else(|| vec![0.5; roles], |g| scores(g));
             sums.iter_mut().zip(each).for_each(|(sum, v)| *sum += v);
-        }
+        };
+        let (m, rng) = (self.game.machine(), &mut self.rng);
+        m.playouts_from(&s, rng, count as usize, PLAYOUT_MAX_STEPS, &mut add).map_err(|e| e.message)?;
         Ok(sums.into_iter().map(|v| 100.0 * v / f64::from(count.max(1))).collect())
     }
 
