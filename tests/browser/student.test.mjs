@@ -78,8 +78,10 @@ function play(game) {
 
 test('the starter player, then a minimax written here, play tic-tac-toe against MCTS to the end', { timeout: 240_000 }, async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
-  await page.locator('#my-players > summary').click();
+  // A seat's menu opens the editor, and the seat stays a person's.
+  await page.locator('select.seat-kind[data-role="x"]').selectOption('my:');
   await page.waitForSelector('.player-code .cm-content');
+  assert.equal(await page.locator('select.seat-kind[data-role="x"]').inputValue(), 'human');
   // The starter player, saved as it comes.
   assert.match(await page.locator('.player-code .cm-content').textContent(), /function play\(game\)/);
   // The editor completes the API, with each call's comment.
@@ -153,7 +155,7 @@ test('a player is exported as a file, shared by link when ticked, and from the l
   assert.equal(await p.locator('.player-notice').textContent(), '"shared one" came with a link. Read its code: it runs only when you press Run.');
   assert.match(await p.locator('.player-code .cm-content').textContent(), /game\.log\('I ran'\)/);
   const offered = () => p.locator('select.seat-kind[data-role="x"] option').evaluateAll((os) => os.map((o) => o.value));
-  assert.ok(!(await offered()).some((v) => v.startsWith('my:')), 'not offered before Run');
+  assert.ok(!(await offered()).some((v) => v.startsWith('my:') && v !== 'my:'), 'not offered before Run');
   assert.equal(await p.locator('iframe.student-sandbox').count(), 0, 'no sandbox before Run');
   assert.equal(await p.evaluate(() => localStorage.getItem('gdl-playground-players')), null, 'not kept before Run');
   await p.locator('.player-run').click();

@@ -19,7 +19,8 @@ import { playerCatalogue, type Catalogue, type Thought, type View } from '../eng
 import { RemoteSeat } from './remote-seat';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
 import { randomSeed, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
-import { MY_PLAYER, newStudentRemote, studentEntrants, studentTransport } from '../student/seat';
+import { MY_PLAYER, WRITE_PLAYER, newStudentRemote, studentEntrants, studentTransport } from '../student/seat';
+import { showMyPlayers } from '../student/panel';
 
 /** The engine's name of a computer seat's player (`uct:1s`), null for a person or a remote player. */
 function playerOf(seat: Seat): string | null {
@@ -318,7 +319,7 @@ export class Seats {
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
         h('option', { value: 'human', selected: kind === 'human' }, 'human'),
         ...kinds.map((k) => h('option', { value: k.name, selected: k.name === kind }, k.label)),
-        ...studentEntrants().map((e) => h('option', { value: e.value, selected: e.value === kind }, e.label)),
+        ...[...studentEntrants(), WRITE_PLAYER].map((e) => h('option', { value: e.value, selected: e.value === kind }, e.label)),
       );
       const budget =
         typeof seat !== 'string' &&
@@ -382,6 +383,11 @@ export class Seats {
   /** Seat `r` goes to a person, or to the catalogue's kind named `kind` with its choice of
    * `budget` (its default unless given). */
   #setSeat(r: number, kind: string, budget?: string): void {
+    // "write one…" opens the player editor; the seat stays as it was.
+    if (kind === WRITE_PLAYER.value) {
+      showMyPlayers();
+      return this.#renderSeats();
+    }
     this.#remotes.get(r)?.end();
     this.#remotes.delete(r);
     if (kind.startsWith(MY_PLAYER)) {

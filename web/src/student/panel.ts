@@ -15,10 +15,15 @@ export function openPlayerLink(hash: string): boolean {
     showBanner((e as Error).message);
     return true;
   }
+  showMyPlayers();
+  return true;
+}
+
+/** Opens the My players box and brings it into view. */
+export function showMyPlayers(): void {
   const box = byId<HTMLDetailsElement>('my-players');
   box.open = true;
-  void loadEditor(box);
-  return true;
+  void loadEditor(box).then(() => box.scrollIntoView({ block: 'nearest' }));
 }
 
 let loaded: Promise<void> | null = null;

@@ -20,6 +20,9 @@ export function studentEntrants(): { value: string; label: string }[] {
   return listPlayers().map((p) => ({ value: MY_PLAYER + p.name, label: `my player: ${p.name}` }));
 }
 
+/** The menu entry that opens the player editor (`MY_PLAYER` alone). */
+export const WRITE_PLAYER = { value: MY_PLAYER, label: 'my player: write one…' };
+
 /** The seat's clocks and status for the player named `name` (3 s a move). */
 export function newStudentRemote(name: string): Remote {
   return { url: `my player ${name}`, target: 'sandbox', status: 'ready', startClock: 10, playClock: 3 };
