@@ -516,6 +516,21 @@ impl StateMachine for Engine {
             Engine::Propnet(m) => m.playouts(rng, count, max_steps, each),
         }
     }
+
+    fn playouts_from(
+        &mut self,
+        state: &State,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()> {
+        match (self, state) {
+            (Engine::Reasoner(m), State::Reasoner(s)) => m.playouts_from(s, rng, count, max_steps, each),
+            (Engine::Propnet(m), State::Propnet(s)) => m.playouts_from(s, rng, count, max_steps, each),
+            _ => Err(other()),
+        }
+    }
 }
 
 #[cfg(test)]

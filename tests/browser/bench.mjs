@@ -6,14 +6,15 @@
 // match of computer players keeps every worker busy, issue 14); playouts in the page (one
 // worker) at least half the node/wasm rate; a pool of 4 workers at least 3x one on 4 cores.
 // Issue 13: a click on a move in the grounded-rules pane lights up its rules within 50 ms on
-// connect four. `--ground` measures only the sizes and that.
+// connect four. `--ground` measures only the sizes and that. Issue 41: random playouts through
+// a student's player API (`game.playouts`) at least half the Playouts tab's rate on connect four.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { initSync, Session } from '../../web/pkg/gdl_wasm.js';
+import { PlayerGame, RefereeMatch, initSync, Session } from '../../web/pkg/gdl_wasm.js';
 import { DIST } from '../../web/serve.mjs';
 import { ARTIFACTS, launch, openPage } from './lib.mjs';
 
@@ -182,6 +183,34 @@ function nodeRate(engine = 'auto') {
   return (n * 1000) / (performance.now() - start);
 }
 
+/** Playouts per second on connect four in node: through a student's player API
+ * (`PlayerGame.playouts` from the initial state, as `game.playouts` calls it) and through the
+ * Playouts tab's `Session.playouts`, in batches of ~50 ms each. */
+function studentRates() {
+  initSync({ module: readFileSync(join(ROOT, 'web/pkg/gdl_wasm_bg.wasm')) });
+  const rules = readFileSync(join(ROOT, 'games/connectfour.kif'), 'utf8');
+  const rate = (run) => {
+    let batch = 1;
+    let n = 0;
+    const start = performance.now();
+    while (performance.now() - start < SECONDS * 1000) {
+      const t0 = performance.now();
+      n += run(batch);
+      batch = Math.max(1, Math.round(batch * Math.min(4, 50 / Math.max(performance.now() - t0, 0.5))));
+    }
+    return (n * 1000) / (performance.now() - start);
+  };
+  const referee = new RefereeMatch(rules, 'bench', 10, 3, 1);
+  const game = new PlayerGame(referee.startMessage(0), 1);
+  const initial = game.initial();
+  const api = rate((k) => (game.playouts(initial, k), k));
+  const s = new Session();
+  s.load(rules);
+  s.setEngine('auto');
+  const tab = rate((k) => s.playouts(k, 1000).playouts);
+  return { api, tab };
+}
+
 /** `gdl bench` of the same engine, natively (built first; up to date if cargo says so). */
 function nativeRate(engine = 'auto') {
   const gdl = join(ROOT, 'target/release/gdl');
@@ -215,6 +244,7 @@ try {
     const node = nodeRate();
     const nodeGround = nodeRate('ground');
     const nodeReasoner = nodeRate('reasoner');
+    const student = studentRates();
     const native = nativeRate();
     const nativeGround = nativeRate('ground');
     const nativeReasoner = nativeRate('reasoner');
@@ -228,6 +258,7 @@ try {
       clickMs: { toPaint: clicks.toPaint, handler: clicks.handler, toPaintMedian: median(clicks.toPaint), toPaintMax: Math.max(...clicks.toPaint), handlerMedian: median(clicks.handler), handlerMax: Math.max(...clicks.handler) },
       busyClickMs: { toPaint: busyClicks.toPaint, toPaintMedian: median(busyClicks.toPaint), toPaintMax: Math.max(...busyClicks.toPaint) },
       cores,
+      studentPlayoutsPerSec: { api: student.api, playoutsTab: student.tab, apiOverTab: student.api / student.tab },
       playoutsPerSec: { page, pagePool, poolOverOne: pagePool / page, node, native, nodeGround, nativeGround, nodeReasoner, nativeReasoner, pageOverNode: page / node, nodeOverNative: node / native },
     };
     writeFileSync(join(ARTIFACTS, 'bench.json'), JSON.stringify(result, null, 2));
@@ -244,6 +275,7 @@ try {
     console.log(`  (engine auto: the propositional network) node/wasm over native ${(node / native).toFixed(2)} (target >= 0.7: ${ok(node / native >= 0.7)})`);
     console.log(`  reasoner                             node/wasm ${nodeReasoner.toFixed(0)}, native ${nativeReasoner.toFixed(0)}`);
     console.log(`  ground engine                        node/wasm ${nodeGround.toFixed(0)}, native ${nativeGround.toFixed(0)}`);
+    console.log(`connect four playouts/s, node          student API ${student.api.toFixed(0)}, Playouts tab ${student.tab.toFixed(0)}; API/tab ${(student.api / student.tab).toFixed(2)} (target >= 0.5: ${ok(student.api / student.tab >= 0.5)})`);
   }
 } finally {
   await env.close();

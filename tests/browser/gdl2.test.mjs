@@ -296,10 +296,10 @@ test('the Grounded rules pane lights the sees rules that a chosen joint move fir
 test('the honest player plays GDL-II games: at a seat of the Play pane, and a match in the Match tab', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await openGame(page, corpus('kriegTTT_4x4'));
-  // Seats offer the honest player and remote players (told only their percepts), not MCTS or
-  // perfect (which need the true state).
+  // Seats offer the honest player, remote players and the student's own (told only their
+  // percepts), not MCTS or perfect (which need the true state).
   const kinds = await page.locator('select.seat-kind[data-role="oplayer"] option').allTextContents();
-  assert.deepEqual(kinds, ['human', 'random', 'honest', 'remote player']);
+  assert.deepEqual(kinds, ['human', 'random', 'honest', 'remote player', 'my player: write one…']);
   await page.locator('select.seat-kind[data-role="oplayer"]').selectOption('honest');
   await page.locator('select[aria-label="Budget of oplayer"]').selectOption('100');
   await page.locator('#moves .role-moves[data-role="xplayer"] button.move', { hasText: '(mark 1 1)' }).click();

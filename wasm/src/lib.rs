@@ -9,6 +9,7 @@
 
 pub mod groundview;
 pub mod protocol;
+pub mod student;
 pub mod text;
 
 use gdl_core::analyze::Options;

@@ -111,6 +111,12 @@ impl RefereeMatch {
         Ok(self.game.started(role as usize, answer(reply, failure)?, took))
     }
 
+    /// Whether the match is over (its game reached a terminal state).
+    #[wasm_bindgen(getter)]
+    pub fn over(&self) -> bool {
+        self.game.is_over()
+    }
+
     /// The number of joint moves played.
     pub fn steps(&self) -> u32 {
         self.game.record().steps.len() as u32

@@ -29,6 +29,7 @@ import { autoChoice, engineNote, networkHere, quickEngine, workerEngine, type Au
 import { GraphPane } from './graph/pane';
 import { showBanner, toast } from './notices';
 import { Tabs } from './tabs';
+import { openPlayerLink } from './student/panel';
 
 const LINT_DELAY_MS = 150;
 /** Longest a call into the engine on the main thread may take (loading, one move): the
@@ -419,7 +420,7 @@ export class App {
 
   /** Opens a share link pasted into this tab's address bar. */
   #openLink(hash: string): void {
-    if (hash.length <= 1) return;
+    if (hash.length <= 1 || openPlayerLink(hash)) return;
     try {
       const s = decodeShare(hash);
       history.replaceState(null, '', location.pathname + location.search);

@@ -12,6 +12,7 @@ import { showBanner, toast } from './notices';
 import { registerOffline } from './offline';
 import { startingPoint } from './storage/starting-point';
 import { loadSaved } from './storage/storage';
+import { openPlayerLink, wireMyPlayers } from './student/panel';
 
 /** Figures read by the browser tests and the benchmark. */
 const metrics: Metrics & { readyMs: number; ground: typeof groundMetrics } = { readyMs: 0, lastUpdateMs: 0, loads: 0, text: () => '', ground: groundMetrics };
@@ -19,6 +20,9 @@ const metrics: Metrics & { readyMs: number; ground: typeof groundMetrics } = { r
 
 async function boot(): Promise<void> {
   initLayout();
+  // A link that brings a player (not a game) opens it in My players, waiting for Run.
+  openPlayerLink(location.hash);
+  wireMyPlayers();
   const { start, scale, linkError, fromLink } = startingPoint();
   if (linkError) showBanner(`${linkError} Showing ${loadSaved() ? 'your last saved rules' : 'tic-tac-toe'} instead.`);
   const module = await startEngine();

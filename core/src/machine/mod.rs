@@ -101,4 +101,19 @@ pub trait StateMachine {
     {
         playout::one_at_a_time(self, rng, count, max_steps, each)
     }
+    /// `count` random playouts from `state`, as `playouts` runs them from the initial state
+    /// (a student's player's simulations in bulk); an engine may run several at once.
+    fn playouts_from(
+        &mut self,
+        state: &Self::State,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()>
+    where
+        Self: Sized,
+    {
+        playout::one_at_a_time_from(self, state, rng, count, max_steps, each)
+    }
 }

@@ -85,6 +85,21 @@ pub fn step_playout_from<M: StateMachine>(
 }
 
 /// `count` playouts run one after another, as `StateMachine::playouts` defines them.
+/// `count` random playouts from `state`, one after the other (`StateMachine::playouts_from`).
+pub fn one_at_a_time_from<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    rng: &mut Rng,
+    count: usize,
+    max_steps: usize,
+    each: &mut dyn FnMut(usize, &Outcome),
+) -> Result<()> {
+    for j in 0..count {
+        each(j, &m.playout_from(state, &mut playout_rng(rng), max_steps)?);
+    }
+    Ok(())
+}
+
 pub fn one_at_a_time<M: StateMachine>(
     m: &mut M,
     rng: &mut Rng,

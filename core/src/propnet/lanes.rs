@@ -279,17 +279,18 @@ fn any_gates<const CHANGED: bool>(val: &mut [u64], net: &Network, start: usize, 
 }
 
 impl Propnet {
-    /// Runs `count` random playouts, 64 at a time (`StateMachine::playouts`), in the
-    /// network's batch buffers.
+    /// Runs `count` random playouts from `from`, 64 at a time (`StateMachine::playouts`,
+    /// `playouts_from`), in the network's batch buffers.
     pub(super) fn run_lanes(
         &mut self,
+        from: &[u64],
         rng: &mut Rng,
         count: usize,
         max_steps: usize,
         each: &mut dyn FnMut(usize, &Outcome),
     ) -> Result<()> {
         let mut l = std::mem::take(&mut self.lanes);
-        let result = self.run_lanes_in(&mut l, rng, count, max_steps, each);
+        let result = self.run_lanes_in(&mut l, from, rng, count, max_steps, each);
         self.lanes = l;
         result
     }
@@ -297,6 +298,7 @@ impl Propnet {
     fn run_lanes_in(
         &mut self,
         l: &mut Lanes,
+        from: &[u64],
         rng: &mut Rng,
         count: usize,
         max_steps: usize,
@@ -305,9 +307,9 @@ impl Propnet {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi1") {
             // SAFETY: this processor has the instructions the copy is compiled for.
-            return unsafe { self.run_lanes_x86(l, rng, count, max_steps, each) };
+            return unsafe { self.run_lanes_x86(l, from, rng, count, max_steps, each) };
         }
-        self.lanes_loop(l, rng, count, max_steps, each)
+        self.lanes_loop(l, from, rng, count, max_steps, each)
     }
 
     /// `lanes_loop` compiled with the bit-counting instructions (`count_ones`,
@@ -317,18 +319,20 @@ impl Propnet {
     unsafe fn run_lanes_x86(
         &mut self,
         l: &mut Lanes,
+        from: &[u64],
         rng: &mut Rng,
         count: usize,
         max_steps: usize,
         each: &mut dyn FnMut(usize, &Outcome),
     ) -> Result<()> {
-        self.lanes_loop(l, rng, count, max_steps, each)
+        self.lanes_loop(l, from, rng, count, max_steps, each)
     }
 
     #[inline(always)]
     fn lanes_loop(
         &mut self,
         l: &mut Lanes,
+        from: &[u64],
         rng: &mut Rng,
         count: usize,
         max_steps: usize,
@@ -341,7 +345,7 @@ impl Propnet {
         l.val.resize(2 * (net.leaves as usize + net.gates()), 0);
         set(&mut l.val, 0, 0);
         l.init.clear();
-        l.init.extend((0..fluents).map(|f| u64::from(super::bit(&self.init, f)).wrapping_neg()));
+        l.init.extend((0..fluents).map(|f| u64::from(super::bit(from, f)).wrapping_neg()));
         l.state.clear();
         l.state.extend_from_slice(&l.init);
         // Steps taken by the batch; a lane's playout began at step `begun[lane]`.

@@ -223,12 +223,13 @@ impl Propnet {
     /// that is still playing: k playouts cost what 64 do), as many as `measure` times.
     fn measure_lanes(&mut self, single: f64, now: &dyn Fn() -> f64) -> Option<usize> {
         // The first batch sizes the lanes' buffers: not timed.
-        self.run_lanes(&mut Rng::new(1), LANES, 1, &mut |_, _| {}).ok()?;
+        let init = self.init.clone();
+        self.run_lanes(&init, &mut Rng::new(1), LANES, 1, &mut |_, _| {}).ok()?;
         let mut rng = Rng::new(1);
         let start = now();
         let mut plies = 0usize;
         while plies < 1000 && now() - start < 5.0 {
-            self.run_lanes(&mut rng, LANES, 16, &mut |_, o| plies += o.length + 1).ok()?;
+            self.run_lanes(&init, &mut rng, LANES, 16, &mut |_, o| plies += o.length + 1).ok()?;
         }
         let per_ply = (now() - start) / plies.max(1) as f64;
         (per_ply <= single).then(|| ((LANES as f64 * per_ply / single).ceil() as usize).max(1))
@@ -483,7 +484,23 @@ impl StateMachine for Propnet {
         if self.stats.lanes_from.is_none_or(|from| count < from) {
             return crate::machine::playout::one_at_a_time(self, rng, count, max_steps, each);
         }
-        self.run_lanes(rng, count, max_steps, each)
+        let init = self.init.clone();
+        self.run_lanes(&init, rng, count, max_steps, each)
+    }
+
+    fn playouts_from(
+        &mut self,
+        state: &State,
+        rng: &mut Rng,
+        count: usize,
+        max_steps: usize,
+        each: &mut dyn FnMut(usize, &Outcome),
+    ) -> Result<()> {
+        need_roles(self)?;
+        if self.stats.lanes_from.is_none_or(|from| count < from) {
+            return crate::machine::playout::one_at_a_time_from(self, state, rng, count, max_steps, each);
+        }
+        self.run_lanes(state, rng, count, max_steps, each)
     }
 }
 

@@ -218,3 +218,28 @@ fn playouts_stop_where_a_role_has_no_legal_move() {
         assert_eq!(a, b);
     }
 }
+
+/// From a state other than the initial one (a student's player's bulk playouts), the batch
+/// gives playout `j` exactly as the one-at-a-time playout from that state.
+#[test]
+fn batch_playouts_from_a_state_equal_one_at_a_time() {
+    for name in ["tictactoe.kif", "connectfour.kif"] {
+        let (_, g) = load(&game(name));
+        let mut p = Propnet::new(&g, Options::default(), &|| 0.0).unwrap();
+        p.stats.lanes_from = Some(1);
+        let mut state = p.initial_state();
+        for _ in 0..3 {
+            let joint: Vec<_> = (0..p.roles().len()).map(|r| p.legal_moves(&state, r).unwrap()[0]).collect();
+            state = p.next_state(&state, &joint).unwrap();
+        }
+        let mut series = Rng::new(4);
+        let one: Vec<Outcome> = (0..100)
+            .map(|_| p.playout_from(&state, &mut crate::machine::playout::playout_rng(&mut series), 1000).unwrap())
+            .collect();
+        let mut batch: Vec<Option<Outcome>> = vec![None; 100];
+        p.playouts_from(&state, &mut Rng::new(4), 100, 1000, &mut |j, o| batch[j] = Some(o.clone())).unwrap();
+        let batch: Vec<Outcome> = batch.into_iter().map(|o| o.expect("every playout reported")).collect();
+        assert_eq!(one, batch, "{name}");
+        assert!(one.iter().all(|o| o.length < 40), "{name}: playouts start from the state, not the initial one");
+    }
+}

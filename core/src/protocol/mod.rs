@@ -6,7 +6,8 @@
 //! seats that answer messages (players of our own, or remote ones reached by the caller) step
 //! by step and records it, [`fault`] judges replies and words every fault (the HTTP faces
 //! only say what happened, as a [`fault::NoReply`]), [`game`] seats the entrants of one game
-//! of a match and names it. The HTTP server and client
+//! of a match and names it, [`student`] gives a player written by a student its match to
+//! search (states as numbers). The HTTP server and client
 //! live in the CLI (`gdl player`, `gdl match`) and the page (`web/src/players/remote.ts`).
 //!
 //! GDL-II: a role gets its percepts instead of the joint move ([`message::Last`]); our players
@@ -17,6 +18,7 @@ pub mod game;
 pub mod message;
 pub mod player;
 pub mod referee;
+pub mod student;
 
 use crate::machine::{Result, StateMachine};
 use crate::players::{Decision, Spec, View};

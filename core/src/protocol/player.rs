@@ -68,6 +68,23 @@ where
         self.m.roles()
     }
 
+    /// The game's state machine, for a player that searches it itself (a student's player
+    /// on the page: `wasm/src/student.rs`).
+    pub fn machine(&mut self) -> &mut M {
+        &mut self.m
+    }
+
+    /// The position, where the player knows it; `None` in a GDL-II game, where it knows only
+    /// its history.
+    pub fn position(&self) -> Option<&M::State> {
+        self.hidden.is_none().then_some(&self.state)
+    }
+
+    /// GDL-II: the role's history (its moves and percepts); `None` in a game without `sees`.
+    pub fn history(&self) -> Option<&History<M::Move>> {
+        self.hidden.as_ref().map(|(h, _)| h)
+    }
+
     /// Plays the referee's last joint move (`Nothing` before the first move); in a GDL-II
     /// game, adds the role's move and percepts to its history.
     pub fn advance(&mut self, last: &Last) -> Result<(), String> {

@@ -447,3 +447,52 @@ fn the_referee_tells_the_joint_move_or_a_roles_own_move_and_percepts() {
     assert_eq!(game.stop_message(0).to_string(), "(STOP m1 3 switch ((car 2)))");
     assert_eq!(game.record().goals.as_ref().map(|g| g[0]), Some(100), "the switch wins the car");
 }
+
+/// A student's player's match: states as numbers (the same state, the same number), calls
+/// that say what is wrong, and in a GDL-II game no position, only the role's history.
+#[test]
+fn a_students_match_numbers_states_and_hides_a_gdl2_position() {
+    use super::student::{StudentGame, HIDDEN};
+    let desc = crate::parse::parse(&text("tictactoe")).description;
+    let start = Message::start("m1", "o", &desc, 10.0, 3.0).to_string();
+    let mut g = StudentGame::start(&start, 1, |r| Ok(engine(r))).unwrap();
+    assert_eq!((g.role(), g.roles().to_vec(), g.hidden()), (1, vec!["x".to_string(), "o".to_string()], false));
+    let s0 = g.initial();
+    assert_eq!(g.current().unwrap(), s0);
+    assert_eq!(g.legal(s0, 0).unwrap().len(), 9);
+    let joint = ["(mark 2 2)".to_string(), "noop".to_string()];
+    let s1 = g.next(s0, &joint).unwrap();
+    assert_eq!(g.next(s0, &joint).unwrap(), s1, "one state, one number");
+    assert!(g.fluents(s1).unwrap().contains(&"(cell 2 2 x)".to_string()));
+    assert_eq!(
+        g.next(s0, &["(mark 9 9)".into(), "noop".into()]).unwrap_err(),
+        "(mark 9 9) is not a legal move of x in state 0"
+    );
+    assert_eq!(
+        g.legal(77, 0).unwrap_err(),
+        "77 is not a state of this match: use a state the game gave (initial, next, …)"
+    );
+    let means = g.playouts(s1, 50).unwrap();
+    assert_eq!(means.iter().sum::<f64>().round(), 100.0);
+    assert_eq!(g.follow("(PLAY m1 ((mark 2 2) noop))").unwrap(), "play");
+    assert_eq!(g.current().unwrap(), s1, "the position follows the referee");
+    assert_eq!(g.follow("(PLAY m2 NIL)").unwrap_err(), "no match 'm2' here: this player is playing 'm1'");
+
+    let desc = crate::parse::parse(&text("montyhall")).description;
+    let start = Message::start("m1", "candidate", &desc, 10.0, 3.0).to_string();
+    let mut g = StudentGame::start(&start, 1, |r| Ok(engine(r))).unwrap();
+    assert!(g.hidden());
+    assert_eq!(g.current().unwrap_err(), HIDDEN);
+    g.follow("(PLAY m1 NIL)").unwrap();
+    g.follow("(PLAY m1 1 (choose 1) ())").unwrap();
+    let (moves, percepts) = g.history();
+    assert_eq!((moves, percepts), (vec!["(choose 1)".to_string()], vec![Vec::<String>::new()]));
+    // The car may be behind any door: the guesses, from the history alone, say so.
+    let mut cars: Vec<String> = Vec::new();
+    for s in g.guesses(30).unwrap() {
+        cars.extend(g.fluents(s).unwrap().into_iter().filter(|f| f.starts_with("(car")));
+    }
+    cars.sort();
+    cars.dedup();
+    assert_eq!(cars, ["(car 1)", "(car 2)", "(car 3)"]);
+}

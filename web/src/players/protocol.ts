@@ -63,8 +63,9 @@ export interface Remote {
 
 /** What sits at a seat: a person, a computer player of ours chosen from the player
  * catalogue (its kind, and the choice: the player in the engine's notation, in words, and the
- * longest it thinks), or a remote player called over the GGP protocol. */
-export type Seat = 'human' | { kind: PlayerKind; choice: PlayerChoice } | { remote: Remote };
+ * longest it thinks), or a player called over the GGP protocol: a remote one, or the
+ * student's player named `player`, answered in its sandbox (`web/src/student/`). */
+export type Seat = 'human' | { kind: PlayerKind; choice: PlayerChoice } | { remote: Remote; player?: string };
 
 /** Starts a match worker on `request`; `reply` hears every message. The worker ends with
  * its answer, except where `more` says it waits for its next task: by default after a game

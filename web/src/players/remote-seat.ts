@@ -12,6 +12,14 @@ import { RefereeMatch } from '../engine/engine';
 import { randomSeed, startPlayers, type Exchange, type Players, type Remote } from './protocol';
 import { abortSoon, type MessageLog } from './remote';
 
+/** How a seat's messages reach its player when not over HTTP (a student's sandbox,
+ * `web/src/student/seat.ts`): the exchange, and the end of the seat. */
+export interface Transport {
+  /** The exchange, and lines the player wrote meanwhile for the log (`said`). */
+  post(message: string, clock: number): Promise<Exchange & { said?: string[] }>;
+  end(): void;
+}
+
 /** The match a remote seat is playing. */
 interface Conversation {
   /** Core's referee of the match. */
@@ -41,6 +49,7 @@ export class RemoteSeat {
     private rules: () => string | null,
     private choose: (role: number, move: string) => void,
     private status: (text: string, alert?: boolean) => void,
+    private transport: Transport | null = null,
   ) {}
 
   /** The position shown changed: tell the player what it needs, in order. */
@@ -58,17 +67,25 @@ export class RemoteSeat {
       if (m && !m.over) await this.#post(m.referee.abortMessage(), this.remote.playClock * 1000);
       m?.referee.free();
       this.#worker?.stop();
+      this.transport?.end();
     });
   }
 
   /** The page is closing: the player's match, if on, is aborted at once. */
   abandon(): void {
     const m = this.#match;
-    if (m && !m.over && this.remote.target) abortSoon(this.remote.target, m.id);
+    if (m && !m.over && this.remote.target && !this.transport) abortSoon(this.remote.target, m.id);
   }
 
   /** Posts `message` and waits for the exchange (logged). */
   #post(message: string, clock: number): Promise<Exchange> {
+    if (this.transport) {
+      return this.transport.post(message, clock).then(({ said, ...e }) => {
+        this.log.add(e);
+        for (const line of said ?? []) this.log.note(line);
+        return e;
+      });
+    }
     return new Promise((done) => {
       this.#answer = (e) => {
         const named = { ...e, to: `${this.#roleName()} (${this.remote.url})` };

@@ -145,6 +145,11 @@ export class MessageLog {
     this.#item(h('li', { class: 'fault warn' }, text));
   }
 
+  /** What a student's player logged (`web/src/student/seat.ts`). */
+  note(text: string): void {
+    this.#item(h('li', { class: 'player-said' }, text));
+  }
+
   /** A refereed game's result line, as the referee says it. */
   result(text: string): void {
     this.#item(h('li', { class: 'result' }, text));

@@ -19,6 +19,8 @@ import { playerCatalogue, type Catalogue, type Thought, type View } from '../eng
 import { RemoteSeat } from './remote-seat';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
 import { randomSeed, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
+import { MY_PLAYER, WRITE_PLAYER, newStudentRemote, studentEntrants, studentTransport } from '../student/seat';
+import { showMyPlayers } from '../student/panel';
 
 /** The engine's name of a computer seat's player (`uct:1s`), null for a person or a remote player. */
 function playerOf(seat: Seat): string | null {
@@ -79,6 +81,8 @@ export class Seats {
     addEventListener('pagehide', () => {
       for (const remote of this.#remotes.values()) remote.abandon();
     });
+    // The student's players kept change: the menus follow.
+    addEventListener('student-players', () => this.#renderSeats());
   }
 
   /** The position shown changed: computers whose turn it is start thinking. */
@@ -305,7 +309,7 @@ export class Seats {
         return h('div', { class: 'seat nature', 'data-index': r }, h('strong', {}, `${role}: `), 'nature, draws its moves at random ', h('label', { class: 'small' }, byHand, ' I choose its moves'));
       }
       const seat = this.#seats[r];
-      const kind = typeof seat === 'string' ? seat : 'remote' in seat ? 'remote' : seat.kind.name;
+      const kind = typeof seat === 'string' ? seat : 'remote' in seat ? (seat.player === undefined ? 'remote' : MY_PLAYER + seat.player) : seat.kind.name;
       // The kinds core offers for this game: in a game with percepts, MCTS and perfect (which
       // read the true state) give way to the honest player; a remote player is sent only its
       // own moves and percepts.
@@ -315,6 +319,7 @@ export class Seats {
         { 'aria-label': `Who plays ${role}`, 'data-role': role, class: 'seat-kind', onchange: (e: Event) => this.#setSeat(r, (e.target as HTMLSelectElement).value) },
         h('option', { value: 'human', selected: kind === 'human' }, 'human'),
         ...kinds.map((k) => h('option', { value: k.name, selected: k.name === kind }, k.label)),
+        ...[...studentEntrants(), WRITE_PLAYER].map((e) => h('option', { value: e.value, selected: e.value === kind }, e.label)),
       );
       const budget =
         typeof seat !== 'string' &&
@@ -325,7 +330,7 @@ export class Seats {
           { class: 'seat-budget', 'aria-label': `Budget of ${role}`, onchange: (e: Event) => this.#setSeat(r, kind, (e.target as HTMLSelectElement).value) },
           ...seat.kind.choices.map((c) => h('option', { value: c.budget, selected: c.spec === seat.choice.spec }, c.budgetLabel)),
         );
-      const remote = typeof seat !== 'string' && 'remote' in seat && this.#remoteBoxes(r, role, seat.remote);
+      const remote = typeof seat !== 'string' && 'remote' in seat && (seat.player === undefined ? this.#remoteBoxes(r, role, seat.remote) : this.#studentBoxes(r, role, seat.player, seat.remote));
       return h('div', { class: 'seat', 'data-index': r }, h('strong', {}, `${role}: `), select, budget, remote);
     };
     byId('seats').replaceChildren(...this.#roles.map(row));
@@ -343,6 +348,21 @@ export class Seats {
     };
     const status = h('span', { class: 'remote-seat-status muted', role: 'status' });
     return h('span', { class: 'remote-seat' }, addressBox(this.module, `Address of the remote player for ${role}`, remote, this.#log, changed), clockBoxes(remote, changed, role), status);
+  }
+
+  /** A student's player's play clock and status; a change of clock starts its match anew. */
+  #studentBoxes(r: number, role: string, name: string, remote: Remote): HTMLElement {
+    const status = h('span', { class: 'remote-seat-status muted', role: 'status' });
+    return h('span', { class: 'remote-seat' }, clockBoxes(remote, (next) => this.#seatStudent(r, name, next), role), status);
+  }
+
+  /** Seat `r` goes to the student's player `name`, refereed by core as a remote player is. */
+  #seatStudent(r: number, name: string, remote: Remote): void {
+    this.#seats[r] = { remote, player: name };
+    this.#remotes.get(r)?.end();
+    const transport = studentTransport(name, this.#log, () => `${this.#roles[r]} (my player ${name})`);
+    this.#remotes.set(r, new RemoteSeat(this.module, remote, r, this.#log, this.rules, this.choose, (text, alert) => this.#remoteStatus(r, text, alert), transport));
+    if (this.#view) this.#remotes.get(r)?.update(this.#view);
   }
 
   #remoteStatus(r: number, text: string, alert = false): void {
@@ -363,8 +383,19 @@ export class Seats {
   /** Seat `r` goes to a person, or to the catalogue's kind named `kind` with its choice of
    * `budget` (its default unless given). */
   #setSeat(r: number, kind: string, budget?: string): void {
+    // "write one…" opens the player editor; the seat stays as it was.
+    if (kind === WRITE_PLAYER.value) {
+      showMyPlayers();
+      return this.#renderSeats();
+    }
     this.#remotes.get(r)?.end();
     this.#remotes.delete(r);
+    if (kind.startsWith(MY_PLAYER)) {
+      if (this.#thinking.delete(r)) this.#endWorker(r);
+      this.#seatStudent(r, kind.slice(MY_PLAYER.length), newStudentRemote(kind.slice(MY_PLAYER.length)));
+      this.#renderSeats();
+      return this.#startThinking();
+    }
     const offered = this.#catalogue.kinds.find((k) => k.name === kind);
     const choice = offered?.choices.find((c) => c.budget === budget) ?? offered?.choices[offered.default];
     this.#seats[r] = !offered ? 'human' : choice ? { kind: offered, choice } : { remote: newRemote() };

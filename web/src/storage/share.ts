@@ -35,13 +35,13 @@ export const LONG_LINK = 32_000;
 
 export class ShareError extends Error {}
 
-function toBase64url(bytes: Uint8Array): string {
+export function toBase64url(bytes: Uint8Array): string {
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function fromBase64url(text: string): Uint8Array {
+export function fromBase64url(text: string): Uint8Array {
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
   const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
   const out = new Uint8Array(bin.length);
@@ -57,7 +57,7 @@ export function encodeShare(s: Shared): string {
 
 const DAMAGED = 'The share link is damaged or incomplete — it was probably cut off when it was copied. Ask for the link again.';
 
-function inflateCapped(data: Uint8Array): Uint8Array {
+export function inflateCapped(data: Uint8Array): Uint8Array {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let ended = false;
