@@ -46,8 +46,10 @@ pub struct Standing {
 pub fn leaderboard(record: &Record) -> Leaderboard {
     let plan = &record.plan;
     let of_game = |game: Option<usize>| {
-        let finished: Vec<&Finished> =
+        let mut finished: Vec<&Finished> =
             (record.finished.iter()).filter(|f| game.is_none_or(|g| record.schedule[f.fixture].game == g)).collect();
+        // In schedule order, whatever order the games finished in.
+        finished.sort_by_key(|f| f.fixture);
         board(plan, record, &finished)
     };
     Leaderboard {
