@@ -10,6 +10,7 @@
 pub mod groundview;
 pub mod protocol;
 pub mod text;
+pub mod tournament;
 
 use gdl_core::analyze::Options;
 use gdl_core::play::Stats;

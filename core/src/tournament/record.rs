@@ -2,8 +2,8 @@
 //! referee's record: moves, time per move, percepts, faults, goals; and the seed). It is
 //! saved as JSON as it grows; a tournament resumes from it playing only the games it misses
 //! ([`Record::missing`]). A file that is not a tournament record, or one damaged or edited
-//! out of shape, is refused in words ([`Record::read`]). [`Record::csv`] gives one line per
-//! finished game for a spreadsheet.
+//! out of shape, is refused in words ([`Record::read`], [`Record::checked`]).
+//! [`Record::csv`] gives one line per finished game for a spreadsheet.
 
 use super::{schedule, Fixture, Plan};
 use crate::gdl2::is_nature;
@@ -37,6 +37,7 @@ pub struct Finished {
     /// The tournament's seed: the player at role `r` was seeded with the arena's
     /// `player_seed(seed, fixture, r)`, the referee with `player_seed(seed, fixture, roles)`.
     pub seed: u64,
+    #[cfg_attr(feature = "tsify", tsify(type = "MatchRecord"))]
     pub record: referee::Record,
 }
 
@@ -57,6 +58,18 @@ impl Record {
         }
         let record: Record =
             serde_json::from_value(value).map_err(|e| format!("the tournament record is damaged: {e}"))?;
+        record.checked()
+    }
+
+    /// The record, if it is whole: its version this one, its plan playable, its schedule the
+    /// plan's, each finished game a game of the schedule, once, with the plan's roles and
+    /// seed; otherwise what is wrong, in words. (`read` checks what it reads; the page reads
+    /// records without JSON text and checks them here.)
+    pub fn checked(self) -> Result<Record, String> {
+        let record = self;
+        if record.format != FORMAT {
+            return Err(format!("this is not a tournament record: its format is '{}', not '{FORMAT}'", record.format));
+        }
         if record.version != VERSION {
             return Err(format!(
                 "the tournament record has version {}; this gdl reads version {VERSION}",

@@ -1,0 +1,93 @@
+// Browser tests of the Match tab's tournament: three entrants on tic-tac-toe run to their
+// leaderboard, which equals `gdl tournament`'s with the same seed (core computes both), and a
+// game opens in the Play pane; a reload in the middle keeps every finished game and Resume
+// plays only the rest. Screenshots go to artifacts/.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gdlBinary, openPage, shot, useBrowser } from './lib.mjs';
+
+const env = useBrowser();
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Opens the tournament form with `entrants`, `perSeating` games per seating and `seed`, and starts it. */
+async function startTournament(page, entrants, perSeating, seed) {
+  await page.locator('#tab-match').click();
+  await page.locator('#to-section > summary').click();
+  await page.locator('#to-entrants').fill(entrants);
+  await page.locator('#to-per-pairing').fill(String(perSeating));
+  await page.locator('#to-seed').fill(String(seed));
+  await page.locator('#to-run').click();
+}
+
+const played = (page, n) => page.waitForFunction((n) => new RegExp(`^${n} of ${n} games played`).test(document.querySelector('#to-status')?.textContent ?? ''), n, { timeout: 120_000 });
+
+/** The leaderboard's rows: entrant (as the page names it), games, wins, draws, losses. */
+const rows = (page) => page.locator('#to-results .to-board tbody tr').evaluateAll((rs) => rs.map((r) => [r.dataset.entrant, ...[...r.querySelectorAll('td')].slice(2, 6).map((td) => Number(td.textContent))]));
+
+/** The saved record's finished games: number → joint moves. */
+const saved = (page) =>
+  page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('gdl.tournament') ?? 'null');
+    if (s === null) return {};
+    return Object.fromEntries(JSON.parse(s.record).finished.map((f) => [f.fixture, f.record.steps.map((st) => st.moves)]));
+  });
+
+test('three entrants on tic-tac-toe: the leaderboard is gdl tournament’s, and a game opens in Play', { timeout: 240_000 }, async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await startTournament(page, 'random, mc:50, uct:100', 2, 5);
+  await played(page, 12);
+  const board = await rows(page);
+  assert.equal(board.length, 3);
+  for (const [, games, w, d, l] of board) assert.deepEqual([games, w + d + l], [8, 8]);
+  // The same tournament from the command line: the same table.
+  const cli = await new Promise((ok, fail) =>
+    execFile(gdlBinary(), ['tournament', 'games/tictactoe.kif', '--entrants', 'random,mc:50,uct:100', '--games-per-pairing', '2', '--seed', '5', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 }, (e, out, err) => (e ? fail(new Error(`${e.message}\n${err}`)) : ok(JSON.parse(out)))),
+  );
+  const theirs = cli.leaderboard.overall.map((s) => [s.tally.player, s.tally.games, s.tally.wins, s.tally.draws, s.tally.losses]);
+  assert.deepEqual(board, theirs);
+  // No wider than its pane.
+  const [table, pane] = await page.evaluate(() => [document.querySelector('#to-results .to-scroll').getBoundingClientRect().width, document.querySelector('#pane-match').getBoundingClientRect().width]);
+  assert.ok(table <= pane, `${table} > ${pane}`);
+  await shot(page, 'tournament');
+  // A game opens in the Play pane, at its end.
+  await page.locator('#to-games summary').click();
+  assert.equal(await page.locator('#to-games li').count(), 12);
+  const game = page.locator('#to-games li[data-game="3"]');
+  const length = Number((await game.textContent()).match(/(\d+) moves/)[1]);
+  await game.locator('button', { hasText: 'Open in Play' }).click();
+  assert.equal(await page.locator('#tab-play').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#history li').count(), length + 1);
+  assert.equal(await page.locator('#outcome.over').count(), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a reload in the middle keeps every finished game, and Resume plays only the rest', { timeout: 300_000 }, async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await startTournament(page, 'mc:3000, uct:3000, random', 3, 9);
+  await page.waitForFunction(() => /^([2-9]|1[0-5]) of 18 games played/.test(document.querySelector('#to-status')?.textContent ?? ''), null, { timeout: 120_000 });
+  const before = await saved(page);
+  assert.ok(Object.keys(before).length >= 2);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('#tab-match').click();
+  // The tournament saved is shown at once.
+  assert.equal(await page.locator('#to-section').getAttribute('open'), '');
+  const after = await saved(page);
+  // Nothing finished is lost, nor changed.
+  for (const [n, moves] of Object.entries(before)) assert.deepEqual(after[n], moves, `game ${Number(n) + 1}`);
+  const kept = Object.keys(after).length;
+  assert.match(await page.locator('#to-status').textContent(), new RegExp(`^${kept} of 18 games played`));
+  assert.equal(await page.locator('#to-resume').isVisible(), true);
+  await page.locator('#to-resume').click();
+  await played(page, 18);
+  const done = await saved(page);
+  assert.equal(Object.keys(done).length, 18);
+  for (const [n, moves] of Object.entries(after)) assert.deepEqual(done[n], moves, `game ${Number(n) + 1} replayed`);
+  assert.equal(await page.locator('#to-resume').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
