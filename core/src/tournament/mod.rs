@@ -55,11 +55,14 @@ pub struct GameName {
 }
 
 impl Plan {
-    /// Whether the plan can be played: two entrants at least, a game, one game per pairing
-    /// at least, clocks above 0; or what is wrong, in words.
+    /// Whether the plan can be played: two entrants at least, each once, a game, one game per
+    /// pairing at least, clocks above 0; or what is wrong, in words.
     pub fn check(&self) -> std::result::Result<(), String> {
         if self.entrants.len() < 2 {
             return Err(format!("a tournament needs two entrants at least; it has {}", self.entrants.len()));
+        }
+        if let Some((i, twice)) = (self.entrants.iter().enumerate()).find(|(i, e)| self.entrants[..*i].contains(e)) {
+            return Err(format!("entrant {} is {twice} again: list each entrant once", i + 1));
         }
         if self.games.is_empty() {
             return Err("a tournament needs a game at least".into());

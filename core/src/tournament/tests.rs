@@ -274,4 +274,8 @@ fn records_that_are_not_a_tournaments_are_refused_in_words() {
     other.games_per_pairing = 3;
     assert!(record.is_of(&other).unwrap_err().contains("settings are 1 games per pairing"));
     assert!(Record::new(ttt_plan(&["random"])).unwrap_err().contains("two entrants at least"));
+    assert_eq!(
+        Record::new(ttt_plan(&["random", "mc:20", "random"])).unwrap_err(),
+        "entrant 3 is random again: list each entrant once"
+    );
 }

@@ -109,7 +109,8 @@ export class TournamentPane {
     }
     for (const option of byId<HTMLSelectElement>('to-library').selectedOptions) {
       const e = examples.find((x) => x.id === option.value);
-      if (e) chosen.push({ name: e.id, text: e.text });
+      // Named by its file in the repository, as `gdl tournament` names it from there.
+      if (e) chosen.push({ name: `games/${e.id}.kif`, text: e.text });
     }
     const seedText = byId<HTMLInputElement>('to-seed').value.trim();
     try {
