@@ -1,10 +1,12 @@
 // Browser tests of the Match tab's tournament: three entrants on tic-tac-toe run to their
 // leaderboard, which equals `gdl tournament`'s with the same seed (core computes both), and a
 // game opens in the Play pane; a reload in the middle keeps every finished game and Resume
-// plays only the rest. Screenshots go to artifacts/.
+// plays only the rest; an entrant that never answers is reported in the referee's words while
+// the tournament goes on. Screenshots go to artifacts/.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gdlBinary, openPage, shot, useBrowser } from './lib.mjs';
@@ -89,5 +91,29 @@ test('a reload in the middle keeps every finished game, and Resume plays only th
   for (const [n, moves] of Object.entries(after)) assert.deepEqual(done[n], moves, `game ${Number(n) + 1} replayed`);
   assert.equal(await page.locator('#to-resume').isVisible(), false);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an entrant that never answers is reported in the referee’s words, and the tournament goes on', { timeout: 240_000 }, async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  // A port nothing listens on: every message to it is refused at once.
+  const port = await new Promise((ok) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => ok(port));
+    });
+  });
+  const silentUrl = `http://127.0.0.1:${port}`;
+  await startTournament(page, `random, uct:20, ${silentUrl}`, 1, 2);
+  await played(page, 6);
+  const silent = page.locator(`#to-results .to-board tbody tr[data-entrant="${silentUrl}"]`);
+  const cells = await silent.locator('td').allTextContents();
+  assert.equal(cells[2], '4');
+  assert.ok(Number(cells.at(-1)) > 4, `faults: ${cells.at(-1)}`);
+  const words = await silent.locator('td').last().getAttribute('title');
+  assert.match(words, /^game \d+: player 3 \((x|o)\) at the start: no reply: the player cannot be reached/);
+  assert.equal(Number(await page.locator('#to-results .to-board tbody tr[data-entrant="random"] td').last().textContent()), 0);
+  // The page's own console errors from the refused connections are the browser's, not the page's.
+  assert.deepEqual(errors.filter((e) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(e)), []);
   await context.close();
 });

@@ -160,7 +160,8 @@ export class TournamentPane {
       const request = { module: this.module, rules, engine: 'auto', moves: [], task: { kind: 'tournament' as const, plan, game: fixture.number, targets } };
       if (worker) return worker.send(request);
       let me: Players | null = null;
-      me = startPlayers(request, (reply) => this.#reply(reply, () => next(me)), (m) => m.type === 'finished');
+      // The worker waits for its next game after each message (exchanges and faults come first).
+      me = startPlayers(request, (reply) => this.#reply(reply, () => next(me)), (m) => m.type !== 'error');
       this.#pool.push(me);
     };
     for (let w = 0; w < workers; w++) next(null);
