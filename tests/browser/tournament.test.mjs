@@ -1,5 +1,6 @@
 // Browser tests of the Match tab's tournament: three entrants on tic-tac-toe run to their
-// leaderboard, which equals `gdl tournament`'s with the same seed (core computes both), and a
+// leaderboard, which equals `gdl tournament`'s with the same seed (core computes both; so
+// does one with two remote `gdl player`s on two games), and a
 // game opens in the Play pane; a reload in the middle keeps every finished game and Resume
 // plays only the rest; an entrant that never answers is reported in the referee's words while
 // the tournament goes on. Screenshots go to artifacts/.
@@ -9,20 +10,31 @@ import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { gdlBinary, openPage, shot, useBrowser } from './lib.mjs';
+import { gdlBinary, openPage, shot, startGdlPlayer, useBrowser } from './lib.mjs';
 
 const env = useBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Opens the tournament form with `entrants`, `perSeating` games per seating and `seed`, and starts it. */
-async function startTournament(page, entrants, perSeating, seed) {
+/** Opens the tournament form with `entrants`, `perSeating` games per seating and `seed` (and
+ * `library` games beside the editor's), and starts it. */
+async function startTournament(page, entrants, perSeating, seed, library = []) {
   await page.locator('#tab-match').click();
   await page.locator('#to-section > summary').click();
   await page.locator('#to-entrants').fill(entrants);
+  await page.locator('#to-library').selectOption(library);
   await page.locator('#to-per-pairing').fill(String(perSeating));
   await page.locator('#to-seed').fill(String(seed));
   await page.locator('#to-run').click();
 }
+
+/** `gdl tournament` with `args`, its JSON. */
+const gdlTournament = (args) =>
+  new Promise((ok, fail) =>
+    execFile(gdlBinary(), ['tournament', ...args, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 }, (e, out, err) => (e ? fail(new Error(`${e.message}\n${err}`)) : ok(JSON.parse(out)))),
+  );
+
+/** A leaderboard of `gdl tournament --json` as `rows` reads the page's. */
+const table = (board) => board.map((s) => [s.tally.player, s.tally.games, s.tally.wins, s.tally.draws, s.tally.losses]);
 
 const played = (page, n) => page.waitForFunction((n) => new RegExp(`^${n} of ${n} games played`).test(document.querySelector('#to-status')?.textContent ?? ''), n, { timeout: 120_000 });
 
@@ -45,14 +57,11 @@ test('three entrants on tic-tac-toe: the leaderboard is gdl tournament’s, and 
   assert.equal(board.length, 3);
   for (const [, games, w, d, l] of board) assert.deepEqual([games, w + d + l], [8, 8]);
   // The same tournament from the command line: the same table.
-  const cli = await new Promise((ok, fail) =>
-    execFile(gdlBinary(), ['tournament', 'games/tictactoe.kif', '--entrants', 'random,mc:50,uct:100', '--games-per-pairing', '2', '--seed', '5', '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 }, (e, out, err) => (e ? fail(new Error(`${e.message}\n${err}`)) : ok(JSON.parse(out)))),
-  );
-  const theirs = cli.leaderboard.overall.map((s) => [s.tally.player, s.tally.games, s.tally.wins, s.tally.draws, s.tally.losses]);
-  assert.deepEqual(board, theirs);
+  const cli = await gdlTournament(['games/tictactoe.kif', '--entrants', 'random,mc:50,uct:100', '--games-per-pairing', '2', '--seed', '5']);
+  assert.deepEqual(board, table(cli.leaderboard.overall));
   // No wider than its pane.
-  const [table, pane] = await page.evaluate(() => [document.querySelector('#to-results .to-scroll').getBoundingClientRect().width, document.querySelector('#pane-match').getBoundingClientRect().width]);
-  assert.ok(table <= pane, `${table} > ${pane}`);
+  const [wide, pane] = await page.evaluate(() => [document.querySelector('#to-results .to-scroll').getBoundingClientRect().width, document.querySelector('#pane-match').getBoundingClientRect().width]);
+  assert.ok(wide <= pane, `${wide} > ${pane}`);
   await shot(page, 'tournament');
   // A game opens in the Play pane, at its end.
   await page.locator('#to-games summary').click();
@@ -116,4 +125,24 @@ test('an entrant that never answers is reported in the referee’s words, and th
   // The page's own console errors from the refused connections are the browser's, not the page's.
   assert.deepEqual(errors.filter((e) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(e)), []);
   await context.close();
+});
+
+test('two of ours and two remote gdl players on two games: the leaderboard is gdl tournament’s', { timeout: 400_000 }, async () => {
+  const players = [await startGdlPlayer(['--player', 'uct:50']), await startGdlPlayer(['--player', 'mc:50'])];
+  try {
+    const entrants = `random, uct:30, ${players[0].url}, ${players[1].url}`;
+    const { context, page, errors } = await openPage(env.browser, env.url);
+    await startTournament(page, entrants, 1, 8, ['nim']);
+    await played(page, 24);
+    // Per game and overall, as gdl tournament says with the same seed.
+    const boards = await page.locator('#to-results .to-board').evaluateAll((bs) => bs.map((b) => [...b.querySelectorAll('tbody tr')].map((r) => [r.dataset.entrant, ...[...r.querySelectorAll('td')].slice(2, 6).map((td) => Number(td.textContent))])));
+    const cli = await gdlTournament(['games/tictactoe.kif', 'games/nim.kif', '--entrants', entrants.replaceAll(' ', ''), '--seed', '8']);
+    assert.deepEqual(boards, [...cli.leaderboard.per_game.map((b) => table(b.standings)), table(cli.leaderboard.overall)]);
+    assert.equal(await page.locator('#to-results').getByText('faults of').count(), 0);
+    for (const row of await page.locator('#to-results .to-board tbody tr td:last-child').allTextContents()) assert.equal(row, '0');
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    for (const p of players) p.stop();
+  }
 });

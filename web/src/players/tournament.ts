@@ -1,10 +1,11 @@
-// The Match tab's tournament: entrants (the catalogue's players, remote addresses) on the
-// editor's game and library games, every game of core's schedule played by a pool of workers
+// The Match tab's tournament: entrants (the catalogue's players; remote addresses, checked
+// with INFO as the Match tab's are, their messages in a log) on the editor's game and library
+// games, every game of core's schedule played by a pool of workers
 // (one to navigator.hardwareConcurrency - 1; one at a time with a remote entrant, which plays
 // one match at a time), a progress bar with an estimate of the time left, and the leaderboard
 // core computes (the page never tallies). The record is saved in localStorage after every
 // game, so a reload offers to resume it without losing a finished game; it downloads as JSON
-// (what `gdl tournament --resume` reads) and CSV. Each finished game opens in the Play pane.
+// (`gdl tournament`'s record) and CSV. Each finished game opens in the Play pane.
 
 import { byId, h } from '../dom';
 import {
@@ -25,6 +26,7 @@ import {
 } from '../engine/engine';
 import { examples } from '../editor/examples';
 import { randomSeed, startPlayers, type Players, type PlayersReply } from './protocol';
+import { MessageLog, reach } from './remote';
 import './tournament.css';
 
 /** Where the tournament's record and its games' rules are kept between visits. */
@@ -46,6 +48,10 @@ export class TournamentPane {
   /** Games being played, by their number, and when this run started and how many it finished. */
   #playing = new Set<number>();
   #run = { started: 0, finished: 0, workers: 1 };
+  /** Counts the runs stopped, so that a run checking addresses knows it was. */
+  #runs = 0;
+  /** The messages to remote entrants. */
+  #log = new MessageLog(byId<HTMLDetailsElement>('to-log'));
 
   constructor(
     private module: WebAssembly.Module,
@@ -70,7 +76,7 @@ export class TournamentPane {
       this.#start();
     });
     byId('to-stop').addEventListener('click', () => this.#stop('Stopped; the games finished are kept, and Resume plays the rest.'));
-    byId('to-resume').addEventListener('click', () => this.#resume());
+    byId('to-resume').addEventListener('click', () => void this.#resume());
     byId('to-json').addEventListener('click', () => this.#download(false));
     byId('to-csv').addEventListener('click', () => this.#download(true));
     addEventListener('pagehide', () => this.#stop(''));
@@ -131,23 +137,31 @@ export class TournamentPane {
     }
     this.#rules = Object.fromEntries(chosen.map((g) => [g.name, g.text]));
     this.#save();
-    this.#resume();
+    void this.#resume();
   }
 
-  /** Plays the games the record misses. */
-  #resume(): void {
+  /** Plays the games the record misses. Each remote entrant's address is checked first, to
+   * find where the page reaches it (directly, or through the relay); one that cannot be
+   * reached still plays, and the referee reports its faults. */
+  async #resume(): Promise<void> {
     const record = this.#record;
     if (record === null) return;
     this.#stop('');
+    this.#log.clear();
+    const remotes = record.plan.entrants.filter((e) => e.startsWith('http://'));
+    this.#setRunning(true);
+    const run = this.#runs;
+    const reached = await Promise.all(remotes.map((url) => reach(this.module, url, this.#log)));
+    // Stopped, or started again, while the addresses were checked.
+    if (run !== this.#runs) return;
+    const targets = Object.fromEntries(reached.map((r, i) => [remotes[i], r.target ?? remotes[i]]));
     const missing: Fixture[] = tournamentMissing(record);
     const plan = record.plan;
-    if (missing.length === 0) return this.#show();
-    const remote = record.plan.entrants.some((e) => e.startsWith('http://'));
+    if (missing.length === 0) return this.#finish();
     const cores = navigator.hardwareConcurrency || 2;
-    const workers = remote ? 1 : Math.max(1, Math.min(missing.length, cores - 1));
+    const workers = remotes.length > 0 ? 1 : Math.max(1, Math.min(missing.length, cores - 1));
     this.#run = { started: performance.now(), finished: 0, workers };
     this.#setRunning(true);
-    const targets = Object.fromEntries(record.plan.entrants.filter((e) => e.startsWith('http://')).map((e) => [e, e]));
     const next = (worker: Players | null): void => {
       const fixture = missing.shift();
       if (fixture === undefined) {
@@ -174,6 +188,10 @@ export class TournamentPane {
       this.#playing.delete(reply.game);
       this.#add(reply.finished);
       more();
+    } else if (reply.type === 'exchange') {
+      this.#log.add(reply.exchange);
+    } else if (reply.type === 'fault') {
+      this.#log.fault(reply.message);
     } else if (reply.type === 'error') {
       this.#stop(`The tournament stopped: ${reply.message}. The games finished are kept; Resume plays the rest.`);
     }
@@ -204,6 +222,7 @@ export class TournamentPane {
 
   /** Stops every worker; `message`, if any, is shown under the leaderboard. */
   #stop(message: string): void {
+    this.#runs++;
     for (const p of this.#pool) p.stop();
     this.#pool = [];
     this.#playing.clear();
