@@ -7,6 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,17 @@ test('three entrants on tic-tac-toe: the leaderboard is gdl tournament’s, and 
   const [wide, pane] = await page.evaluate(() => [document.querySelector('#to-results .to-scroll').getBoundingClientRect().width, document.querySelector('#pane-match').getBoundingClientRect().width]);
   assert.ok(wide <= pane, `${wide} > ${pane}`);
   await shot(page, 'tournament');
+  // The record downloads as gdl tournament's JSON, and as CSV, one line per game.
+  const download = async (id) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.locator(id).click()]);
+    return readFile(await file.path(), 'utf8');
+  };
+  const json = JSON.parse(await download('#to-json'));
+  assert.equal(json.format, 'gdl tournament record');
+  assert.equal(json.finished.length, 12);
+  const csv = (await download('#to-csv')).trim().split('\n');
+  assert.equal(csv.length, 13);
+  assert.match(csv[1], /^1,the editor’s game,5,x=random o=mc:50,/);
   // A game opens in the Play pane, at its end.
   await page.locator('#to-games summary').click();
   assert.equal(await page.locator('#to-games li').count(), 12);
