@@ -423,7 +423,8 @@ fn a_tournament_runs_game_by_game_to_its_leaderboard() {
     assert_eq!(missing.length(), 2);
     for fixture in missing.iter() {
         let plan = get(&record, "plan");
-        let finished = session.tournament_game(plan, num(&fixture, "number") as u32, post.clone(), log.clone()).unwrap();
+        let finished =
+            session.tournament_game(plan, num(&fixture, "number") as u32, post.clone(), log.clone()).unwrap();
         record = tournament_finish(record, finished).unwrap();
     }
     assert_eq!(Array::from(&tournament_missing(record.clone()).unwrap()).length(), 0);
