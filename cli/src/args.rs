@@ -37,6 +37,11 @@ pub enum Command {
     /// Games between computer players of ours or GGP players at http://host:port (see
     /// --players): wins, draws, losses and mean score per player with 95% confidence intervals. Seats rotate between games; with more roles than players the list cycles.
     Match(MatchArgs),
+    /// A tournament: every entrant against every other on each game, the seats rotated, each
+    /// game refereed by the GGP protocol; the leaderboard per game and overall (points, wins,
+    /// draws, losses with 95% intervals, a Bradley–Terry rating, faults). The record grows as
+    /// games finish; --resume plays only the games it misses.
+    Tournament(TournamentArgs),
     /// Serve GGP matches over HTTP (START, PLAY, STOP as GGP-Base and the Dresden
     /// GameController send them), one match at a time, with any player of `gdl match`.
     Player(PlayerArgs),
@@ -157,6 +162,51 @@ pub struct MatchArgs {
     pub record: Option<PathBuf>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+#[derive(clap::Args)]
+pub struct TournamentArgs {
+    /// The games, one file or several.
+    #[arg(required = true)]
+    pub games: Vec<PathBuf>,
+    // The notation is the player catalogue's, as for `gdl match --players`.
+    #[arg(long, help = format!("Entrants, comma-separated: {}", gdl_core::players::catalogue::notation()))]
+    pub entrants: String,
+    /// How many times each seating of each pairing is played.
+    #[arg(long, default_value_t = 1)]
+    pub games_per_pairing: usize,
+    /// Seeds the schedule and every game (game N replays alone from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: every core). With budgets in time, more threads than
+    /// free cores give each player less thinking.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write the record (the schedule and every finished game: moves, goals, faults, seed) as
+    /// JSON to this file, after every game.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    /// Write one line per finished game to this file, as CSV for a spreadsheet.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Resume the tournament of this record, playing only the games it misses; the record
+    /// grows in this file unless --record names another.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Seconds each player has to answer START.
+    #[arg(long, default_value_t = 10.0)]
+    pub start_clock: f64,
+    /// Seconds each player has per move; a late, missing or illegal move is replaced by a
+    /// random legal one, and the record says why.
+    #[arg(long, default_value_t = 3.0)]
+    pub play_clock: f64,
+    /// Most joint moves per game (a game cut there counts as a draw).
+    #[arg(long, default_value_t = 1000)]
+    pub max_steps: usize,
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 #[derive(clap::Args)]

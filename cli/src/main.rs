@@ -36,6 +36,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Match(args) => commands::matches::run(&args),
+        Command::Tournament(args) => commands::tournament::run(&args),
         Command::Player(args) => commands::player::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
         Command::Solve(args) => commands::solve::run(&args),

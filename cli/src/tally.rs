@@ -1,5 +1,5 @@
 //! The tally of a match as `gdl match` prints it, whoever referees the games (the arena's
-//! threads or the protocol's referee).
+//! threads or the protocol's referee); `gdl tournament` prints its cells the same way.
 
 use gdl_core::players::arena::Tally;
 
@@ -24,11 +24,20 @@ pub fn table(roles: &[String], tallies: &[Tally]) -> String {
         "player", "games", "wins", "draws", "losses", "points (95% CI)"
     );
     for t in tallies {
-        let points = format!("{:.1}% ± {:.1}", 100.0 * t.points.mean, 100.0 * t.points.plus_minus);
+        let (points, score) = points_and_score(t);
         out += &format!(
-            "{:<w$} {:>5} {:>5} {:>5} {:>6}  {points:<18} {:.1} ± {:.1}\n",
-            t.player, t.games, t.wins, t.draws, t.losses, t.score.mean, t.score.plus_minus
+            "{:<w$} {:>5} {:>5} {:>5} {:>6}  {points:<18} {score}\n",
+            t.player, t.games, t.wins, t.draws, t.losses
         );
     }
     out
+}
+
+/// A tally's points and mean score with their 95% intervals, as the tables print them:
+/// "62.5% ± 21.0" and "62.5 ± 21.0".
+pub fn points_and_score(t: &Tally) -> (String, String) {
+    (
+        format!("{:.1}% ± {:.1}", 100.0 * t.points.mean, 100.0 * t.points.plus_minus),
+        format!("{:.1} ± {:.1}", t.score.mean, t.score.plus_minus),
+    )
 }

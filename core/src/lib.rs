@@ -31,6 +31,7 @@ pub mod rng;
 mod shared;
 pub mod solve;
 pub mod term;
+pub mod tournament;
 pub mod trace;
 pub mod validate;
 pub mod verdict;

@@ -11,6 +11,7 @@ pub mod groundview;
 pub mod protocol;
 pub mod student;
 pub mod text;
+pub mod tournament;
 
 use gdl_core::analyze::Options;
 use gdl_core::play::Stats;

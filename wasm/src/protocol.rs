@@ -187,6 +187,21 @@ pub struct Refereed {
     pub line: String,
 }
 
+/// The seat of a remote player at an address, reached through the page's `post` (see `send`).
+pub(crate) fn reach_through(post: &js_sys::Function) -> impl FnMut(&str) -> Box<dyn Seat<Engine>> + '_ {
+    move |url: &str| -> Box<dyn Seat<Engine>> {
+        let (post, to) = (post.clone(), url.to_string());
+        Box::new(Remote { url: url.into(), post: move |m: &Message, clock| send(&post, &to, m, clock) })
+    }
+}
+
+/// Says each fault to the page's `log` as it happens.
+pub(crate) fn say_to(log: &js_sys::Function) -> impl FnMut(&str) + '_ {
+    move |fault: &str| {
+        let _ = log.call1(&JsValue::NULL, &JsValue::from_str(fault));
+    }
+}
+
 /// Sends `message` to the player at `url` through the page's `post(url, message,
 /// clockMillis)`, which returns the reply's text or throws a `NoReply` saying why there is none.
 fn send(post: &js_sys::Function, url: &str, message: &Message, clock: f64) -> Answer {
@@ -221,13 +236,7 @@ impl Session {
     ) -> Result<JsValue, JsError> {
         let entrants = entrants(players).map_err(js_err)?;
         let terms = Terms { id, start_clock, play_clock, max_steps: max_steps as usize, seed: seed as u64 };
-        let mut reach = |url: &str| -> Box<dyn Seat<Engine>> {
-            let (post, to) = (post.clone(), url.to_string());
-            Box::new(Remote { url: url.into(), post: move |m: &Message, clock| send(&post, &to, m, clock) })
-        };
-        let mut say = |fault: &str| {
-            let _ = log.call1(&JsValue::NULL, &JsValue::from_str(fault));
-        };
+        let (mut reach, mut say) = (reach_through(&post), say_to(&log));
         let now = &performance_now;
         let g = game as usize;
         let (game, record) =

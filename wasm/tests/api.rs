@@ -401,3 +401,38 @@ fn a_referee_match_judges_each_answer_in_cores_words() {
     // The move played for a failing player comes from the seed: the same every time.
     assert_eq!(replay(), replay());
 }
+
+/// A tournament as the Match tab runs it: started from a plan (entrants as typed, named by
+/// core), each missing game played on a session, added, and the leaderboard core computes; a
+/// damaged record is refused in words.
+#[wasm_bindgen_test]
+fn a_tournament_runs_game_by_game_to_its_leaderboard() {
+    use gdl_wasm::tournament::{tournament_finish, tournament_leaderboard, tournament_missing, tournament_start};
+    let plan = js_sys::JSON::parse(
+        r#"{"games": [{"name": "games/tictactoe.kif", "roles": ["x", "o"]}], "entrants": ["random, uct:20"],
+            "games_per_pairing": 1, "seed": 4, "start_clock": 10, "play_clock": 3, "max_steps": 100}"#,
+    )
+    .unwrap();
+    let mut record = tournament_start(plan).unwrap();
+    assert_eq!(strings(&get(&get(&record, "plan"), "entrants")), ["random", "uct:20"]);
+    let mut session = Session::new(None);
+    session.load(TICTACTOE).unwrap();
+    let post = js_sys::Function::new_with_args("url, message, clock", "throw {kind: 'unreachable', detail: 'none'}");
+    let log = js_sys::Function::new_no_args("");
+    let missing: Array = tournament_missing(record.clone()).unwrap().unchecked_into();
+    assert_eq!(missing.length(), 2);
+    for fixture in missing.iter() {
+        let plan = get(&record, "plan");
+        let finished =
+            session.tournament_game(plan, num(&fixture, "number") as u32, post.clone(), log.clone()).unwrap();
+        record = tournament_finish(record, finished).unwrap();
+    }
+    assert_eq!(Array::from(&tournament_missing(record.clone()).unwrap()).length(), 0);
+    let board = tournament_leaderboard(record.clone()).unwrap();
+    assert_eq!((num(&board, "played"), num(&board, "scheduled")), (2.0, 2.0));
+    let first = Array::from(&get(&board, "overall")).get(0);
+    assert_eq!(num(&get(&first, "tally"), "games"), 2.0);
+    Reflect::set(&record, &"schedule".into(), &Array::new()).unwrap();
+    let refused = message(tournament_missing(record).unwrap_err());
+    assert_eq!(refused, "the tournament record is damaged: its schedule is not the one its plan gives");
+}

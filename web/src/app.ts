@@ -11,11 +11,13 @@ import { byId } from './dom';
 import { createEditor, type Editor } from './editor/editor';
 import { Session, errorMessage, formatText, type Capabilities, type Knowledge, type LoadResult, type View } from './engine/engine';
 import { wireToolbar } from './editor/toolbar';
+import { examples } from './editor/examples';
 import { AnalysisPane } from './analysis/analysis';
 import { GroundPane } from './ground/ground';
 import { GroundClient } from './ground/client';
 import { LessonPane } from './lessons/lessons';
 import { MatchPane } from './players/match';
+import { TournamentPane } from './players/tournament';
 import { PlayPane } from './play/play';
 import { PlayoutsPane } from './playouts/playouts';
 import { decodeShare, type Shared } from './storage/share';
@@ -161,6 +163,11 @@ export class App {
       return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
     };
     new MatchPane(module, typedGame, (moves) => this.#openPath(moves));
+    new TournamentPane(module, typedGame, (rules, moves) => {
+      // A library game of the tournament first goes into the editor, drawn as its example is.
+      if (rules !== this.#loadedText) this.#openRules(rules, examples.find((e) => e.text === rules)?.view ?? this.#orientation);
+      this.#openPath(moves);
+    });
     this.#grounder = new GroundClient(module);
     this.#ground = new GroundPane(this.#grounder, {
       play: (joint) => this.#update(() => this.#session.play(joint)),

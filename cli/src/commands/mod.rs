@@ -16,3 +16,4 @@ pub mod playout;
 pub mod referee;
 pub mod replay;
 pub mod solve;
+pub mod tournament;

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// POSTs `message` to the player at `url` and returns the reply's text, or why there is
 /// none within `clock` ms.
-fn post(agent: &ureq::Agent, url: &str, message: &Message, clock: f64) -> Answer {
+pub fn post(agent: &ureq::Agent, url: &str, message: &Message, clock: f64) -> Answer {
     let start = Instant::now();
     let sent = agent
         .post(url)

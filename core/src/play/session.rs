@@ -384,6 +384,22 @@ impl Session {
         referee_game(m, &l.description, entrants, game, terms, reach, now, log).map_err(|e| e.message)
     }
 
+    /// Game `fixture` of the tournament `plan` on the rules loaded (the fixture's game):
+    /// refereed as `tournament::play` does, remote entrants reached through `reach`.
+    pub fn tournament_game(
+        &mut self,
+        plan: &crate::tournament::Plan,
+        fixture: &crate::tournament::Fixture,
+        reach: &mut dyn FnMut(&str) -> Box<dyn Seat<Engine>>,
+        now: &dyn Fn() -> f64,
+        log: &mut dyn FnMut(&str),
+    ) -> Result<crate::tournament::Finished> {
+        let entrants = catalogue::entrants(&plan.entrants.join(","))?;
+        let l = self.loaded()?;
+        let (m, _) = l.game.here();
+        crate::tournament::play(m, &l.description, plan, &entrants, fixture, reach, now, log).map_err(|e| e.message)
+    }
+
     /// Why `query` (an atom such as `(legal x (mark 1 1))`) holds or not at `step` (default:
     /// the current position, or its last move for `next`), along the moves played so far.
     pub fn explain(&mut self, query: &str, step: Option<usize>) -> Result<Explanation> {

@@ -44,6 +44,27 @@ where
     M::State: Hash,
 {
     let at = seats(entrants.len(), m.roles(), g);
+    referee_seated(m, description, entrants, at, g, terms, reach, now, log)
+}
+
+/// Game number `g` (from 0) of a match or tournament between `entrants` on `m`, entrant
+/// `at[r]` at role `r` (`None`: nature, a random player of ours). Each seat's seed is the
+/// arena's `player_seed` of `g`, so the game replays alone from the seed and its number.
+#[allow(clippy::too_many_arguments)]
+pub fn referee_seated<M: StateMachine + 'static>(
+    m: &mut M,
+    description: &Description,
+    entrants: &[Entrant],
+    at: Vec<Option<usize>>,
+    g: usize,
+    terms: &Terms,
+    reach: &mut dyn FnMut(&str) -> Box<dyn Seat<M>>,
+    now: &dyn Fn() -> f64,
+    log: &mut dyn FnMut(&str),
+) -> Result<(Game, Record)>
+where
+    M::State: Hash,
+{
     let mut seated: Vec<Box<dyn Seat<M>>> = (at.iter().enumerate())
         .map(|(r, &p)| -> Box<dyn Seat<M>> {
             let seed = player_seed(terms.seed, g, r);

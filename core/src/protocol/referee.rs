@@ -21,7 +21,7 @@ use crate::machine::{Result, RuntimeError, StateMachine};
 use crate::players::{legal, Spec, View};
 use crate::rng::Rng;
 use crate::solve::goal_number;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 
 /// A seat of the match: someone who answers messages.
@@ -103,7 +103,7 @@ pub struct Setup<'a> {
 }
 
 /// One joint move and how long each role's answer took.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Step {
     pub moves: Vec<String>,
@@ -114,7 +114,7 @@ pub struct Step {
 
 /// A player's failure: when (step 0 is the start; the step after the last is the stop),
 /// which role, and what was done about it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct Fault {
     pub step: usize,
@@ -124,7 +124,7 @@ pub struct Fault {
 }
 
 /// A match as played.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "MatchRecord"))]
 pub struct Record {
     pub id: String,

@@ -1,10 +1,10 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { RefereeMatch, Session, capabilities, detectSyntax, formatText, groundStageNames, initSync, largerLimits, matchGameId, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, messageKind, noReplyText, playerCatalogue, playerLabel, protocolMessage, ruleGraph } from '../../pkg/gdl_wasm.js';
+import init, { RefereeMatch, Session, capabilities, detectSyntax, formatText, groundStageNames, initSync, largerLimits, matchGameId, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, messageKind, noReplyText, playerCatalogue, playerLabel, protocolMessage, ruleGraph, tournamentCsv, tournamentFinish, tournamentLeaderboard, tournamentMissing, tournamentStart } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { RefereeMatch, Session, capabilities, detectSyntax, formatText, groundStageNames, largerLimits, matchGameId, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, messageKind, noReplyText, playerCatalogue, playerLabel, protocolMessage, ruleGraph };
+export { RefereeMatch, Session, capabilities, detectSyntax, formatText, groundStageNames, largerLimits, matchGameId, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, messageKind, noReplyText, playerCatalogue, playerLabel, protocolMessage, ruleGraph, tournamentCsv, tournamentFinish, tournamentLeaderboard, tournamentMissing, tournamentStart };
 
 export type {
   Capabilities,
@@ -13,13 +13,17 @@ export type {
   Domain,
   EditorDiagnostic,
   Explanation,
+  Finished,
+  Fixture,
   Judged,
   Knowledge,
+  Leaderboard,
   LoadResult,
   MatchGame,
   MatchRecord,
   NoReply,
   Outcome,
+  Plan,
   PlayerChoice,
   PlayerKind,
   Premise,
@@ -27,10 +31,12 @@ export type {
   Report as AnalysisReport,
   RuleGraph,
   Solution,
+  Standing,
   Stats,
   Summary,
   Tally,
   Thought,
+  TournamentRecord,
   Verdict,
   View,
 } from '../../pkg/gdl_wasm.js';

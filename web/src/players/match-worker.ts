@@ -10,6 +10,7 @@
 // A `post` task sends one GGP message to a remote player and waits for its reply; a `referee`
 // task plays games refereed by core, remote players reached the same way (synchronous HTTP,
 // which a worker may use: the clock is the request's timeout).
+// A `tournament` task plays one game of a tournament's schedule, refereed by core the same way.
 // An `upgrade` task grounds the game in full; when the network is measured faster, the
 // worker keeps that session and plays its next task on the same rules with it.
 
@@ -79,16 +80,22 @@ serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
     post({ type: 'thought', thought: session.think(task.player, task.role, task.seed, progress, Date.now() - task.requestedAt) });
     return;
   }
+  const remote = (targets: Record<string, string>) => (url: string, message: string, clock: number) => {
+    const sent = exchange(url, targets[url] ?? url, message, clock);
+    post({ type: 'exchange', exchange: sent });
+    if (sent.failure !== null) throw sent.failure;
+    return sent.reply as string;
+  };
+  const fault = (message: string) => post({ type: 'fault', message });
+  if (task.kind === 'tournament') {
+    // The next game may be on the same rules: the session is kept for it.
+    kept = { rules, engine, session };
+    post({ type: 'finished', game: task.game, finished: session.tournamentGame(task.plan, task.game, remote(task.targets), fault) });
+    return;
+  }
   if (task.kind === 'referee') {
-    const remote = (url: string, message: string, clock: number) => {
-      const sent = exchange(url, task.targets[url] ?? url, message, clock);
-      post({ type: 'exchange', exchange: sent });
-      if (sent.failure !== null) throw sent.failure;
-      return sent.reply as string;
-    };
-    const fault = (message: string) => post({ type: 'fault', message });
     for (const g of task.games) {
-      const { game, line } = session.refereeGame(task.players, g, task.id, task.startClock, task.playClock, task.maxSteps, task.seed, remote, fault);
+      const { game, line } = session.refereeGame(task.players, g, task.id, task.startClock, task.playClock, task.maxSteps, task.seed, remote(task.targets), fault);
       post({ type: 'result', line });
       post({ type: 'game', index: g, game });
     }

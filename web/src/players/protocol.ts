@@ -1,7 +1,7 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
-import type { MatchGame, NoReply, PlayerChoice, PlayerKind, Thought } from '../engine/engine';
+import type { Finished, MatchGame, NoReply, Plan, PlayerChoice, PlayerKind, Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
 
 export type PlayersTask =
@@ -19,7 +19,11 @@ export type PlayersTask =
   | { kind: 'post'; url: string; message: string; clock: number }
   /** Games of a match refereed by the protocol (core's referee): remote players among
    * `players` are reached at `targets[url]`; each exchange and fault is posted as it happens. */
-  | { kind: 'referee'; players: string; targets: Record<string, string>; id: string; startClock: number; playClock: number; seed: number; games: number[]; maxSteps: number };
+  | { kind: 'referee'; players: string; targets: Record<string, string>; id: string; startClock: number; playClock: number; seed: number; games: number[]; maxSteps: number }
+  /** Game number `game` of a tournament's schedule (core's `tournament`), on the rules of the
+   * request (that game's); remote entrants reached at `targets[url]`. The worker then waits
+   * for its next game (tournament.ts). */
+  | { kind: 'tournament'; plan: Plan; game: number; targets: Record<string, string> };
 /** A match worker at work: `stop` ends it, `send` gives it its next task. */
 export type Players = Job<PlayersRequest>;
 /** `engine`: the engine the page chose (`auto` when it has not yet). */
@@ -29,6 +33,8 @@ export type PlayersReply =
   /** A thinking computer's playouts and best move so far (every 100 ms of a search). */
   | { type: 'progress'; soFar: Thought }
   | { type: 'game'; index: number; game: MatchGame }
+  /** A tournament's game, finished, and its number. */
+  | { type: 'finished'; game: number; finished: Finished }
   | { type: 'upgraded'; moved: boolean; note: string }
   | { type: 'ready' }
   | { type: 'posted'; exchange: Exchange }

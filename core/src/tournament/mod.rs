@@ -1,0 +1,129 @@
+//! Tournaments: every entrant against every other on one game or several, the seats rotated,
+//! each game refereed as a match of the protocol (`protocol::game::referee_seated`), and a
+//! leaderboard per game and overall. [`pairings`] draws up the schedule from the [`Plan`]
+//! (deterministic from its seed; game number `g` seeds its seats with the arena's
+//! `player_seed`, so any game replays alone), [`leaderboard`] tallies finished games with the
+//! arena's tally and core's verdict and rates the entrants ([`rating`]: Bradley–Terry), and
+//! [`record`] keeps the schedule and every finished game (JSON, and CSV for a spreadsheet),
+//! from which a tournament resumes playing only the games it misses.
+//!
+//! An entrant is a name and something the referee can seat (`players::catalogue::Entrant`:
+//! a player of ours or a remote address). The faces run the games (the CLI on threads, the
+//! page in workers); core decides the schedule, each game's result and the table.
+
+pub mod leaderboard;
+pub mod pairings;
+pub mod rating;
+pub mod record;
+
+pub use leaderboard::{leaderboard, Leaderboard};
+pub use pairings::{schedule, Fixture};
+pub use record::{Finished, Record};
+
+use crate::ast::Description;
+use crate::machine::{Result, RuntimeError, StateMachine};
+use crate::players::catalogue::Entrant;
+use crate::protocol::game::{referee_seated, Terms};
+use crate::protocol::referee::Seat;
+use serde::{Deserialize, Serialize};
+use std::hash::Hash;
+
+/// What a tournament is: its games, its entrants, how often each seating is played, the
+/// protocol's clocks and move limit, and the seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
+pub struct Plan {
+    pub games: Vec<GameName>,
+    /// The entrants by name (`uct:1000`, `http://127.0.0.1:9147`), as the catalogue reads them.
+    pub entrants: Vec<String>,
+    /// How many times each seating of each pairing is played (at least 1).
+    pub games_per_pairing: usize,
+    pub seed: u64,
+    /// Seconds to answer START, and per move.
+    pub start_clock: f64,
+    pub play_clock: f64,
+    /// Most joint moves of a game; a game cut there has no goals.
+    pub max_steps: usize,
+}
+
+/// A game of a tournament: how it is named (its file, or the page's name for it) and its roles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
+pub struct GameName {
+    pub name: String,
+    pub roles: Vec<String>,
+}
+
+impl Plan {
+    /// Whether the plan can be played: two entrants at least, each once, a game, one game per
+    /// pairing at least, clocks above 0; or what is wrong, in words.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        if self.entrants.len() < 2 {
+            return Err(format!("a tournament needs two entrants at least; it has {}", self.entrants.len()));
+        }
+        if let Some((i, twice)) = (self.entrants.iter().enumerate()).find(|(i, e)| self.entrants[..*i].contains(e)) {
+            return Err(format!("entrant {} is {twice} again: list each entrant once", i + 1));
+        }
+        if self.games.is_empty() {
+            return Err("a tournament needs a game at least".into());
+        }
+        if self.games_per_pairing == 0 {
+            return Err("games per pairing must be at least 1".into());
+        }
+        for (name, clock) in [("start clock", self.start_clock), ("play clock", self.play_clock)] {
+            if !(clock.is_finite() && clock > 0.0) {
+                return Err(format!("the {name}, {clock}, is not a number of seconds above 0"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Plays `fixture` of a tournament planned as `plan` on `m`, the rules of its game being
+/// `description`; `entrants` are the plan's, read (`catalogue::entrants`); `reach` makes the
+/// seat of a remote entrant from its address. Every fault is said to `log` as it happens.
+#[allow(clippy::too_many_arguments)]
+pub fn play<M: StateMachine + 'static>(
+    m: &mut M,
+    description: &Description,
+    plan: &Plan,
+    entrants: &[Entrant],
+    fixture: &Fixture,
+    reach: &mut dyn FnMut(&str) -> Box<dyn Seat<M>>,
+    now: &dyn Fn() -> f64,
+    log: &mut dyn FnMut(&str),
+) -> Result<Finished>
+where
+    M::State: Hash,
+{
+    let names: Vec<String> = entrants.iter().map(Entrant::name).collect();
+    if names != plan.entrants {
+        return Err(RuntimeError::new(format!(
+            "the entrants {} are not the tournament's, {}",
+            names.join(", "),
+            plan.entrants.join(", ")
+        )));
+    }
+    let roles = &plan.games[fixture.game].roles;
+    if m.roles() != &roles[..] {
+        return Err(RuntimeError::new(format!(
+            "the game has roles {}, not those of {} in the tournament ({})",
+            m.roles().join(" "),
+            plan.games[fixture.game].name,
+            roles.join(" ")
+        )));
+    }
+    let terms = Terms {
+        id: &format!("tournament.{}", plan.seed),
+        start_clock: plan.start_clock,
+        play_clock: plan.play_clock,
+        max_steps: plan.max_steps,
+        seed: plan.seed,
+    };
+    let (_, record) =
+        referee_seated(m, description, entrants, fixture.seats.clone(), fixture.number, &terms, reach, now, log)?;
+    Ok(Finished { fixture: fixture.number, seed: plan.seed, record })
+}
+
+#[cfg(test)]
+mod tests;
