@@ -80,6 +80,11 @@ impl PlayerGame {
         Ok(self.inner.follow(message).map_err(js_err)?.to_string())
     }
 
+    /// The move the player replied to the last PLAY (GDL-II referees may send only percepts next).
+    pub fn sent(&mut self, text: &str) -> Result<(), JsError> {
+        self.inner.sent(text).map_err(js_err)
+    }
+
     pub fn initial(&mut self) -> u32 {
         self.inner.initial()
     }

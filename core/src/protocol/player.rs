@@ -126,27 +126,46 @@ where
             Last::Moves(percepts) => (None, percepts),
             Last::Percepts { own, percepts, .. } => (own.as_deref(), percepts),
         };
-        let Some((history, sent)) = &mut self.hidden else { unreachable!("perceive is for GDL-II games") };
+        let Some((_, sent)) = &self.hidden else { unreachable!("perceive is for GDL-II games") };
         let mv = match (own, *sent) {
             (None, Some(mv)) => mv,
             (Some(text), Some(mv)) if self.m.move_text(mv) == text => mv,
-            (Some(text), _) => {
-                // A move the referee played for us: legal in some state we may be in.
-                let mut guess = Guesses::new(1);
-                let states = guess.after(&mut self.m, history, &mut self.rng).map_err(|e| e.message)?;
-                let legal = match states.first() {
-                    Some(s) => self.m.legal_moves(s, self.role).map_err(|e| e.message)?,
-                    None => Vec::new(),
-                };
-                move_named(&self.m, &legal, text).ok_or_else(|| {
-                    format!("{text} is not a legal move of {} at step {}", self.m.roles()[self.role], self.step + 1)
-                })?
-            }
+            // A move the referee played for us.
+            (Some(text), _) => self.own_move(text)?.ok_or_else(|| {
+                format!("{text} is not a legal move of {} at step {}", self.m.roles()[self.role], self.step + 1)
+            })?,
             (None, None) => return Err("percepts before this player made any move: send its move too".into()),
         };
+        let Some((history, sent)) = &mut self.hidden else { unreachable!("perceive is for GDL-II games") };
         history.push(mv, percepts.clone());
         *sent = None;
         self.step += 1;
+        Ok(())
+    }
+
+    /// GDL-II: the role's move named `text`, legal in a state that fits its history; `None`
+    /// when it names none.
+    fn own_move(&mut self, text: &str) -> Result<Option<M::Move>, String> {
+        let Some((history, _)) = &self.hidden else { return Ok(None) };
+        let mut guess = Guesses::new(1);
+        let states = guess.after(&mut self.m, history, &mut self.rng).map_err(|e| e.message)?;
+        let legal = match states.first() {
+            Some(s) => self.m.legal_moves(s, self.role).map_err(|e| e.message)?,
+            None => Vec::new(),
+        };
+        Ok(move_named(&self.m, &legal, text))
+    }
+
+    /// GDL-II: the move this player sent when it chose it itself (not by `choose`), kept for
+    /// the Dresden form of PLAY, which gives only the percepts. A text that names no legal
+    /// move is not kept: the referee played another one for it.
+    pub fn sent(&mut self, text: &str) -> Result<(), String> {
+        if self.hidden.is_some() {
+            let mv = self.own_move(text)?;
+            if let Some((_, sent)) = &mut self.hidden {
+                *sent = mv;
+            }
+        }
         Ok(())
     }
 

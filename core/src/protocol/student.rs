@@ -101,6 +101,12 @@ where
         Ok(kind)
     }
 
+    /// The move the player replied to the last PLAY (GDL-II: the Dresden form of the next PLAY
+    /// gives only the percepts, not the move).
+    pub fn sent(&mut self, text: &str) -> Result<()> {
+        self.game.sent(text)
+    }
+
     /// The number of `state`, kept from now on.
     fn number(&mut self, state: M::State) -> u32 {
         if let Some(&n) = self.numbers.get(&state) {

@@ -496,3 +496,27 @@ fn a_students_match_numbers_states_and_hides_a_gdl2_position() {
     cars.dedup();
     assert_eq!(cars, ["(car 1)", "(car 2)", "(car 3)"]);
 }
+
+/// The Dresden GameController's form of a GDL-II PLAY gives only the percepts: a student's
+/// player that said which move it sent follows it; one that did not is told what is missing.
+#[test]
+fn a_students_gdl2_match_follows_percepts_alone_after_its_move() {
+    use super::student::StudentGame;
+    let desc = crate::parse::parse(&text("montyhall")).description;
+    let start = Message::start("m1", "candidate", &desc, 10.0, 3.0).to_string();
+    let mut g = StudentGame::start(&start, 1, |r| Ok(engine(r))).unwrap();
+    g.follow("(PLAY m1 NIL)").unwrap();
+    g.follow("(PLAY m1 1 (choose 2) ())").unwrap();
+    g.sent("noop").unwrap();
+    g.follow("(PLAY m1 ((opened 3)))").unwrap();
+    assert_eq!(
+        g.history(),
+        (vec!["(choose 2)".to_string(), "noop".into()], vec![vec![], vec!["(opened 3)".to_string()]])
+    );
+    // A move that is not a legal one is not taken for the player's own.
+    g.sent("(choose 9)").unwrap();
+    assert_eq!(
+        g.follow("(PLAY m1 ((car 1)))").unwrap_err(),
+        "percepts before this player made any move: send its move too"
+    );
+}

@@ -86,6 +86,7 @@ export interface PlayerGameLike {
   readonly moves: string[];
   readonly percepts: string[][];
   follow(message: string): string;
+  sent(move: string): void;
   initial(): number;
   current(): number;
   legal(state: number, role: number): string[];
@@ -170,8 +171,9 @@ export class PlayerRunner {
         return done(next === 'stop' ? 'done' : 'aborted');
       }
       if (follow) return done(null);
-      const move = this.player.play(this.#view());
-      return done(String(move));
+      const move = String(this.player.play(this.#view()));
+      game.sent(move);
+      return done(move);
     } catch (e) {
       return done(null, `the player failed: ${said(e)}`);
     }

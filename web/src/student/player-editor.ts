@@ -14,6 +14,7 @@ import apiSource from './api.ts?raw';
 import { STARTER } from './api';
 import { apiMembers, gameCompletion } from './completion';
 import { acceptPending, exportPlayer, listPlayers, pendingPlayer, playerLink, removePlayer, savePlayer, type StudentPlayer } from './store';
+import { downloadGgpPlayer } from './export';
 import './student.css';
 
 export class PlayerEditor {
@@ -55,7 +56,7 @@ export class PlayerEditor {
     this.#run.addEventListener('click', () => this.#accept());
     this.#shareTick.addEventListener('change', () => this.#share());
     parent.replaceChildren(
-      h('div', { class: 'player-bar' }, this.#list, this.#name, button('New', () => this.#fresh()), button('Save', () => this.#save(), 'player-save'), this.#run, button('Delete', () => this.#delete()), button('Export', () => exportPlayer(this.#player()))),
+      h('div', { class: 'player-bar' }, this.#list, this.#name, button('New', () => this.#fresh()), button('Save', () => this.#save(), 'player-save'), this.#run, button('Delete', () => this.#delete()), button('Export', () => exportPlayer(this.#player())), button('Download as a GGP player', () => void downloadGgpPlayer(this.#player()), 'player-ggp')),
       this.#notice,
       host,
       h('p', { class: 'player-share-row' }, h('label', { class: 'small' }, this.#shareTick, ' Share this player by link'), this.#link),
