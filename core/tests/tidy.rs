@@ -127,7 +127,9 @@ fn the_faces_stay_thin() {
     let main = read(&root.join("cli/src/main.rs")).lines().count();
     assert!(main <= 200, "cli/src/main.rs has {main} lines: it only dispatches (at most 200)");
     let wasm: usize = files(&root.join("wasm/src"), ".rs").iter().map(|p| read(p).lines().count()).sum();
-    assert!(wasm <= 1000, "wasm/src has {wasm} lines: it only converts (at most 1,000)");
+    // A getter or a converted call per request of the page: the page's session, grounding,
+    // referee, a student's player's match and tournaments.
+    assert!(wasm <= 1100, "wasm/src has {wasm} lines: it only converts (at most 1,100)");
     let top: Vec<PathBuf> = std::fs::read_dir(root.join("web/src"))
         .unwrap()
         .flatten()
