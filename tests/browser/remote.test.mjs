@@ -79,7 +79,13 @@ test('the Match tab referees our gdl player against MCTS', { timeout: 120_000 },
   stops.push(ours.stop);
   const { context, page, errors } = await openPage(env.browser, env.url);
   await page.locator('#tab-match').click();
+  // Play before the address is checked: the tab asks for the check, and the request goes
+  // once the check has answered.
+  await page.locator('#ma-a').selectOption('remote');
+  await page.locator('#ma-run').click();
+  assert.match(await page.locator('#ma-results .warn').textContent(), /wait for its check/);
   await remotePlayerA(page, ours.url);
+  assert.equal(await page.locator('#ma-results .warn').count(), 0, 'the request for a check is gone once it answered');
   await page.locator('input[aria-label="play clock of the match"]').fill('1');
   await page.locator('input[aria-label="play clock of the match"]').dispatchEvent('change');
   await page.locator('#ma-b').selectOption('uct:100');

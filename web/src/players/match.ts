@@ -24,6 +24,8 @@ export class MatchPane {
   /** The remote player each seat would have, and the match's clocks for them. */
   #remotes: Record<string, Remote> = { 'ma-a': newRemote(), 'ma-b': newRemote() };
   #clocks = { startClock: 10, playClock: 3 };
+  /** The refusal on screen, asking for a remote check, if any. */
+  #refusal: HTMLElement | null = null;
   #log = new MessageLog(byId<HTMLDetailsElement>('ma-log'));
   /** The game being refereed with remote players: its match id and where they are reached.
    * Stop, or leaving the page, aborts it. */
@@ -74,7 +76,11 @@ export class MatchPane {
     const ids = this.#remoteSeats();
     const row = (id: string) => {
       const name = id === 'ma-a' ? 'player A' : 'player B';
-      const changed = (r: Remote) => (this.#remotes[id] = r);
+      const changed = (r: Remote) => {
+        this.#remotes[id] = r;
+        // A refusal that asked for this check goes once the check has answered.
+        if (r.target !== null && this.#refusal?.isConnected) this.#refusal.remove();
+      };
       return h('div', { class: 'remote-seat' }, `${name[0].toUpperCase()}${name.slice(1)}: `, addressBox(this.module, `Address of ${name}`, this.#remotes[id], this.#log, changed));
     };
     const clocks = ids.length > 0 && h('div', { class: 'remote-seat' }, clockBoxes(this.#clocks, (c) => (this.#clocks = c), 'the match'));
@@ -95,7 +101,8 @@ export class MatchPane {
         ? 'A remote player plays one match at a time: give the two seats different players.'
         : null;
     if (refused) {
-      out.replaceChildren(h('p', { class: 'warn' }, refused));
+      this.#refusal = h('p', { class: 'warn' }, refused);
+      out.replaceChildren(this.#refusal);
       return;
     }
     this.#finish('');
