@@ -95,6 +95,9 @@ fn an_entrant_that_never_answers_is_reported_and_the_tournament_goes_on() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("2 of 2 games"), "{text}");
     assert!(text.contains("faults of http://127.0.0.1:1:\n  game 1: player 2 (o) at the start: no reply"), "{text}");
+    // The table counts them by kind: never reached.
+    let line = text.lines().find(|l| l.starts_with(' ') && l.contains("http://127.0.0.1:1")).unwrap();
+    assert!(line.trim_end().ends_with(" unreachable"), "{line}");
 }
 
 /// A process killed when the test ends.

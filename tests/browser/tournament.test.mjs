@@ -35,12 +35,12 @@ const gdlTournament = (args) =>
   );
 
 /** A leaderboard of `gdl tournament --json` as `rows` reads the page's. */
-const table = (board) => board.map((s) => [s.tally.player, s.tally.games, s.tally.wins, s.tally.draws, s.tally.losses]);
+const table = (board) => board.map((s) => [s.tally.player, s.tally.games, s.tally.wins, s.tally.draws, s.tally.losses, s.fault_counts.text]);
 
 const played = (page, n) => page.waitForFunction((n) => new RegExp(`^${n} of ${n} games played`).test(document.querySelector('#to-status')?.textContent ?? ''), n, { timeout: 120_000 });
 
-/** The leaderboard's rows: entrant (as the page names it), games, wins, draws, losses. */
-const rows = (page) => page.locator('#to-results .to-board tbody tr').evaluateAll((rs) => rs.map((r) => [r.dataset.entrant, ...[...r.querySelectorAll('td')].slice(2, 6).map((td) => Number(td.textContent))]));
+/** The leaderboard's rows: entrant (as the page names it), games, wins, draws, losses, faults. */
+const rows = (page) => page.locator('#to-results .to-board tbody tr').evaluateAll((rs) => rs.map((r) => [r.dataset.entrant, ...[...r.querySelectorAll('td')].slice(2, 6).map((td) => Number(td.textContent)), r.querySelector('td:last-child').textContent]));
 
 /** The saved record's finished games: number → joint moves. */
 const saved = (page) =>
@@ -130,10 +130,12 @@ test('an entrant that never answers is reported in the referee’s words, and th
   const silent = page.locator(`#to-results .to-board tbody tr[data-entrant="${silentUrl}"]`);
   const cells = await silent.locator('td').allTextContents();
   assert.equal(cells[2], '4');
-  assert.ok(Number(cells.at(-1)) > 4, `faults: ${cells.at(-1)}`);
+  // Counted by kind: never reached.
+  const [count, kind] = cells.at(-1).split(' ');
+  assert.ok(Number(count) > 4 && kind === 'unreachable', `faults: ${cells.at(-1)}`);
   const words = await silent.locator('td').last().getAttribute('title');
   assert.match(words, /^game \d+: player 3 \((x|o)\) at the start: no reply: the player cannot be reached/);
-  assert.equal(Number(await page.locator('#to-results .to-board tbody tr[data-entrant="random"] td').last().textContent()), 0);
+  assert.equal(await page.locator('#to-results .to-board tbody tr[data-entrant="random"] td').last().textContent(), 'none');
   // The page's own console errors from the refused connections are the browser's, not the page's.
   assert.deepEqual(errors.filter((e) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(e)), []);
   await context.close();
@@ -147,11 +149,11 @@ test('two of ours and two remote gdl players on two games: the leaderboard is gd
     await startTournament(page, entrants, 1, 8, ['nim']);
     await played(page, 24);
     // Per game and overall, as gdl tournament says with the same seed.
-    const boards = await page.locator('#to-results .to-board').evaluateAll((bs) => bs.map((b) => [...b.querySelectorAll('tbody tr')].map((r) => [r.dataset.entrant, ...[...r.querySelectorAll('td')].slice(2, 6).map((td) => Number(td.textContent))])));
+    const boards = await page.locator('#to-results .to-board').evaluateAll((bs) => bs.map((b) => [...b.querySelectorAll('tbody tr')].map((r) => [r.dataset.entrant, ...[...r.querySelectorAll('td')].slice(2, 6).map((td) => Number(td.textContent)), r.querySelector('td:last-child').textContent])));
     const cli = await gdlTournament(['games/tictactoe.kif', 'games/nim.kif', '--entrants', entrants.replaceAll(' ', ''), '--seed', '8']);
     assert.deepEqual(boards, [...cli.leaderboard.per_game.map((b) => table(b.standings)), table(cli.leaderboard.overall)]);
     assert.equal(await page.locator('#to-results').getByText('faults of').count(), 0);
-    for (const row of await page.locator('#to-results .to-board tbody tr td:last-child').allTextContents()) assert.equal(row, '0');
+    for (const row of await page.locator('#to-results .to-board tbody tr td:last-child').allTextContents()) assert.equal(row, 'none');
     assert.deepEqual(errors, []);
     await context.close();
   } finally {

@@ -167,11 +167,11 @@ fn save(path: &Path, record: &Record) -> Outcome {
 }
 
 /// The standings as a table: rank, entrant, games, wins, draws, losses, points, mean score,
-/// rating (each with its 95% interval) and the number of faults.
+/// rating (each with its 95% interval) and the faults by kind.
 fn table(standings: &[Standing]) -> String {
     let w = standings.iter().map(|s| s.tally.player.chars().count()).max().unwrap_or(0).max(7);
     let mut out = format!(
-        "{:>4}  {:<w$} {:>5} {:>4} {:>5} {:>6}  {:<16} {:<19} {:<15} {:>6}\n",
+        "{:>4}  {:<w$} {:>5} {:>4} {:>5} {:>6}  {:<16} {:<19} {:<15} {}\n",
         "rank",
         "entrant",
         "games",
@@ -188,14 +188,8 @@ fn table(standings: &[Standing]) -> String {
         let (points, score) = points_and_score(t);
         let rating = s.rating.map_or("-".to_string(), |r| format!("{:+.0} ± {:.0}", r.elo.round() + 0.0, r.plus_minus));
         out += &format!(
-            "{:>4}  {:<w$} {:>5} {:>4} {:>5} {:>6}  {points:<16} {score:<19} {rating:<15} {:>6}\n",
-            s.rank,
-            t.player,
-            t.games,
-            t.wins,
-            t.draws,
-            t.losses,
-            s.faults.len()
+            "{:>4}  {:<w$} {:>5} {:>4} {:>5} {:>6}  {points:<16} {score:<19} {rating:<15} {}\n",
+            s.rank, t.player, t.games, t.wins, t.draws, t.losses, s.fault_counts.text
         );
     }
     out

@@ -1,7 +1,8 @@
 //! Faults of a refereed match, judged and worded once: why a remote player gave no reply
 //! ([`NoReply`], which the HTTP faces fill: the CLI's, the page's), whether a reply to START
-//! or PLAY stands ([`judge_ready`], [`judge`]), and how the record and the logs say a fault
-//! ([`fault_line`], [`replaced`]).
+//! or PLAY stands ([`judge_ready`], [`judge`]), what kind of fault it is ([`FaultKind`]: late,
+//! illegal, unreachable, failed), and how the record and the logs say a fault ([`fault_line`],
+//! [`replaced`]).
 
 use super::message::{reply_move, MAX_MESSAGE_BYTES};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -28,6 +29,37 @@ pub enum NoReply {
     /// A player of our own could not choose a move (the engine's words).
     Failed { why: String },
 }
+
+/// What kind of fault a player made, as tallies count them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub enum FaultKind {
+    /// No reply within the clock, or a reply after it.
+    Late,
+    /// A reply that is not a legal move (nor `ready` to START), or cannot be read.
+    Illegal,
+    /// The player could not be reached, or answered with an HTTP error.
+    Unreachable,
+    /// A player of our own that could not choose (and faults of records without a kind).
+    #[default]
+    Failed,
+}
+
+impl NoReply {
+    /// The kind of fault that no reply is.
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            NoReply::Timeout { .. } => FaultKind::Late,
+            NoReply::Unreachable { .. } | NoReply::Status { .. } => FaultKind::Unreachable,
+            NoReply::Unreadable { .. } | NoReply::TooLong => FaultKind::Illegal,
+            NoReply::Failed { .. } => FaultKind::Failed,
+        }
+    }
+}
+
+/// Why a reply does not stand: the kind of fault and its words.
+pub type Refused = (FaultKind, String);
 
 impl fmt::Display for NoReply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -80,22 +112,23 @@ pub type Answer = Result<String, NoReply>;
 
 /// The legal move (its index in `legal`, canonical texts) that `answer` names, given `took`
 /// milliseconds against a play clock of `play_clock` seconds; or why it does not stand.
-pub fn judge(answer: Answer, took: f64, play_clock: f64, legal: &[String]) -> Result<usize, String> {
-    let text = reply_move(&answer.map_err(|e| e.to_string())?)?;
+pub fn judge(answer: Answer, took: f64, play_clock: f64, legal: &[String]) -> Result<usize, Refused> {
+    let reply = answer.map_err(|e| (e.kind(), e.to_string()))?;
+    let text = reply_move(&reply).map_err(|e| (FaultKind::Illegal, e))?;
     if took > play_clock * 1000.0 {
-        return Err(late(took, "play", play_clock));
+        return Err((FaultKind::Late, late(took, "play", play_clock)));
     }
-    legal.iter().position(|l| *l == text).ok_or_else(|| format!("{text} is not a legal move"))
+    legal.iter().position(|l| *l == text).ok_or_else(|| (FaultKind::Illegal, format!("{text} is not a legal move")))
 }
 
 /// Whether `answer` to a START, after `took` milliseconds against a start clock of
 /// `start_clock` seconds, is a player ready on time; or what is wrong.
-pub fn judge_ready(answer: Answer, took: f64, start_clock: f64) -> Result<(), String> {
+pub fn judge_ready(answer: Answer, took: f64, start_clock: f64) -> Result<(), Refused> {
     match answer {
-        Err(why) => Err(why.to_string()),
-        Ok(_) if took > start_clock * 1000.0 => Err(late(took, "start", start_clock)),
+        Err(why) => Err((why.kind(), why.to_string())),
+        Ok(_) if took > start_clock * 1000.0 => Err((FaultKind::Late, late(took, "start", start_clock))),
         Ok(reply) if !reply.trim().eq_ignore_ascii_case("ready") => {
-            Err(format!("answered {} instead of ready", quoted(&reply)))
+            Err((FaultKind::Illegal, format!("answered {} instead of ready", quoted(&reply))))
         }
         Ok(_) => Ok(()),
     }

@@ -11,7 +11,7 @@
 //! (percepts))`), players of ours play from their role's history, and nature (the role
 //! `random`) is a seat of ours.
 
-use super::fault::{fault_line, judge, judge_ready, replaced, Answer, NoReply, When};
+use super::fault::{fault_line, judge, judge_ready, replaced, Answer, FaultKind, NoReply, When};
 use super::message::{Last, Message};
 use super::{for_hidden, think};
 use crate::ast::Description;
@@ -121,6 +121,9 @@ pub struct Fault {
     pub role: String,
     pub player: usize,
     pub message: String,
+    /// Late, illegal, unreachable or failed (records written before kinds: failed).
+    #[serde(default)]
+    pub kind: FaultKind,
 }
 
 /// A match as played.
@@ -217,8 +220,8 @@ impl<M: StateMachine> Match<M> {
 
     /// Judges role `r`'s answer to START after `took` ms: the fault, if any (recorded).
     pub fn started(&mut self, r: usize, answer: Answer, took: f64) -> Option<String> {
-        let why = judge_ready(answer, took, self.record.start_clock).err()?;
-        Some(self.fault(When::Start, r, why))
+        let (kind, why) = judge_ready(answer, took, self.record.start_clock).err()?;
+        Some(self.fault(When::Start, r, kind, why))
     }
 
     /// Whether the match is over: a terminal position, or the move limit reached.
@@ -247,10 +250,10 @@ impl<M: StateMachine> Match<M> {
         let texts: Vec<String> = moves.iter().map(|&mv| m.move_text(mv)).collect();
         Ok(match judge(answer, took, self.record.play_clock, &texts) {
             Ok(k) => Judged { chosen: moves[k], text: texts[k].clone(), fault: None },
-            Err(why) => {
+            Err((kind, why)) => {
                 let k = self.rng.below(moves.len());
                 let step = self.record.steps.len() + 1;
-                let fault = self.fault(When::Step(step), r, replaced(&why, &texts[k]));
+                let fault = self.fault(When::Step(step), r, kind, replaced(&why, &texts[k]));
                 Judged { chosen: moves[k], text: texts[k].clone(), fault: Some(fault) }
             }
         })
@@ -296,7 +299,7 @@ impl<M: StateMachine> Match<M> {
     /// Judges role `r`'s answer to STOP: the fault, if any (recorded).
     pub fn stopped(&mut self, r: usize, answer: Answer) -> Option<String> {
         let why = answer.err()?;
-        Some(self.fault(When::Stop, r, why.to_string()))
+        Some(self.fault(When::Stop, r, why.kind(), why.to_string()))
     }
 
     /// The ABORT of the match.
@@ -382,7 +385,7 @@ impl<M: StateMachine> Match<M> {
     }
 
     /// Records a fault of role `r` and returns it as the log says it.
-    fn fault(&mut self, when: When, r: usize, what: String) -> String {
+    fn fault(&mut self, when: When, r: usize, kind: FaultKind, what: String) -> String {
         let rec = &mut self.record;
         let step = match when {
             When::Start => 0,
@@ -390,7 +393,13 @@ impl<M: StateMachine> Match<M> {
             When::Stop => rec.steps.len() + 1,
         };
         let message = fault_line(self.players[r], &rec.roles[r], when, &what);
-        rec.faults.push(Fault { step, role: rec.roles[r].clone(), player: self.players[r], message: message.clone() });
+        rec.faults.push(Fault {
+            step,
+            role: rec.roles[r].clone(),
+            player: self.players[r],
+            message: message.clone(),
+            kind,
+        });
         message
     }
 }

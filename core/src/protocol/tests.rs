@@ -120,12 +120,18 @@ fn setup(description: &crate::ast::Description, start_clock: f64, play_clock: f6
 fn the_referee_finishes_a_match_whatever_a_player_answers() {
     let rules = text("tictactoe");
     let desc = crate::parse::parse(&rules).description;
+    use super::fault::FaultKind::{Illegal, Late, Unreachable};
     let answers = [
-        (Err(NoReply::Timeout { millis: 3000.0 }), "no reply in 3 s; played"),
-        (Ok("((((".to_string()), "the reply is not a move"),
-        (Ok("(mark 9 9)".to_string()), "(mark 9 9) is not a legal move; played"),
+        (Err(NoReply::Timeout { millis: 3000.0 }), "no reply in 3 s; played", Late),
+        (Ok("((((".to_string()), "the reply is not a move", Illegal),
+        (Ok("(mark 9 9)".to_string()), "(mark 9 9) is not a legal move; played", Illegal),
+        (
+            Err(NoReply::Unreachable { detail: "connection refused".into() }),
+            "no reply: connection refused",
+            Unreachable,
+        ),
     ];
-    for (answer, says) in answers {
+    for (answer, says, kind) in answers {
         let mut m = engine(&rules);
         let mut silent = Canned(answer);
         let mut ours = Local { spec: Spec::Random, seed: 3 };
@@ -134,8 +140,10 @@ fn the_referee_finishes_a_match_whatever_a_player_answers() {
         let record =
             referee(&mut m, &mut [&mut silent, &mut ours], &setup, &|| 0.0, &mut |s| said.push(s.to_string())).unwrap();
         assert!(record.goals.is_some(), "the match is played to the end");
-        let step1 = &record.faults.iter().find(|f| f.step == 1).unwrap().message;
-        assert!(step1.starts_with("player 1 (x) at step 1: ") && step1.contains(says), "{step1}");
+        let step1 = record.faults.iter().find(|f| f.step == 1).unwrap();
+        let text = &step1.message;
+        assert!(text.starts_with("player 1 (x) at step 1: ") && text.contains(says), "{text}");
+        assert_eq!(step1.kind, kind, "{text}");
         // Every step has its fault, noop included: the seat never answers a move.
         assert_eq!(
             record.faults.iter().filter(|f| (1..=record.steps.len()).contains(&f.step)).count(),
@@ -165,6 +173,7 @@ fn a_late_answer_is_replaced() {
     let first = &record.faults[0].message;
     assert!(first.contains("answered after 2.0 s, past the 1 s start clock"), "{first}");
     assert!(record.faults.iter().any(|f| f.message.contains("past the 1 s play clock; played")));
+    assert!(record.faults.iter().all(|f| f.kind == super::fault::FaultKind::Late), "every fault is a late one");
 }
 
 #[test]

@@ -1,11 +1,12 @@
 //! The leaderboard of a tournament, per game and overall, from its finished games: each
 //! entrant's tally (the arena's: games, wins, draws, losses, points and mean score with 95%
 //! intervals, core's verdict deciding every result), its rating ([`super::rating`]) and its
-//! faults in the referee's words. Entrants are ranked by mean points, then rating, then name.
+//! faults, counted by kind (late, illegal, unreachable) and in the referee's words. Entrants are ranked by mean points, then rating, then name.
 
 use super::rating::{Rating, Results};
 use super::{Finished, Plan, Record};
 use crate::players::arena::{tally_named, Game, Tally};
+use crate::protocol::fault::FaultKind;
 use crate::verdict::Ending;
 use serde::Serialize;
 
@@ -40,6 +41,41 @@ pub struct Standing {
     /// Its faults as the referee said them, each after its game: "game 3: player 2 (o) at
     /// step 4: no reply in 3 s; played (mark 1 1) for it".
     pub faults: Vec<String>,
+    /// Its faults counted by kind.
+    pub fault_counts: FaultCounts,
+}
+
+/// An entrant's faults counted by kind, and said in words ("2 late, 1 illegal"; "none").
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
+pub struct FaultCounts {
+    pub late: usize,
+    pub illegal: usize,
+    pub unreachable: usize,
+    pub failed: usize,
+    pub text: String,
+}
+
+impl FaultCounts {
+    fn of(kinds: impl Iterator<Item = FaultKind>) -> FaultCounts {
+        let mut c = FaultCounts::default();
+        for kind in kinds {
+            *match kind {
+                FaultKind::Late => &mut c.late,
+                FaultKind::Illegal => &mut c.illegal,
+                FaultKind::Unreachable => &mut c.unreachable,
+                FaultKind::Failed => &mut c.failed,
+            } += 1;
+        }
+        let said: Vec<String> =
+            [(c.late, "late"), (c.illegal, "illegal"), (c.unreachable, "unreachable"), (c.failed, "failed")]
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| format!("{n} {what}"))
+                .collect();
+        c.text = if said.is_empty() { "none".into() } else { said.join(", ") };
+        c
+    }
 }
 
 /// The leaderboard of `record` so far.
@@ -72,7 +108,10 @@ fn board(plan: &Plan, record: &Record, finished: &[&Finished]) -> Vec<Standing> 
     }
     let ratings = results.ratings();
     let mut standings: Vec<Standing> = (tallies.into_iter().zip(ratings).enumerate())
-        .map(|(e, (tally, rating))| Standing { rank: 0, tally, rating, faults: faults(finished, e) })
+        .map(|(e, (tally, rating))| {
+            let (faults, kinds): (Vec<String>, Vec<FaultKind>) = faults(finished, e).unzip();
+            Standing { rank: 0, tally, rating, faults, fault_counts: FaultCounts::of(kinds.into_iter()) }
+        })
         .collect();
     let key = |s: &Standing| (s.tally.points.mean, s.rating.map_or(f64::NEG_INFINITY, |r| r.elo));
     standings.sort_by(|a, b| key(b).partial_cmp(&key(a)).unwrap_or(std::cmp::Ordering::Equal));
@@ -111,14 +150,12 @@ fn compare(roles: &[String], game: &Game, results: &mut Results) {
     }
 }
 
-/// Entrant `e`'s faults in `finished`, each after its game's number (from 1).
-fn faults(finished: &[&Finished], e: usize) -> Vec<String> {
-    (finished.iter())
-        .flat_map(|f| {
-            // The referee numbers the players from 1 in the plan's order (nature: 0).
-            (f.record.faults.iter())
-                .filter(move |fault| fault.player == e + 1)
-                .map(move |fault| format!("game {}: {}", f.fixture + 1, fault.message))
-        })
-        .collect()
+/// Entrant `e`'s faults in `finished`, each after its game's number (from 1), with its kind.
+fn faults<'a>(finished: &'a [&'a Finished], e: usize) -> impl Iterator<Item = (String, FaultKind)> + 'a {
+    finished.iter().flat_map(move |f| {
+        // The referee numbers the players from 1 in the plan's order (nature: 0).
+        (f.record.faults.iter())
+            .filter(move |fault| fault.player == e + 1)
+            .map(move |fault| (format!("game {}: {}", f.fixture + 1, fault.message), fault.kind))
+    })
 }

@@ -97,6 +97,7 @@ fn finished(record: &Record, number: usize, goals: Option<Vec<i64>>, faults: &[(
             role: roles[r].clone(),
             player: fixture.seats[r].map_or(0, |e| e + 1),
             message: m.to_string(),
+            kind: crate::protocol::fault::FaultKind::Late,
         })
         .collect();
     let players =
@@ -145,6 +146,8 @@ fn the_leaderboard_counts_points_wins_draws_losses_and_never_nature() {
     assert_eq!((a.rank, b.rank), (1, 2));
     assert_eq!(b.faults, ["game 1: player 2 (o) at step 1: no reply in 3 s; played x for it"]);
     assert!(a.faults.is_empty());
+    assert_eq!((b.fault_counts.late, b.fault_counts.text.as_str()), (1, "1 late"));
+    assert_eq!(a.fault_counts.text, "none");
     let monty = &board.per_game[1].standings;
     let (a, b) = (standing(monty, "a"), standing(monty, "b"));
     // One seat each: their scores; nature neither wins nor loses, and no one is rated.
@@ -245,6 +248,13 @@ fn an_entrant_that_never_answers_is_reported_and_the_tournament_goes_on() {
         silent.faults
     );
     assert!(standing(&board.overall, "random").faults.is_empty());
+    // Never reached: every fault of the silent entrant is counted as unreachable.
+    let counts = &silent.fault_counts;
+    assert_eq!(
+        (counts.unreachable, counts.late + counts.illegal + counts.failed),
+        (silent.faults.len(), 0),
+        "{counts:?}"
+    );
 }
 
 #[test]

@@ -305,7 +305,7 @@ function roles(text: string): string[] {
 function table(standings: Standing[]): HTMLElement {
   const pm = (mean: number, plusMinus: number, scale: number, digits: number) => `${(scale * mean).toFixed(digits)} ± ${(scale * plusMinus).toFixed(digits)}`;
   const heads = ['#', 'entrant', 'games', 'W', 'D', 'L', 'points %', 'rating', 'faults'];
-  const titles = ['rank', 'entrant', 'games', 'wins', 'draws', 'losses', 'points per game, % (95% interval)', 'Bradley–Terry rating, Elo scale (95% interval)', 'faults (hover for the referee’s words)'];
+  const titles = ['rank', 'entrant', 'games', 'wins', 'draws', 'losses', 'points per game, % (95% interval)', 'Bradley–Terry rating, Elo scale (95% interval)', 'faults by kind: late, illegal, unreachable (hover for the referee’s words)'];
   return h(
     'div',
     { class: 'to-scroll' },
@@ -327,7 +327,7 @@ function table(standings: Standing[]): HTMLElement {
             ...[t.games, t.wins, t.draws, t.losses].map((n) => h('td', {}, String(n))),
             h('td', {}, pm(t.points.mean, t.points.plus_minus, 100, 0)),
             h('td', {}, rating),
-            h('td', { title: s.faults.join('\n') }, String(s.faults.length)),
+            h('td', { title: s.faults.join('\n') }, s.fault_counts.text),
           );
         }),
       ),
