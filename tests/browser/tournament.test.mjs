@@ -160,3 +160,25 @@ test('two of ours and two remote gdl players on two games: the leaderboard is gd
     for (const p of players) p.stop();
   }
 });
+
+test("a remote entrant is freed of its game when the tournament's Stop is clicked", { timeout: 120_000 }, async () => {
+  const ours = await startGdlPlayer(['--player', 'uct:300ms']);
+  try {
+    const info = async () => (await fetch(ours.url, { method: 'POST', body: '(INFO)' })).text();
+    const { context, page } = await openPage(env.browser, env.url);
+    await startTournament(page, `random, ${ours.url}`, 4, 5);
+    // In the middle of a game with it.
+    await page.waitForFunction(() => [...document.querySelectorAll('#to-log li')].some((li) => li.textContent.includes('(PLAY ')), null, { timeout: 30_000 });
+    assert.equal(await info(), 'busy');
+    await page.locator('#to-stop').click();
+    let now = await info();
+    for (let k = 0; k < 40 && now !== 'available'; k++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      now = await info();
+    }
+    assert.equal(now, 'available', ours.said());
+    await context.close();
+  } finally {
+    ours.stop();
+  }
+});

@@ -8,7 +8,7 @@
 use crate::protocol::{reach_through, say_to};
 use crate::{from_js, js_err, performance_now, to_js, Session};
 use gdl_core::players::catalogue::{entrants, Entrant};
-use gdl_core::tournament::{leaderboard, schedule, Finished, Plan, Record};
+use gdl_core::tournament::{game_id, leaderboard, schedule, Finished, Plan, Record};
 use wasm_bindgen::prelude::*;
 
 /// A record from the page, checked by core (`Record::checked`).
@@ -53,6 +53,15 @@ pub fn tournament_leaderboard(
     #[wasm_bindgen(unchecked_param_type = "TournamentRecord")] r: JsValue,
 ) -> Result<JsValue, JsError> {
     to_js(&leaderboard(&record(r)?))
+}
+
+/// The protocol's match id of game `number` of the tournament `plan` (the page aborts it on Stop).
+#[wasm_bindgen(js_name = tournamentGameId)]
+pub fn tournament_game_id(
+    #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
+    number: u32,
+) -> Result<String, JsError> {
+    Ok(game_id(&from_js(plan, "not a tournament's plan")?, number as usize))
 }
 
 /// The record as CSV, one line per finished game.

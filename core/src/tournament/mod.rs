@@ -114,7 +114,7 @@ where
         )));
     }
     let terms = Terms {
-        id: &format!("tournament.{}", plan.seed),
+        id: &match_id(plan),
         start_clock: plan.start_clock,
         play_clock: plan.play_clock,
         max_steps: plan.max_steps,
@@ -123,6 +123,16 @@ where
     let (_, record) =
         referee_seated(m, description, entrants, fixture.seats.clone(), fixture.number, &terms, reach, now, log)?;
     Ok(Finished { fixture: fixture.number, seed: plan.seed, record })
+}
+
+/// The protocol's match id of the tournament `plan`: its game `n` is `match_id.(n + 1)`.
+fn match_id(plan: &Plan) -> String {
+    format!("tournament.{}", plan.seed)
+}
+
+/// The protocol's match id of game `number` of the tournament `plan` (to ABORT it).
+pub fn game_id(plan: &Plan, number: usize) -> String {
+    crate::protocol::game::game_id(&match_id(plan), number)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ import {
   Session,
   tournamentCsv,
   tournamentFinish,
+  tournamentGameId,
   tournamentLeaderboard,
   tournamentMissing,
   tournamentStart,
@@ -26,7 +27,7 @@ import {
 } from '../engine/engine';
 import { examples } from '../editor/examples';
 import { randomSeed, startPlayers, type Players, type PlayersReply } from './protocol';
-import { MessageLog, reach } from './remote';
+import { MessageLog, abortSoon, reach } from './remote';
 import './tournament.css';
 
 /** Where the tournament's record and its games' rules are kept between visits. */
@@ -47,6 +48,8 @@ export class TournamentPane {
   #rules: Record<string, string> = {};
   /** Games being played, by their number, and when this run started and how many it finished. */
   #playing = new Set<number>();
+  /** Where the page reaches the remote entrants of this run (told ABORT of games stopped). */
+  #targets: string[] = [];
   #run = { started: 0, finished: 0, workers: 1 };
   /** Counts the runs stopped, so that a run checking addresses knows it was. */
   #runs = 0;
@@ -155,6 +158,7 @@ export class TournamentPane {
     // Stopped, or started again, while the addresses were checked.
     if (run !== this.#runs) return;
     const targets = Object.fromEntries(reached.map((r, i) => [remotes[i], r.target ?? remotes[i]]));
+    this.#targets = Object.values(targets);
     const missing: Fixture[] = tournamentMissing(record);
     const plan = record.plan;
     if (missing.length === 0) return this.#finish();
@@ -224,6 +228,9 @@ export class TournamentPane {
   #stop(message: string): void {
     this.#runs++;
     for (const p of this.#pool) p.stop();
+    // Games stopped in the middle: their remote players are told, so that they are free.
+    const plan = this.#record?.plan;
+    if (plan) for (const n of this.#playing) for (const target of this.#targets) abortSoon(target, tournamentGameId(plan, n));
     this.#pool = [];
     this.#playing.clear();
     this.#setRunning(false);
