@@ -385,7 +385,7 @@ fn domains(
         } else {
             Limits { max_join_steps: limits.max_join_steps / RETRY_JOIN_SHARE, ..limits }
         };
-        let mut e = match evaluate(&relaxed, limits, max_instances)? {
+        let mut e = match evaluate(&relaxed, limits, max_instances, attempt == attempts)? {
             Ok(engine) => return Ok(missing(relaxed, engine)),
             Err(e) => e,
         };
@@ -432,19 +432,43 @@ fn widened(
 
 /// The relaxed program evaluated, or the limit it reached. Each capture fact is one rule
 /// instance: once there are more than `max_instances` the rest of the fixpoint is not
-/// needed (the caller reports the counts).
+/// needed (the caller reports the counts). Each fact of a dynamic relation (but `base` and
+/// `input`) is the head of at least one instance, so on the `last` attempt (no attempt on
+/// demand follows, whatever limit is reached) the evaluation stops as soon as these facts
+/// are more than `max_instances`, after any component or round of one, long before their
+/// rules' captures are computed (chess: half-way through its fixpoint).
 fn evaluate(
     relaxed: &Relaxed,
     limits: Limits,
     max_instances: usize,
+    last: bool,
 ) -> Result<Result<Reasoner, crate::machine::RuntimeError>, Diagnostic> {
-    let mut engine = match Reasoner::build(relaxed.rules.clone(), limits) {
-        Ok(engine) => engine,
-        Err(LoadFailure::Invalid(d)) => return Err(d),
-        Err(LoadFailure::Limit(e)) => return Ok(Err(e)),
-    };
     let instances = |e: &Reasoner| relaxed.captures.iter().map(|c| e.fact_count(&c.name, c.vars.len())).sum::<usize>();
-    Ok(engine.evaluate_all_while(&mut |e| instances(e) <= max_instances).map(|_| engine))
+    let derived: Vec<&(String, usize)> =
+        relaxed.dynamic.iter().filter(|(name, _)| !matches!(name.as_str(), "base" | "input")).collect();
+    let facts = |e: &Reasoner| derived.iter().map(|(name, arity)| e.fact_count(name, *arity)).sum::<usize>();
+    // The counts (per relation, or per capture) that showed the program too big.
+    let mut sure_too_many: Option<Vec<(&str, usize)>> = None;
+    let mut go_on = |e: &Reasoner| {
+        if instances(e) > max_instances {
+            sure_too_many =
+                Some(relaxed.captures.iter().map(|c| (c.name.as_str(), e.fact_count(&c.name, c.vars.len()))).collect());
+        } else if last && facts(e) > max_instances {
+            sure_too_many =
+                Some(derived.iter().map(|(name, arity)| (name.as_str(), e.fact_count(name, *arity))).collect());
+        }
+        sure_too_many.is_none()
+    };
+    let built = Reasoner::build_while(relaxed.rules.clone(), limits, &mut go_on);
+    let finished = match built {
+        Ok(mut engine) => engine.evaluate_all_while(&mut go_on).map(|_| engine),
+        Err(LoadFailure::Invalid(d)) => return Err(d),
+        Err(LoadFailure::Limit(e)) => Err(e),
+    };
+    match sure_too_many {
+        Some(counts) => Err(too_many(counts, max_instances, "rule instances")),
+        None => Ok(finished),
+    }
 }
 
 /// A fact `init` or `next` can produce that the declared `base` misses, or a move `legal`

@@ -265,6 +265,32 @@ fn too_many_instances_stop_grounding_and_name_the_relation_with_most_counting_it
     assert!(rest.starts_with("of them for next)") && n > 992 && n < 2945, "{}", err.message);
 }
 
+#[test]
+fn on_the_last_attempt_the_facts_of_dynamic_relations_stop_grounding_before_their_rules_captures() {
+    // `pair` holds 100 × 100 facts, each the head of an instance: past 2000 the program is
+    // sure to be too big, so `triple` (a million facts, and as many instances) is never
+    // computed, and the error names `pair`. Counting captures alone would name `triple`.
+    let mut text = String::from(
+        "(role p) (init (on 1))\n\
+         (<= (next (on ?x)) (true (on ?x)))\n\
+         (<= (next (on ?y)) (true (on ?x)) (succ ?x ?y))\n\
+         (<= (pair ?x ?y) (true (on ?x)) (true (on ?y)))\n\
+         (<= (triple ?x ?y ?z) (pair ?x ?y) (true (on ?z)))\n\
+         (<= (legal p (go ?x ?y ?z)) (triple ?x ?y ?z))\n\
+         (<= terminal (true (on 100)))\n\
+         (goal p 100)\n",
+    );
+    for i in 1..100 {
+        text.push_str(&format!("(succ {i} {})\n", i + 1));
+    }
+    let p = parse(&text);
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let options = Options { max_rules: 1000, demand_attempts: 0, ..Options::default() };
+    let err = ground(&p.description, options, &|| 0.0, &mut |_| {}).unwrap_err();
+    assert_eq!(err.code, "too-many-ground-rules");
+    assert!(err.message.contains("more than 2000 rule instances (10000 of them for pair)"), "{}", err.message);
+}
+
 /// A walk along a line of 40 squares: a jump reads `line`, static and 64000 facts in full,
 /// and a step is allowed unless `threat`, whose rule has 3200 instances in full, holds;
 /// the rules ask about 38 and 39 atoms of them (`threat` only under `not`). A hop reads
@@ -544,7 +570,9 @@ fn a_count_that_carries_its_totals_grounds_on_demand_whatever_the_order_written(
     let full = ground_text(&painted_pits(false), Options::default()).print(Syntax::Prefix);
     let p = parse(&painted_pits(false));
     let err = ground(&p.description, Options { demand_attempts: 0, ..options }, &|| 0.0, &mut |_| {}).unwrap_err();
-    assert!(err.message.contains("grew past 3000 facts"), "{}", err.message);
+    // Alone (no attempt on demand follows) it stops once the dynamic relations' facts,
+    // each the head of an instance, pass the 6000 instances allowed, `count_loop`'s most.
+    assert!(err.message.contains("more than 6000 rule instances (4290 of them for count_loop)"), "{}", err.message);
     for recursive_first in [false, true] {
         let text = painted_pits(recursive_first);
         let g = ground_text(&text, options).print(Syntax::Prefix);

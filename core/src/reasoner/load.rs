@@ -10,6 +10,7 @@ use super::store::RelStore;
 use super::{sorted_state, Component, Deadline, Limits, LoadFailure, Phase, Reasoner, Scratch, State};
 use crate::deps::DepGraph;
 use crate::diagnostic::Diagnostic;
+use crate::machine::RuntimeError;
 use crate::program::{graph_of, NRule};
 use crate::term::TermStore;
 
@@ -97,6 +98,18 @@ impl Reasoner {
         limits: Limits,
         load_deadline: Option<Deadline>,
     ) -> Result<Reasoner, LoadFailure> {
+        Reasoner::build_within_while(rules, limits, load_deadline, &mut |_| true)
+    }
+
+    /// Loads like `build_within` while `go_on` says so after each static component it
+    /// evaluates (and each round of a recursive one); a load it stops fails with a limit
+    /// that names no relation (the caller that stopped it knows why).
+    pub(super) fn build_within_while(
+        rules: Vec<NRule>,
+        limits: Limits,
+        load_deadline: Option<Deadline>,
+        go_on: &mut dyn FnMut(&Reasoner) -> bool,
+    ) -> Result<Reasoner, LoadFailure> {
         let rules: Vec<NRule> = rules.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
         let graph = stratified_graph(&rules)?;
         let layout = Layout::new(&graph);
@@ -129,7 +142,7 @@ impl Reasoner {
         }
         let defines_sees = rules.iter().any(|r| r.head.name() == Some("sees") && r.head.args().len() == 2);
         let mut r = Reasoner::empty(rels, comps, plans, limits, load_deadline, defines_sees);
-        r.sizes = r.compile_in_order(&rules_of, &layout.comp_of, &needed_static)?;
+        r.sizes = r.compile_in_order(&rules_of, &layout.comp_of, &needed_static, go_on)?;
         r.read_roles_and_init();
         Ok(r)
     }
@@ -189,6 +202,7 @@ impl Reasoner {
         rules_of: &[Vec<&NRule>],
         comp_of: &[usize],
         needed_static: &[bool],
+        go_on: &mut dyn FnMut(&Reasoner) -> bool,
     ) -> Result<Sizes, LoadFailure> {
         let mut sizes = Sizes::new(self.facts.len(), self.r_does);
         let r_init = self.rels.id("init", 1);
@@ -211,7 +225,9 @@ impl Reasoner {
             }
             self.comps[c].rules = crules;
             if needed_static[c] {
-                self.evaluate(&[c]).map_err(LoadFailure::Limit)?;
+                if !self.evaluate_while(&[c], go_on).map_err(LoadFailure::Limit)? {
+                    return Err(LoadFailure::Limit(RuntimeError::new("the load was stopped")));
+                }
                 for &rel in &self.comps[c].rels {
                     sizes.measure(rel, &self.facts[rel as usize], &self.store);
                 }

@@ -278,6 +278,17 @@ impl Reasoner {
         Reasoner::build_within(rules, limits, limits.time.map(|t| t.deadline())).map(Reasoner::loaded)
     }
 
+    /// Loads like `build` while `go_on` says so after each static component evaluated (and
+    /// each round of a recursive one): the grounder stops a program sure to be too big. A
+    /// load it stops fails with a limit naming no relation.
+    pub fn build_while(
+        rules: Vec<NRule>,
+        limits: Limits,
+        go_on: &mut dyn FnMut(&Reasoner) -> bool,
+    ) -> std::result::Result<Reasoner, LoadFailure> {
+        Reasoner::build_within_while(rules, limits, limits.time.map(|t| t.deadline()), go_on).map(Reasoner::loaded)
+    }
+
     /// Loads normal rules within a deadline; the result starts a new deadline per query.
     fn load(
         rules: Vec<NRule>,
@@ -302,8 +313,8 @@ impl Reasoner {
         self.evaluate_while(plan, &mut |_| true).map(drop)
     }
 
-    /// Evaluates the components of `plan` in order while `go_on` says so after each; false
-    /// if it stopped early.
+    /// Evaluates the components of `plan` in order while `go_on` says so after each (and
+    /// after each round of a recursive one); false if it stopped early.
     fn evaluate_while(&mut self, plan: &[usize], go_on: &mut dyn FnMut(&Reasoner) -> bool) -> Result<bool> {
         let budget = self.limits.max_join_steps.min(self.work_cap.saturating_sub(self.work));
         self.budget = budget;
@@ -317,7 +328,9 @@ impl Reasoner {
             if self.done[c] {
                 continue;
             }
-            self.eval_component(c)?;
+            if !self.eval_component(c, go_on)? {
+                return Ok(false);
+            }
             self.done[c] = true;
             if !go_on(self) {
                 return Ok(false);
@@ -326,20 +339,21 @@ impl Reasoner {
         Ok(true)
     }
 
-    fn eval_component(&mut self, c: usize) -> Result<()> {
+    /// Evaluates component `c`; false when `go_on` stopped it after a round.
+    fn eval_component(&mut self, c: usize, go_on: &mut dyn FnMut(&Reasoner) -> bool) -> Result<bool> {
         // The rules leave the component while they run, so that `self` stays free to change.
         let rules = std::mem::take(&mut self.comps[c].rules);
-        let result = self.eval_rules(c, &rules);
+        let result = self.eval_rules(c, &rules, go_on);
         self.comps[c].rules = rules;
         result
     }
 
-    fn eval_rules(&mut self, c: usize, rules: &[CRule]) -> Result<()> {
+    fn eval_rules(&mut self, c: usize, rules: &[CRule], go_on: &mut dyn FnMut(&Reasoner) -> bool) -> Result<bool> {
         for rule in rules {
             self.run_plan(&rule.full)?;
         }
         if !self.comps[c].recursive {
-            return self.check_size(c);
+            return self.check_size(c).map(|()| true);
         }
         let rels = self.comps[c].rels.clone();
         let mut marks = vec![0; rels.len()];
@@ -352,7 +366,7 @@ impl Reasoner {
                 marks[i] = len;
             }
             if !changed {
-                return Ok(());
+                return Ok(true);
             }
             for rule in rules {
                 for plan in &rule.delta {
@@ -360,6 +374,9 @@ impl Reasoner {
                 }
             }
             self.check_size(c)?;
+            if !go_on(self) {
+                return Ok(false);
+            }
         }
     }
 
@@ -613,7 +630,8 @@ impl Reasoner {
     }
 
     /// Evaluates every static component like `evaluate_all` while `go_on` says so after
-    /// each (the grounder stops once a program is sure to be too big); false if it stopped.
+    /// each and after each round of a recursive one (the grounder stops once a program is
+    /// sure to be too big); false if it stopped.
     pub fn evaluate_all_while(&mut self, go_on: &mut dyn FnMut(&Reasoner) -> bool) -> Result<bool> {
         self.start_request();
         let all: Vec<usize> = (0..self.comps.len()).filter(|&c| self.comps[c].phase == Phase::Static).collect();
