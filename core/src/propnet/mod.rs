@@ -12,6 +12,7 @@
 
 mod compile;
 mod eval;
+pub mod factors;
 mod lanes;
 mod layout;
 mod read;
