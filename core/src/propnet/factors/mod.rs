@@ -149,10 +149,13 @@ impl Sets {
 
 /// The factors of a ground program.
 pub fn factors(g: &Ground) -> Factors {
-    let p = Program::read(g);
+    of_program(&Program::read(g))
+}
+
+/// The factors of a ground program read into numbers.
+pub(super) fn of_program(p: &Program) -> Factors {
     let (nf, nm, na) = (p.fluents.len(), p.moves.len(), p.atoms.len());
-    let bookkeeping = bookkeeping(&p);
-    let impure = impure(&p, &bookkeeping);
+    let (bookkeeping, impure) = bookkeeping(p);
     // Nodes: fluents, then moves, then derived atoms.
     let node = |a: &Atom| match *a {
         Atom::Fluent(f) => (!bookkeeping[f as usize]).then_some(f),
@@ -203,7 +206,7 @@ pub fn factors(g: &Ground) -> Factors {
     // change apart) are one subgame: merge them until every combination is simple.
     let mut factor_of = component.clone();
     loop {
-        let mut combine = Combiner { p: &p, factor_of: &factor_of, memo: vec![None; na], merges: Vec::new() };
+        let mut combine = Combiner { p, factor_of: &factor_of, memo: vec![None; na], merges: Vec::new() };
         combine.outputs();
         if combine.merges.is_empty() {
             break;
@@ -256,7 +259,7 @@ pub fn factors(g: &Ground) -> Factors {
         part.fluents = part.fluent_bits.iter().map(|&f| store.text(p.fluents[f as usize]).to_string()).collect();
         part.moves = part.move_numbers.iter().map(|&m| role_move(m as usize)).collect();
     }
-    let mut combine = Combiner { p: &p, factor_of: &factor_of, memo: vec![None; na], merges: Vec::new() };
+    let mut combine = Combiner { p, factor_of: &factor_of, memo: vec![None; na], merges: Vec::new() };
     let (terminal, goals) = combine.outputs();
     Factors {
         factors: parts,
@@ -267,48 +270,40 @@ pub fn factors(g: &Ground) -> Factors {
     }
 }
 
-/// The bookkeeping fluents: the largest set whose `next` reads no move and no fluent outside
-/// the set (found by removing fluents until none reads outside).
-fn bookkeeping(p: &Program) -> Vec<bool> {
-    let mut kept = vec![true; p.fluents.len()];
-    loop {
-        let impure = impure(p, &kept);
-        let mut changed = false;
-        for (f, next) in p.next.iter().enumerate() {
-            if kept[f] && next.is_some_and(|a| impure[a as usize]) {
-                kept[f] = false;
-                changed = true;
-            }
-        }
-        if !changed {
-            return kept;
-        }
-    }
-}
-
-/// Per derived atom: whether it reads (through its rules) a move or a fluent outside `pure`.
-fn impure(p: &Program, pure: &[bool]) -> Vec<bool> {
-    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); p.atoms.len()];
-    let mut out = vec![false; p.atoms.len()];
+/// The bookkeeping fluents, and per derived atom whether it is *impure*: reads (through
+/// its rules) a move or a fluent outside the bookkeeping. The bookkeeping is the largest set
+/// of fluents whose `next` is pure; its complement is found in one pass up from the moves.
+fn bookkeeping(p: &Program) -> (Vec<bool>, Vec<bool>) {
+    let (nf, na) = (p.fluents.len(), p.atoms.len());
+    let mut atom_readers: Vec<Vec<u32>> = vec![Vec::new(); na];
+    let mut fluent_readers: Vec<Vec<u32>> = vec![Vec::new(); nf];
     let mut stack = Vec::new();
     for (a, rules) in p.rules_of.iter().enumerate() {
         for &r in rules {
             for (_, b) in p.body_of(r) {
                 match *b {
                     Atom::Move(_) => stack.push(a as u32),
-                    Atom::Fluent(f) if !pure[f as usize] => stack.push(a as u32),
-                    Atom::Derived(d) => readers[d as usize].push(a as u32),
-                    _ => {}
+                    Atom::Fluent(f) => fluent_readers[f as usize].push(a as u32),
+                    Atom::Derived(d) => atom_readers[d as usize].push(a as u32),
+                    Atom::Never => {}
                 }
             }
         }
     }
+    let mut next_of = vec![None; na];
+    p.next.iter().enumerate().for_each(|(f, a)| a.iter().for_each(|&a| next_of[a as usize] = Some(f)));
+    let (mut kept, mut impure) = (vec![true; nf], vec![false; na]);
     while let Some(a) = stack.pop() {
-        if !std::mem::replace(&mut out[a as usize], true) {
-            stack.extend(&readers[a as usize]);
+        if std::mem::replace(&mut impure[a as usize], true) {
+            continue;
+        }
+        stack.extend(&atom_readers[a as usize]);
+        if let Some(f) = next_of[a as usize].filter(|&f| kept[f]) {
+            kept[f] = false;
+            stack.extend(&fluent_readers[f]);
         }
     }
-    out
+    (kept, impure)
 }
 
 /// Classifies derived atoms by how they read the factors.
