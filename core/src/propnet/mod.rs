@@ -109,6 +109,8 @@ pub struct Propnet {
     legal: Vec<u32>,
     chosen: Vec<u32>,
     lanes: lanes::Lanes,
+    /// The game's independent subgames.
+    factors: std::sync::Arc<factors::Factors>,
     pub stats: Stats,
 }
 
@@ -125,6 +127,7 @@ impl Propnet {
     pub fn new(g: &Ground, options: Options, now: &dyn Fn() -> f64) -> std::result::Result<Propnet, Diagnostic> {
         let start = now();
         let p = read::Program::read(g);
+        let factors = factors::of_program(&p).into();
         let built = compile::compile(&p, options.opt)
             .map_err(|e| Diagnostic::error("propnet", Span::default(), format!("cannot build the network: {e}")))?;
         let rounds = built.rounds;
@@ -176,6 +179,7 @@ impl Propnet {
             legal: Vec::new(),
             chosen: Vec::new(),
             lanes: Default::default(),
+            factors,
             net,
             stats,
         };
@@ -463,6 +467,10 @@ impl StateMachine for Propnet {
 
     fn engine_name(&self) -> &'static str {
         "propnet"
+    }
+
+    fn factors(&self) -> Option<&factors::Factors> {
+        Some(&self.factors)
     }
 
     fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
