@@ -147,6 +147,15 @@ impl Sets {
     }
 }
 
+/// The factors of the game `text` describes, or why there are none to find, in words.
+pub fn of_text(text: &str) -> Result<Factors, String> {
+    let loaded = crate::load(text, Default::default())
+        .map_err(|_| "the rules have errors: fix them to see the game's factors".to_string())?;
+    let g = crate::ground::ground(&loaded.description, Default::default(), &|| 0.0, &mut |_| {})
+        .map_err(|d| format!("the game does not ground, so its factors are not found: {}", d.message))?;
+    Ok(factors(&g))
+}
+
 /// The factors of a ground program.
 pub fn factors(g: &Ground) -> Factors {
     of_program(&Program::read(g))

@@ -43,6 +43,12 @@ fn double_tictactoe_has_two_boards_sharing_the_turn() {
 }
 
 #[test]
+fn factors_of_text_say_why_there_are_none() {
+    assert_eq!(of_text(&game("doubletictactoe")).unwrap().factors.len(), 2);
+    assert!(of_text("(role").unwrap_err().contains("the rules have errors"));
+}
+
+#[test]
 fn tictactoe_is_one_factor() {
     let f = factors(&grounded(&game("tictactoe")).unwrap());
     assert_eq!(sizes(&f), [(27, 18)]);
