@@ -206,6 +206,12 @@ fn analyze() {
         ["analyze", "games/connectfour.kif", "--max-states", "500", "--playouts", "20", "--threads", "1"]
     );
     snapshot!("analyze_fails", ["analyze", "games/bug-unreachable.kif"]);
+    // Factoring: two boards that share the turn; tic-tac-toe does not split.
+    snapshot!(
+        "analyze_factors",
+        ["analyze", "games/doubletictactoe.kif", "--max-states", "500", "--playouts", "20", "--threads", "1"]
+    );
+    snapshot!("analyze_one_factor", ["analyze", "games/tictactoe.kif"]);
 }
 
 #[test]

@@ -392,6 +392,13 @@ impl StateMachine for Engine {
     type State = State;
     type Move = Move;
 
+    fn factors(&self) -> Option<&crate::propnet::factors::Factors> {
+        match self {
+            Engine::Reasoner(_) => None,
+            Engine::Propnet(m) => m.factors(),
+        }
+    }
+
     fn roles(&self) -> &[String] {
         match self {
             Engine::Reasoner(m) => m.roles(),

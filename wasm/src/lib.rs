@@ -326,6 +326,14 @@ pub fn rule_graph(text: &str) -> Result<JsValue, JsError> {
     to_js(&play::text::rule_graph(text).map_err(js_err)?)
 }
 
+/// The game's factors, its independent subgames, as plain data: each factor's moves (role
+/// and move) and fluents, the bookkeeping, the moves in no factor, how terminal and the goals
+/// combine the factors (`propnet::factors`).
+#[wasm_bindgen(unchecked_return_type = "Factors")]
+pub fn factors(text: &str) -> Result<JsValue, JsError> {
+    to_js(&gdl_core::propnet::factors::of_text(text).map_err(js_err)?)
+}
+
 /// What this build can do.
 #[derive(Serialize, tsify::Tsify)]
 pub struct Capabilities {

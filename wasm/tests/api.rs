@@ -6,8 +6,8 @@
 use gdl_wasm::groundview::JsGroundGame;
 use gdl_wasm::text::detect_syntax;
 use gdl_wasm::{
-    capabilities, format_text, match_tally, match_verdict, merge_playouts, player_catalogue, player_label, rule_graph,
-    Session,
+    capabilities, factors, format_text, match_tally, match_verdict, merge_playouts, player_catalogue, player_label,
+    rule_graph, Session,
 };
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -37,6 +37,22 @@ fn message(e: wasm_bindgen::JsError) -> String {
     let v: JsValue = e.into();
     assert!(v.is_instance_of::<js_sys::Error>(), "errors are JS Errors");
     v.unchecked_into::<js_sys::Error>().message().into()
+}
+
+/// Factors are plain data: each factor's moves (role and move) and fluents, how terminal
+/// combines them; and an error in words for rules with errors.
+#[wasm_bindgen_test]
+fn factors_are_plain_data() {
+    let f = factors(include_str!("../../games/doubletictactoe.kif")).unwrap();
+    let all = get(&f, "factors").dyn_into::<Array>().unwrap();
+    assert_eq!(all.length(), 2);
+    let first_move = get(&all.get(0), "moves").dyn_into::<Array>().unwrap().get(0);
+    assert_eq!(get(&first_move, "role").as_string().unwrap(), "x");
+    assert_eq!(get(&first_move, "move").as_string().unwrap(), "(mark 1 1 1)");
+    assert_eq!(get(&all.get(1), "fluents").dyn_into::<Array>().unwrap().length(), 27);
+    assert_eq!(get(&get(&f, "terminal"), "kind").as_string().unwrap(), "any");
+    assert_eq!(strings(&get(&f, "bookkeeping")), ["(control o)", "(control x)"]);
+    assert!(message(factors("(role").unwrap_err()).contains("the rules have errors"));
 }
 
 #[wasm_bindgen_test]

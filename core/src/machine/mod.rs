@@ -10,6 +10,7 @@ use playout::Outcome;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+pub mod factors;
 pub mod playout;
 
 /// A goal value: an integer as GDL intends, or the raw text of an ill-formed one.
@@ -68,6 +69,10 @@ pub trait StateMachine {
     fn move_text(&self, m: Self::Move) -> String;
     /// Which engine this is, for reports (`"reasoner"`, ...).
     fn engine_name(&self) -> &'static str;
+    /// The game's independent subgames (`propnet::factors`), when the engine knows them.
+    fn factors(&self) -> Option<&factors::Factors> {
+        None
+    }
     /// A random playout from the initial state as fast as the engine goes. An engine may
     /// replace this with its own (e.g. without allocating per step) that makes the same
     /// choices as `playout::step_playout`.

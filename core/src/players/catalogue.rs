@@ -143,6 +143,7 @@ pub fn refusal(spec: Spec, hidden: bool) -> Option<String> {
     let name = match spec {
         Spec::Flat(_) => "mc",
         Spec::Uct(_) => "uct",
+        Spec::FactoredUct(_) => "fuct",
         Spec::Perfect => "the perfect player",
         Spec::Random | Spec::Honest(_) => return None,
     };
@@ -243,6 +244,7 @@ impl Spec {
         match (self, self.budget()) {
             (Spec::Flat(_), Some(b)) => format!("flat Monte Carlo, {}", budget_label(b)),
             (Spec::Uct(_), Some(b)) => format!("MCTS, {}", budget_label(b)),
+            (Spec::FactoredUct(_), Some(b)) => format!("factored MCTS, {}", budget_label(b)),
             (Spec::Honest(_), Some(b)) => format!("honest, {}", budget_label(b)),
             _ => self.to_string(),
         }
@@ -251,7 +253,7 @@ impl Spec {
     /// Its budget per move, for a kind that has one.
     pub fn budget(self) -> Option<Budget> {
         match self {
-            Spec::Flat(b) | Spec::Uct(b) | Spec::Honest(b) => Some(b),
+            Spec::Flat(b) | Spec::Uct(b) | Spec::FactoredUct(b) | Spec::Honest(b) => Some(b),
             Spec::Random | Spec::Perfect => None,
         }
     }
@@ -278,6 +280,7 @@ impl Spec {
         match self {
             Spec::Flat(b) => Spec::Flat(cut(b)),
             Spec::Uct(b) => Spec::Uct(cut(b)),
+            Spec::FactoredUct(b) => Spec::FactoredUct(cut(b)),
             Spec::Honest(b) => Spec::Honest(cut(b)),
             Spec::Random | Spec::Perfect => self,
         }

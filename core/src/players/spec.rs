@@ -49,6 +49,16 @@ impl Stop {
 }
 
 impl Budget {
+    /// One of `k` equal shares of this budget (at least one playout).
+    pub fn share(self, k: u64) -> Budget {
+        let k = k.max(1);
+        match self {
+            Budget::Playouts(n) => Budget::Playouts((n / k).max(1)),
+            Budget::Millis(ms) => Budget::Millis(ms / k as f64),
+            Budget::Within(n, ms) => Budget::Within((n / k).max(1), ms / k as f64),
+        }
+    }
+
     /// This budget, stopped after `millis` milliseconds at the latest.
     pub fn within(self, millis: f64) -> Budget {
         match self {
@@ -65,6 +75,9 @@ pub enum Spec {
     Random,
     Flat(Budget),
     Uct(Budget),
+    /// UCT searching each factor of the game apart (`uct.rs`), plain UCT on a game that
+    /// does not split.
+    FactoredUct(Budget),
     Perfect,
     /// GDL-II's honest player (`honest.rs`): it plays from what its role sees, never the true
     /// state.
@@ -72,7 +85,8 @@ pub enum Spec {
 }
 
 /// How our players are written (`catalogue::notation` adds remote players).
-pub const NOTATION: &str = "random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, perfect or honest:PLAYOUTS";
+pub const NOTATION: &str =
+    "random, mc:PLAYOUTS, uct:PLAYOUTS, uct:2s, uct:500ms, fuct:PLAYOUTS (factored uct), perfect or honest:PLAYOUTS";
 
 impl Spec {
     /// Reads `random`, `mc:N`, `uct:N`, `uct:Ns`, `uct:Nms`, `perfect`, `honest:N` (and its
@@ -89,6 +103,7 @@ impl Spec {
             ("perfect", None) => Ok(Spec::Perfect),
             ("mc", b) => Ok(Spec::Flat(b.unwrap_or(Budget::Playouts(1000)))),
             ("uct" | "mcts", b) => Ok(Spec::Uct(b.unwrap_or(Budget::Playouts(1000)))),
+            ("fuct", b) => Ok(Spec::FactoredUct(b.unwrap_or(Budget::Playouts(1000)))),
             ("honest", b) => Ok(Spec::Honest(b.unwrap_or(Budget::Playouts(1000)))),
             ("random" | "perfect", Some(_)) => {
                 Err(format!("player '{text}': {kind} takes no budget; write {NOTATION}"))
@@ -103,6 +118,7 @@ impl Spec {
         match self {
             Spec::Flat(b) => Spec::Flat(b.within(millis)),
             Spec::Uct(b) => Spec::Uct(b.within(millis)),
+            Spec::FactoredUct(b) => Spec::FactoredUct(b.within(millis)),
             Spec::Honest(b) => Spec::Honest(b.within(millis)),
             Spec::Random | Spec::Perfect => self,
         }
@@ -117,6 +133,7 @@ impl Spec {
             Spec::Random => Box::new(Random::new(seed)),
             Spec::Flat(b) => Box::new(Flat::new(seed, b)),
             Spec::Uct(b) => Box::new(Uct::new(seed, b)),
+            Spec::FactoredUct(b) => Box::new(Uct::factored(seed, b)),
             Spec::Perfect => {
                 Box::new(Perfect::new(seed, super::perfect::DEFAULT_NODES, super::perfect::DEFAULT_MILLIS))
             }
@@ -154,6 +171,7 @@ impl fmt::Display for Spec {
             Spec::Random => write!(f, "random"),
             Spec::Flat(b) => write!(f, "mc:{b}"),
             Spec::Uct(b) => write!(f, "uct:{b}"),
+            Spec::FactoredUct(b) => write!(f, "fuct:{b}"),
             Spec::Perfect => write!(f, "perfect"),
             Spec::Honest(b) => write!(f, "honest:{b}"),
         }

@@ -23,7 +23,7 @@ fn no_clock() -> f64 {
 
 #[test]
 fn specs_read_and_print_back() {
-    for text in ["random", "mc:500", "uct:1000", "uct:2s", "uct:250ms", "perfect"] {
+    for text in ["random", "mc:500", "uct:1000", "uct:2s", "uct:250ms", "fuct:300", "perfect"] {
         assert_eq!(Spec::parse(text).unwrap().to_string(), text);
     }
     assert_eq!(Spec::parse("mcts:10").unwrap(), Spec::Uct(Budget::Playouts(10)));
@@ -87,6 +87,28 @@ fn perfect_never_loses_tictactoe_against_random() {
     }
 }
 
+/// Factored UCT searches each board of double tic-tac-toe apart (one share of the budget
+/// each) and still takes a win in one on the second board; on a game that does not split it
+/// is plain UCT, move for move.
+#[test]
+fn factored_uct_searches_each_board_apart() {
+    let mut m = engine("doubletictactoe");
+    let s = after(&mut m, "(mark 1 1 1); (mark 2 1 2); (mark 2 2 2); (mark 1 3 3); (mark 1 2 1); (mark 1 1 3)");
+    for seed in 0..5 {
+        let d = Uct::factored(seed, Budget::Playouts(1000)).choose(&mut m, View::State(&s, 0), &no_clock).unwrap();
+        assert_eq!(m.move_text(d.chosen), "(mark 1 3 1)", "seed {seed}");
+        assert_eq!(d.playouts, 1000, "two shares of 500");
+    }
+    let mut m = engine("tictactoe");
+    let s = after(&mut m, "(mark 1 1); (mark 2 2)");
+    for seed in 0..3 {
+        let plain = Uct::new(seed, Budget::Playouts(300)).choose(&mut m, View::State(&s, 0), &no_clock).unwrap();
+        let factored =
+            Uct::factored(seed, Budget::Playouts(300)).choose(&mut m, View::State(&s, 0), &no_clock).unwrap();
+        assert_eq!((m.move_text(plain.chosen), plain.expects), (m.move_text(factored.chosen), factored.expects));
+    }
+}
+
 #[test]
 fn every_player_plays_legal_moves_in_every_game() {
     // Turn-taking, simultaneous (rps) and one-player games; play_game refuses nothing, so
@@ -94,6 +116,8 @@ fn every_player_plays_legal_moves_in_every_game() {
     for (game, specs) in [
         ("tictactoe", "perfect,random"),
         ("nim", "uct:50,mc:30"),
+        ("nim", "fuct:50,uct:50"),
+        ("doubletictactoe", "fuct:40,random"),
         ("rps", "uct:50,perfect"),
         ("eightpuzzle", "uct:30"),
         ("connectfour", "mc:20,uct:20"),

@@ -3,11 +3,17 @@
 //! total score for each of its own legal moves and picks its move on those alone, so the
 //! same search serves turn-taking games (the other roles have one move) and simultaneous
 //! ones. The tree is built afresh for every move; the chosen move is the most visited.
+//!
+//! Factored (`Uct::factored`, after Cox et al. 2009): when the engine knows the game's
+//! factors, each factor the role can move in (among those terminal and the goals read)
+//! is searched apart, with a share of the budget: the tree holds only that factor's moves
+//! and the moves in no factor (`noop`), for every role; playouts stay random over the whole
+//! game. The move played is the best of the factor whose best move scores highest.
 
 use super::{legal, scores, simulate, Budget, Decision, Player, Report, Reports, View};
 use crate::machine::{Result, StateMachine};
 use crate::rng::Rng;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The exploration constant of UCB1, on scores between 0 and 1.
 pub const EXPLORATION: f64 = 0.7;
@@ -18,13 +24,24 @@ pub struct Uct {
     rng: Rng,
     budget: Budget,
     reports: Reports,
+    /// Search each factor apart when the engine knows the factors.
+    factored: bool,
 }
 
 impl Uct {
     pub fn new(seed: u64, budget: Budget) -> Uct {
-        Uct { rng: Rng::new(seed), budget, reports: Reports::default() }
+        Uct { rng: Rng::new(seed), budget, reports: Reports::default(), factored: false }
+    }
+
+    /// The factored search (see the module's doc).
+    pub fn factored(seed: u64, budget: Budget) -> Uct {
+        Uct { factored: true, ..Uct::new(seed, budget) }
     }
 }
+
+/// The moves a search keeps: `(role, move text)`; a role with none of its legal moves kept
+/// keeps them all.
+type Focus = FxHashSet<(usize, String)>;
 
 /// Visits and total score of one move of one role in one node.
 #[derive(Clone, Copy, Default)]
@@ -60,6 +77,7 @@ struct Tree<'a, M: StateMachine> {
     m: &'a mut M,
     rng: &'a mut Rng,
     nodes: Vec<Node<M>>,
+    focus: Option<&'a Focus>,
 }
 
 impl<M: StateMachine> Tree<'_, M> {
@@ -68,7 +86,17 @@ impl<M: StateMachine> Tree<'_, M> {
         let (end, moves) = if self.m.is_terminal(&state)? {
             (Some(scores(&self.m.goals(&state)?)), vec![Vec::new(); roles])
         } else {
-            (None, (0..roles).map(|r| legal(self.m, &state, r)).collect::<Result<_>>()?)
+            let mut moves: Vec<Vec<M::Move>> = (0..roles).map(|r| legal(self.m, &state, r)).collect::<Result<_>>()?;
+            if let Some(focus) = self.focus {
+                for (r, all) in moves.iter_mut().enumerate() {
+                    let kept: Vec<M::Move> =
+                        all.iter().copied().filter(|&mv| focus.contains(&(r, self.m.move_text(mv)))).collect();
+                    if !kept.is_empty() {
+                        *all = kept;
+                    }
+                }
+            }
+            (None, moves)
         };
         let stats = moves.iter().map(|ms: &Vec<M::Move>| vec![Stat::default(); ms.len()]).collect();
         Ok(Node { state, end, moves, stats, visits: 0, children: FxHashMap::default() })
@@ -147,6 +175,59 @@ fn best(stats: &[Stat], playouts: u64) -> Decision<usize> {
     Decision { chosen: b, playouts, expects: (stats[b].visits > 0).then(|| 100.0 * stats[b].mean()) }
 }
 
+impl Uct {
+    /// One search from `state` within `budget`, kept to `focus`: the root's moves of the
+    /// role, their statistics, and the playouts run.
+    fn search<M: StateMachine>(
+        &mut self,
+        m: &mut M,
+        state: &M::State,
+        role: usize,
+        budget: Budget,
+        focus: Option<&Focus>,
+        now: &dyn Fn() -> f64,
+    ) -> Result<(Vec<M::Move>, Vec<Stat>, u64)> {
+        let mut tree = Tree { m, rng: &mut self.rng, nodes: Vec::new(), focus };
+        let root = tree.node(state.clone())?;
+        tree.nodes.push(root);
+        let mut stop = budget.stop(now);
+        let mut done = 0;
+        while !stop.reached(done, now) {
+            tree.iterate()?;
+            done += 1;
+            self.reports.tick(now, || best(&tree.nodes[0].stats[role], done));
+        }
+        let root = tree.nodes.swap_remove(0);
+        Ok((
+            root.moves.into_iter().nth(role).unwrap_or_default(),
+            root.stats.into_iter().nth(role).unwrap_or_default(),
+            done,
+        ))
+    }
+
+    /// The focus of each factor the role can move in, among those terminal and the goals
+    /// read when it can move in one of these (empty: search the whole game).
+    fn factor_focuses<M: StateMachine>(m: &M, mine: &[M::Move], role: usize) -> Vec<Focus> {
+        let Some(f) = m.factors().filter(|f| f.factors.len() > 1) else { return Vec::new() };
+        let roles = m.roles();
+        let mut own: Vec<usize> =
+            mine.iter().filter_map(|&mv| f.factor_of_move(&roles[role], &m.move_text(mv))).collect();
+        own.sort_unstable();
+        own.dedup();
+        let relevant = f.relevant();
+        if own.iter().any(|k| relevant.contains(k)) {
+            own.retain(|k| relevant.contains(k));
+        }
+        let index = |name: &str| roles.iter().position(|r| r == name).expect("a role of the game");
+        own.iter()
+            .map(|&k| {
+                let moves = f.factors[k].moves.iter().chain(&f.free_moves).filter(|mv| mv.role == roles[role]);
+                moves.map(|mv| (index(&mv.role), mv.text.clone())).collect()
+            })
+            .collect()
+    }
+}
+
 impl<M: StateMachine> Player<M> for Uct {
     fn choose(&mut self, m: &mut M, view: View<'_, M>, now: &dyn Fn() -> f64) -> Result<Decision<M::Move>> {
         let (state, role) = (view.true_state("uct")?, view.role());
@@ -154,19 +235,27 @@ impl<M: StateMachine> Player<M> for Uct {
         if mine.len() == 1 {
             return Ok(Decision { chosen: mine[0], playouts: 0, expects: None });
         }
-        let mut tree = Tree { m, rng: &mut self.rng, nodes: Vec::new() };
-        let root = tree.node(state.clone())?;
-        tree.nodes.push(root);
-        let mut stop = self.budget.stop(now);
         self.reports.start(now);
-        let mut done = 0;
-        while !stop.reached(done, now) {
-            tree.iterate()?;
-            done += 1;
-            self.reports.tick(now, || best(&tree.nodes[0].stats[role], done));
+        let focuses = if self.factored { Uct::factor_focuses(m, &mine, role) } else { Vec::new() };
+        if focuses.len() <= 1 {
+            let (moves, stats, done) = self.search(m, state, role, self.budget, focuses.first(), now)?;
+            return Ok(best(&stats, done).of(&moves));
         }
-        let d = best(&tree.nodes[0].stats[role], done);
-        Ok(d.of(&tree.nodes[0].moves[role]))
+        // Each factor apart, with an equal share of the budget; the best factor's best move.
+        let share = self.budget.share(focuses.len() as u64);
+        let mut chosen: Option<(Decision<M::Move>, f64)> = None;
+        let mut playouts = 0;
+        for focus in &focuses {
+            let (moves, stats, done) = self.search(m, state, role, share, Some(focus), now)?;
+            playouts += done;
+            let d = best(&stats, done);
+            let mean = stats[d.chosen].mean();
+            if chosen.as_ref().is_none_or(|(_, b)| mean > *b) {
+                chosen = Some((d.of(&moves), mean));
+            }
+        }
+        let (d, _) = chosen.expect("at least two factors searched");
+        Ok(Decision { playouts, ..d })
     }
 
     fn report_to(&mut self, report: Report) {

@@ -12,6 +12,7 @@
 
 mod compile;
 mod eval;
+pub mod factors;
 mod lanes;
 mod layout;
 mod read;
@@ -108,6 +109,8 @@ pub struct Propnet {
     legal: Vec<u32>,
     chosen: Vec<u32>,
     lanes: lanes::Lanes,
+    /// The game's independent subgames.
+    factors: std::sync::Arc<factors::Factors>,
     pub stats: Stats,
 }
 
@@ -124,6 +127,7 @@ impl Propnet {
     pub fn new(g: &Ground, options: Options, now: &dyn Fn() -> f64) -> std::result::Result<Propnet, Diagnostic> {
         let start = now();
         let p = read::Program::read(g);
+        let factors = factors::of_program(&p).into();
         let built = compile::compile(&p, options.opt)
             .map_err(|e| Diagnostic::error("propnet", Span::default(), format!("cannot build the network: {e}")))?;
         let rounds = built.rounds;
@@ -175,6 +179,7 @@ impl Propnet {
             legal: Vec::new(),
             chosen: Vec::new(),
             lanes: Default::default(),
+            factors,
             net,
             stats,
         };
@@ -463,6 +468,10 @@ impl StateMachine for Propnet {
 
     fn engine_name(&self) -> &'static str {
         "propnet"
+    }
+
+    fn factors(&self) -> Option<&factors::Factors> {
+        Some(&self.factors)
     }
 
     fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {

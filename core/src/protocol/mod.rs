@@ -44,7 +44,7 @@ where
 /// `uct` become the honest player with the same budget (`perfect`, with its default one).
 pub fn for_hidden(spec: Spec) -> Spec {
     match spec {
-        Spec::Flat(b) | Spec::Uct(b) => Spec::Honest(b),
+        Spec::Flat(b) | Spec::Uct(b) | Spec::FactoredUct(b) => Spec::Honest(b),
         Spec::Perfect => Spec::parse("honest").expect("a spec"),
         s => s,
     }
