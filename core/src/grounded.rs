@@ -239,6 +239,40 @@ impl GroundProgram {
         self.model.atoms.iter().map(|&t| self.ground.store().text(t).to_string()).collect()
     }
 
+    /// The game's factors (`propnet::factors`) as the network picture colours them: per atom,
+    /// the number of the factor its fluent or move is in (`true`/`next` of a fluent,
+    /// `does`/`legal` of a move; the bookkeeping is the last number when there is some), or -1;
+    /// and each number's name in words ("factor 1: 9 fluents, 18 moves", "bookkeeping: 1 fluent").
+    pub fn atom_factors(&self) -> (Vec<i32>, Vec<String>) {
+        let f = propnet::factors::factors(&self.ground);
+        let mut of_fluent: rustc_hash::FxHashMap<&str, i32> = rustc_hash::FxHashMap::default();
+        let mut of_move: rustc_hash::FxHashMap<(&str, &str), i32> = rustc_hash::FxHashMap::default();
+        let mut names = Vec::new();
+        for (k, factor) in f.factors.iter().enumerate() {
+            factor.fluents.iter().for_each(|x| _ = of_fluent.insert(x, k as i32));
+            factor.moves.iter().for_each(|m| _ = of_move.insert((&m.role, &m.text), k as i32));
+            let what = format!("{}, {}", plural(factor.fluents.len(), "fluent"), plural(factor.moves.len(), "move"));
+            names.push(format!("factor {}: {what}", k + 1));
+        }
+        if !f.bookkeeping.is_empty() {
+            f.bookkeeping.iter().for_each(|x| _ = of_fluent.insert(x, names.len() as i32));
+            names.push(format!("bookkeeping: {}", plural(f.bookkeeping.len(), "fluent")));
+        }
+        let store = self.ground.store();
+        let of_atom = (self.model.atoms.iter())
+            .map(|&t| {
+                let args = store.args(t);
+                match (store.symbol_name(store.sym(t)), args) {
+                    ("true" | "next", [x]) => of_fluent.get(store.text(*x)).copied(),
+                    ("does" | "legal", [r, m]) => of_move.get(&(store.text(*r), store.text(*m))).copied(),
+                    _ => None,
+                }
+                .unwrap_or(-1)
+            })
+            .collect();
+        (of_atom, names)
+    }
+
     /// Every rule's text, by rule number, in the syntax asked for: the lines of the ground
     /// program as `stage_text("ground")` prints it.
     pub fn rule_texts(&self) -> Vec<String> {
@@ -358,6 +392,29 @@ mod tests {
         assert_eq!(p.stage_text("domains").unwrap().lines().count(), 49);
         assert!(p.stage_text("normalised").unwrap().contains("(legal ?p (mark ?c ?r)) :-"));
         assert!(p.stage_text("nothing").unwrap_err().contains("no stage"));
+    }
+
+    #[test]
+    fn the_network_picture_colours_each_atom_by_its_factor() {
+        let p = program(include_str!("../../games/doubletictactoe.kif"));
+        let (of_atom, names) = p.atom_factors();
+        assert_eq!(names.len(), 3, "{names:?}");
+        assert!(names[0].starts_with("factor 1: ") && names[2].starts_with("bookkeeping: "), "{names:?}");
+        let atoms = p.keys();
+        let factor = |prefix: &str| -> Vec<i32> {
+            let mut v: Vec<i32> =
+                (atoms.iter().zip(&of_atom)).filter(|(a, _)| a.starts_with(prefix)).map(|(_, &k)| k).collect();
+            v.dedup();
+            v
+        };
+        let (one, two) = (factor("(true (cell 1 "), factor("(true (cell 2 "));
+        assert!(one.len() == 1 && two.len() == 1 && one != two && one[0] < 2 && two[0] < 2, "{one:?} {two:?}");
+        assert_eq!(factor("(legal x (mark 1 "), one, "a board's moves are in its factor");
+        assert_eq!(factor("(true (control "), [2], "the turn is bookkeeping");
+        assert_eq!(factor("(legal x noop)"), [-1], "noop is in no factor");
+        // A game that does not split: one factor.
+        let (_, names) = program(TICTACTOE).atom_factors();
+        assert_eq!(names.iter().filter(|n| n.starts_with("factor")).count(), 1, "{names:?}");
     }
 
     #[test]

@@ -155,6 +155,11 @@ test('tic-tac-toe: the ground program shows the position, a chosen move lights i
   await page.locator('#gv-network g.node').first().waitFor();
   assert.ok(Number(await page.locator('#gv-network').getAttribute('data-nodes')) >= 3);
   assert.match(await page.locator('#gv-network-stats').textContent(), /Compiled network: \d+ gates/);
+  // Tic-tac-toe does not split: one factor, named in the legend, its cells outlined in its colour.
+  await page.locator('.gv-factors').waitFor();
+  const legend = await page.locator('.gv-factors').textContent();
+  assert.match(legend, /factor 1: 27 fluents, 18 moves.*bookkeeping: 2 fluents/);
+  assert.doesNotMatch(legend, /factor 2/);
   await shot(page, 'groundview-network');
   await page.locator('.gv-stage[data-stage="ground"]').click();
   await page.locator('#ground-list button.atom', { hasText: /^\(true \(cell 2 2 b\)\)$/ }).first().click();
@@ -278,6 +283,26 @@ test('breakthrough: engine, a move lit up in its 2 119 ground rules, the network
   const before = Number(await page.locator('#gv-network').getAttribute('data-nodes'));
   assert.ok(before >= 3);
   await shot(page, 'groundview-breakthrough-network');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('double tic-tac-toe: the network picture outlines each board, an independent subgame, in its own colour', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await loadExample(page, 'doubletictactoe');
+  await openGround(page);
+  await page.locator('#ground-list button.atom', { hasText: /^\(next \(cell 1 2 2 x\)\)$/ }).first().click();
+  await page.locator('#gv-to-network').click();
+  await page.locator('.gv-factors').waitFor();
+  assert.match(await page.locator('.gv-factors').textContent(), /factor 1: 27 fluents, 18 moves.*factor 2: 27 fluents, 18 moves.*bookkeeping: 2 fluents/);
+  // Board 1's cells and marks in one colour, the turn in the bookkeeping's.
+  const nodes = await page.locator('#gv-network g.node.atom').evaluateAll((gs) => gs.map((g) => [g.getAttribute('aria-label'), [...g.classList].find((c) => c.startsWith('factor-')) ?? null]));
+  const colours = (re) => [...new Set(nodes.filter(([label]) => re.test(label)).map(([, c]) => c))];
+  const board1 = colours(/\(cell 1 |\(mark 1 /);
+  assert.equal(board1.length, 1, JSON.stringify(nodes));
+  assert.ok(board1[0] !== null, JSON.stringify(nodes));
+  assert.ok(!colours(/\(control /).includes(board1[0]), JSON.stringify(nodes));
+  await shot(page, 'groundview-factors');
   assert.deepEqual(errors, []);
   await context.close();
 });

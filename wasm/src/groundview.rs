@@ -102,6 +102,20 @@ impl JsGroundProgram {
         self.inner.literals()
     }
 
+    /// The game's factors as the network picture colours them: `{ofAtom, names}` (per atom its
+    /// factor's number or -1; each number's name in words).
+    #[wasm_bindgen(js_name = atomFactors, unchecked_return_type = "{ ofAtom: Int32Array; names: string[] }")]
+    pub fn atom_factors(&self) -> std::result::Result<JsValue, JsError> {
+        let (of_atom, names) = self.inner.atom_factors();
+        let out = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| {
+            js_sys::Reflect::set(&out, &key.into(), value).map_err(|_| JsError::new("cannot build the factors"))
+        };
+        set("ofAtom", &js_sys::Int32Array::from(&of_atom[..]))?;
+        set("names", &crate::to_js(&names)?)?;
+        Ok(out.into())
+    }
+
     #[wasm_bindgen(js_name = ruleRelations)]
     pub fn rule_relations(&self) -> Vec<u32> {
         self.inner.rule_relations()

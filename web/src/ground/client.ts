@@ -11,6 +11,12 @@ export interface Values {
   fires: Uint8Array;
 }
 
+/** The factors of a game's atoms (core's `GroundProgram::atom_factors`). */
+export interface AtomFactors {
+  ofAtom: Int32Array;
+  names: string[];
+}
+
 /** Compressed rows: the items of key k are items[start[k]..start[k + 1]]. */
 interface Index {
   start: Uint32Array;
@@ -165,7 +171,7 @@ export class GroundClient {
     this.#waiting.clear();
   }
 
-  #ask(req: { type: 'evaluate'; fluents: string[]; roles: string[]; moves: string[] } | { type: 'stage'; name: string }): Promise<GroundReply> {
+  #ask(req: { type: 'evaluate'; fluents: string[]; roles: string[]; moves: string[] } | { type: 'stage'; name: string } | { type: 'factors' }): Promise<GroundReply> {
     const worker = this.#worker;
     if (!worker || !this.program) return Promise.reject(new Error('the rules are not grounded'));
     const id = this.#nextId++;
@@ -181,6 +187,14 @@ export class GroundClient {
     if (m.type !== 'values' || !this.program) throw new Error('unexpected answer');
     const n = this.program.data.atoms.length;
     return { atoms: m.values.subarray(0, n), fires: m.values.subarray(n) };
+  }
+
+  /** The game's factors, as core finds them: per atom its factor's number (-1: none), and
+   * each number's name in words. */
+  async factors(): Promise<AtomFactors> {
+    const m = await this.#ask({ type: 'factors' });
+    if (m.type !== 'factors') throw new Error('unexpected answer');
+    return { ofAtom: m.ofAtom, names: m.names };
   }
 
   async stage(name: string): Promise<string> {

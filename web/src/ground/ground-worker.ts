@@ -42,6 +42,9 @@ serve<GroundRequest>((m) => {
   } else if (m.type === 'evaluate') {
     const values = program.evaluate(m.fluents, m.roles, m.moves);
     post({ type: 'values', id: m.id, values }, [values.buffer]);
+  } else if (m.type === 'factors') {
+    const { ofAtom, names } = program.atomFactors();
+    post({ type: 'factors', id: m.id, ofAtom, names }, [ofAtom.buffer]);
   } else {
     post({ type: 'stage', id: m.id, text: program.stageText(m.name) });
   }

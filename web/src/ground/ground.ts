@@ -219,7 +219,7 @@ export class GroundPane {
     for (const b of this.#pane.querySelectorAll('.gv-stage')) b.setAttribute('aria-pressed', String(b.getAttribute('data-stage') === name));
     const box = byId('gv-stage');
     if (name === 'ground') return this.#renderProgram(box);
-    if (name === 'network') return void showNetwork(box, this.#program!, this.#position.values, this.#atom, (a) => (this.#atom = a));
+    if (name === 'network') return void showNetwork(box, this.#program!, this.#position.values, this.#atom, (a) => (this.#atom = a), this.client.factors().catch(() => null));
     showStageText(box, this.client, name, this.#program?.data.summary.stages.find((st) => st.name === name)?.explanation ?? '');
   }
 

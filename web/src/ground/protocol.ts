@@ -29,7 +29,8 @@ export type GroundRequest =
   /** `scale`: limits that many times the default (1, or more after a limit stopped it). */
   | { type: 'ground'; syntax: 'prefix' | 'infix'; scale: number }
   | { type: 'evaluate'; id: number; fluents: string[]; roles: string[]; moves: string[] }
-  | { type: 'stage'; id: number; name: string };
+  | { type: 'stage'; id: number; name: string }
+  | { type: 'factors'; id: number };
 
 export type GroundReply =
   | { type: 'phase'; phase: string }
@@ -37,4 +38,6 @@ export type GroundReply =
   | { type: 'ready'; data: GroundProgramData }
   | { type: 'values'; id: number; values: Uint8Array }
   | { type: 'stage'; id: number; text: string }
+  /** The game's factors: per atom its factor's number (-1: none), each number's name. */
+  | { type: 'factors'; id: number; ofAtom: Int32Array; names: string[] }
   | { type: 'error'; id: number; message: string };

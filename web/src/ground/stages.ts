@@ -4,7 +4,7 @@
 import { byId, h } from '../dom';
 import { networkHere } from '../engine/auto';
 import { glossary, stageWord } from './glossary';
-import type { GroundClient, Program, Values } from './client';
+import type { AtomFactors, GroundClient, Program, Values } from './client';
 import type { GroundSummary } from './protocol';
 import { VirtualList, WRAP_UP_TO } from './vlist';
 
@@ -55,7 +55,7 @@ export function showStageText(box: HTMLElement, client: GroundClient, name: stri
 
 /** The network's figures and its picture around `atom` (the last rule's head if none), into
  * `box`; a click on a node selects its atom. */
-export async function showNetwork(box: HTMLElement, p: Program, values: Values | null, atom: number, select: (a: number) => void): Promise<void> {
+export async function showNetwork(box: HTMLElement, p: Program, values: Values | null, atom: number, select: (a: number) => void, factors: Promise<AtomFactors | null>): Promise<void> {
   const net = p.data.summary.network;
   const stats = net
     ? `Compiled network: ${net.gates.toLocaleString('en')} gates, ${net.inputs.toLocaleString('en')} gate inputs, ${net.fluents} fluents (${net.permanent} permanent, ${net.persistent} persistent, ${net.ephemeral} ephemeral), ${net.moves} moves, ${net.cyclic_blocks} cyclic blocks, evaluated by ${net.strategy}; built in ${net.build_ms.toFixed(1)} ms.`
@@ -73,5 +73,5 @@ export async function showNetwork(box: HTMLElement, p: Program, values: Values |
     h('div', { id: 'gv-network', class: 'graph gv-network' }),
   );
   const { drawNeighbourhood } = await import('./network');
-  drawNeighbourhood(byId('gv-network'), p, values, around, select);
+  drawNeighbourhood(byId('gv-network'), p, values, around, select, factors);
 }
