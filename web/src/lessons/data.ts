@@ -1,6 +1,7 @@
 // The lessons: short guided steps from "roles and init" to "a complete game" and "find the
 // bug". Each has its text, starter rules, and the requirements the engine checks
-// (lessons.ts). Their solutions live in tests/browser/lessons/, used only by the tests.
+// (lessons.ts); then lessons on players, checked by matches (player-check.ts). Their solutions
+// live in tests/browser/lessons/ and tests/browser/player-lessons.test.mjs, used only by the tests.
 
 import { example } from '../editor/examples';
 
@@ -21,13 +22,32 @@ export interface Requirement {
   check: Check;
 }
 
+/** A lesson on players: the student's player (the My players editor) plays `games` games of
+ * `game` against core's player `opponent` (player-check.ts); its role alternates unless
+ * `seat` fixes it. It passes when it never faults (a late, missing or illegal move) and:
+ * `no-fault` nothing more; `varied` its first moves differ (`varied` distinct or more);
+ * `wins-all` it wins every game; `never-loses` it never loses; `wins-most` it wins most. */
+export interface MatchCheck {
+  text: string;
+  game: string;
+  opponent: string;
+  games: number;
+  seat?: number;
+  startClock: number;
+  playClock: number;
+  expect: 'no-fault' | 'wins-all' | 'never-loses' | 'wins-most' | 'varied';
+  varied: number;
+}
+
 export interface Lesson {
   id: string;
   title: string;
   /** Paragraphs. */
   text: string[];
+  /** Rules to start from, or (a lesson on players, with `match`) a player's code. */
   starter: string;
   requirements: Requirement[];
+  match?: MatchCheck;
 }
 
 const TTT_ROLES_AND_INIT = `(role x)
@@ -293,4 +313,63 @@ ${TTT_NEXT}
       { text: 'The game is well formed: each role can win.', check: { kind: 'well-formed' } },
     ],
   },
+  ...playerLessons(),
 ];
+
+/** Tic-tac-toe, where x (to move) wins at once with (mark 1 3) and nowhere else. */
+function oneMoveFromWinning(ttt: string): string {
+  const cells = ['(cell 1 1 x)', '(cell 1 2 x)', '(cell 2 1 o)', '(cell 2 2 o)', '(cell 1 3 b)', '(cell 2 3 b)', '(cell 3 1 b)', '(cell 3 2 b)', '(cell 3 3 b)'];
+  return ttt.replace('(<= (init (cell ?c ?r b)) (index ?c) (index ?r))', cells.map((c) => `(init ${c})`).join('\n'));
+}
+
+/** The lessons on players: the student writes a player in the My players editor (Play tab)
+ * and Check plays it against one of core's players (player-check.ts). */
+function playerLessons(): Lesson[] {
+  const ttt = example('tictactoe')?.text ?? '';
+  const clocks = { startClock: 5, playClock: 3, varied: 0 };
+  return [
+    {
+      id: 'player-legal',
+      title: 'A legal player',
+      text: [
+        "A player is JavaScript: play(game) returns one of its role's legal moves, as text. Write it in the Play tab's My players box (the API is in its completion: type game.). Check plays it against a random player on tic-tac-toe, refereed as any remote player: a late, missing or illegal move is a fault.",
+        'This starter always marks the same cell, which is illegal once that cell is taken. Make it play a legal move every turn: the first of game.legal(game.current(), game.role) will do.',
+      ],
+      starter: "// Always the top-left cell: illegal once it is taken.\nfunction play(game) {\n  return '(mark 1 1)';\n}\n",
+      requirements: [],
+      match: { text: 'In 4 games of tic-tac-toe against random, every move is legal and in time.', game: ttt, opponent: 'random', games: 4, expect: 'no-fault', ...clocks },
+    },
+    {
+      id: 'player-random',
+      title: 'A random player',
+      text: [
+        'A legal player that always takes the first move is easy to beat: it plays the same game every time. Make it choose among its legal moves at random (Math.random is there).',
+      ],
+      starter: '// The first legal move, every time.\nfunction play(game) {\n  return game.legal(game.current(), game.role)[0];\n}\n',
+      requirements: [],
+      match: { text: 'In 10 games of tic-tac-toe, it opens with at least 3 different moves, all legal.', game: ttt, opponent: 'random', games: 10, expect: 'varied', ...clocks, varied: 3 },
+    },
+    {
+      id: 'player-lookahead',
+      title: 'One-step lookahead',
+      text: [
+        'A random player misses a win in front of it. Look one step ahead: for each of your legal moves, build the joint move (the others play their only move here, noop) with game.next(state, joint), and take a move after which game.goal(next, game.role) is 100.',
+        "Check plays x in a tic-tac-toe that starts one move from x's win (and o's): x must take it every game.",
+      ],
+      starter: '// A random player.\nfunction play(game) {\n  const moves = game.legal(game.current(), game.role);\n  return moves[Math.floor(Math.random() * moves.length)];\n}\n',
+      requirements: [],
+      match: { text: 'Playing x, one move from winning, it wins all 5 games against random.', game: oneMoveFromWinning(ttt), opponent: 'random', games: 5, seat: 0, expect: 'wins-all', ...clocks },
+    },
+    {
+      id: 'player-minimax',
+      title: 'Minimax with alpha-beta',
+      text: [
+        'Look to the end of the game: minimax gives a state the goal you get when both sides play their best (you take the highest value, your opponent the lowest), and alpha-beta skips the moves that cannot change the result. States are numbers: a Map of the values already found saves much work.',
+        'Tic-tac-toe is small enough to search whole within the play clock (game.timeLeft() says what is left). Check plays 20 games against random, taking x and o in turn.',
+      ],
+      starter: "// One-step lookahead: a move that wins at once, else the first.\nfunction play(game) {\n  const state = game.current();\n  const moves = game.legal(state, game.role);\n  for (const move of moves) {\n    const joint = game.roles.map((r) => (r === game.role ? move : game.legal(state, r)[0]));\n    if (game.goal(game.next(state, joint), game.role) === 100) return move;\n  }\n  return moves[0];\n}\n",
+      requirements: [],
+      match: { text: 'In 20 games of tic-tac-toe against random, it never loses.', game: ttt, opponent: 'random', games: 20, expect: 'never-loses', ...clocks, playClock: 10 },
+    },
+  ];
+}
