@@ -364,7 +364,7 @@ function playerLessons(): Lesson[] {
       id: 'player-minimax',
       title: 'Minimax with alpha-beta',
       text: [
-        'Look to the end of the game: minimax gives a state the goal you get when both sides play their best (you take the highest value, your opponent the lowest), and alpha-beta skips the moves that cannot change the result. States are numbers: a Map of the values already found saves much work.',
+        'Look to the end of the game: minimax gives a state the goal you get when both sides play their best (you take the highest value, your opponent the lowest), and alpha-beta skips the moves that cannot change the result. States are numbers: a Map of the values already found saves much work (empty it in start(game): a state's number and your role hold for one match).',
         'Tic-tac-toe is small enough to search whole within the play clock (game.timeLeft() says what is left). Check plays 20 games against random, taking x and o in turn.',
       ],
       starter: "// One-step lookahead: a move that wins at once, else the first.\nfunction play(game) {\n  const state = game.current();\n  const moves = game.legal(state, game.role);\n  for (const move of moves) {\n    const joint = game.roles.map((r) => (r === game.role ? move : game.legal(state, r)[0]));\n    if (game.goal(game.next(state, joint), game.role) === 100) return move;\n  }\n  return moves[0];\n}\n",
