@@ -53,12 +53,10 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
         return { ok: true, why: '', games };
       case 'varied':
         return firstMoves.size >= check.varied ? { ok: true, why: '', games } : { ok: false, why: `it played only ${firstMoves.size} different first move${firstMoves.size === 1 ? '' : 's'} in ${check.games} games, not ${check.varied} or more`, games };
-      case 'wins-all':
-        return won === check.games ? { ok: true, why: '', games } : { ok: false, why: `it won ${won} of ${check.games} games: ${games.find((_, g) => !verdicts[g].winners.includes(seats[g]))}`, games };
+      case 'wins':
+        return won >= check.wins ? { ok: true, why: '', games } : { ok: false, why: `it won ${won} of ${check.games} games, not ${check.wins} or more: ${games.find((_, g) => !verdicts[g].winners.includes(seats[g]))}`, games };
       case 'never-loses':
         return lost < 0 ? { ok: true, why: '', games } : { ok: false, why: games[lost], games };
-      case 'wins-most':
-        return won * 2 > check.games ? { ok: true, why: '', games } : { ok: false, why: `it won ${won} of ${check.games} games, not most`, games };
     }
   } finally {
     sandbox.close();
