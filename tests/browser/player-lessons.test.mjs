@@ -100,6 +100,23 @@ function play(game) {
 }
 `;
 
+const MONTE_CARLO = `// Flat Monte Carlo: playouts after each move, in rounds, while the clock allows.
+function play(game) {
+  const state = game.current(), me = game.role;
+  const mine = game.roles.indexOf(me);
+  const moves = game.legal(state, me);
+  const nexts = moves.map((move) => game.next(state, game.roles.map((r) => (r === me ? move : game.legal(state, r)[0]))));
+  const totals = moves.map(() => 0);
+  let rounds = 0;
+  while (game.timeLeft() > 700 || rounds === 0) {
+    nexts.forEach((next, i) => (totals[i] += game.terminal(next) ? 1000 * game.goal(next, me) : game.playouts(next, 10)[mine]));
+    rounds++;
+  }
+  game.log('monte carlo', { rounds });
+  return moves[totals.indexOf(Math.max(...totals))];
+}
+`;
+
 /** Puts `code` into the player editor (beside the lesson on a wide screen). */
 async function paste(page, code) {
   await page.locator('.player-code .cm-content').click();
@@ -122,6 +139,7 @@ const LESSONS = [
   { id: 'player-lookahead', wrong: null, why: /— it won [0-4] of 5 games, not 5 or more: game \d+ \(x\): /, right: LOOKAHEAD },
   { id: 'player-minimax', wrong: RANDOM, why: /— game \d+ \((x|o)\): (x|o) wins\.$/, right: MINIMAX },
   { id: 'player-heuristic', wrong: RANDOM, why: /— it won [0-8] of 10 games, not 9 or more: game \d+ \((red|yellow)\): /, right: HEURISTIC },
+  { id: 'player-montecarlo', wrong: RANDOM, why: /— it won [0-2] of 4 games, not 3 or more: game \d+ \((red|yellow)\): /, right: MONTE_CARLO },
 ];
 
 test('each lesson on players fails a wrong player with the reason and passes its solution, by real matches', { timeout: 900_000 }, async () => {
@@ -134,7 +152,7 @@ test('each lesson on players fails a wrong player with the reason and passes its
     // The starter is in the editor; a wrong player, when given, replaces it.
     if (lesson.wrong) await paste(page, lesson.wrong);
     const failed = await check(page);
-    assert.equal(failed.length, 1, `${lesson.id}: the wrong player should fail`);
+    assert.equal(failed.length, 1, `${lesson.id}: the wrong player should fail: ${await page.locator('#lesson-results').textContent()}`);
     assert.match(failed[0], lesson.why, lesson.id);
     await paste(page, lesson.right);
     const passed = await check(page);

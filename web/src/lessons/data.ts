@@ -23,7 +23,7 @@ export interface Requirement {
 }
 
 /** A lesson on players: the student's player (the My players editor) plays `games` games of
- * `game` against core's player `opponent` (player-check.ts); its role alternates unless
+ * `game` against core's player `opponent` or the lesson's `rival` (player-check.ts); its role alternates unless
  * `seat` fixes it. It passes when it never faults (a late, missing or illegal move) and:
  * `no-fault` nothing more; `varied` its first moves differ (`varied` distinct or more);
  * `wins` it wins `wins` games or more; `never-loses` it never loses. */
@@ -33,6 +33,9 @@ export interface MatchCheck {
   opponent: string;
   games: number;
   seat?: number;
+  /** The code of the lesson's own player, in a sandbox of its own, at the opponent's seat
+   * instead of `opponent`. */
+  rival?: string;
   startClock: number;
   playClock: number;
   expect: 'no-fault' | 'varied' | 'wins' | 'never-loses';
@@ -113,6 +116,48 @@ const MONTY_OPEN_3 = [
   ['(choose 1)', '(hide 2)'],
   ['noop', '(open 3)'],
 ];
+
+/** The starter of the lessons after one-step lookahead: that lesson's solution. */
+const LOOKAHEAD = `// One-step lookahead: a move that wins at once, else the first.
+function play(game) {
+  const state = game.current();
+  const moves = game.legal(state, game.role);
+  for (const move of moves) {
+    const joint = game.roles.map((r) => (r === game.role ? move : game.legal(state, r)[0]));
+    if (game.goal(game.next(state, joint), game.role) === 100) return move;
+  }
+  return moves[0];
+}
+`;
+
+/** The lesson's minimax, the rival of Monte Carlo: alpha-beta two moves deep, a state not over
+ * valued 50, ties going to the centre. It takes a win in one move and stops a loss in one,
+ * and sees no further. */
+const SHALLOW_MINIMAX = `function search(game, state, me, depth, alpha, beta) {
+  if (game.terminal(state)) return game.goal(state, me);
+  if (depth === 0) return 50;
+  const joints = game.roles.map((r) => game.legal(state, r));
+  const mover = Math.max(0, joints.findIndex((ms) => ms.length > 1));
+  const mine = game.roles[mover] === me;
+  let best = mine ? -1 : 101;
+  for (const move of joints[mover]) {
+    const v = search(game, game.next(state, joints.map((ms, r) => (r === mover ? move : ms[0]))), me, depth - 1, alpha, beta);
+    if (mine) alpha = Math.max(alpha, (best = Math.max(best, v)));
+    else beta = Math.min(beta, (best = Math.min(best, v)));
+    if (alpha >= beta) break;
+  }
+  return best;
+}
+function play(game) {
+  const state = game.current(), me = game.role;
+  const moves = game.legal(state, me);
+  const values = moves.map((move) => search(game, game.next(state, game.roles.map((r) => (r === me ? move : game.legal(state, r)[0]))), me, 1, -1, 101));
+  // Among the best, the move nearest the middle of the list (in connect four, the centre).
+  const best = Math.max(...values), middle = (moves.length - 1) / 2;
+  const ties = moves.map((_, i) => i).filter((i) => values[i] === best);
+  return moves[ties.reduce((a, b) => (Math.abs(b - middle) < Math.abs(a - middle) ? b : a))];
+}
+`;
 
 export const lessons: Lesson[] = [
   {
@@ -317,19 +362,6 @@ ${TTT_NEXT}
   ...playerLessons(),
 ];
 
-/** The starter of the lessons after one-step lookahead: that lesson's solution. */
-const LOOKAHEAD = `// One-step lookahead: a move that wins at once, else the first.
-function play(game) {
-  const state = game.current();
-  const moves = game.legal(state, game.role);
-  for (const move of moves) {
-    const joint = game.roles.map((r) => (r === game.role ? move : game.legal(state, r)[0]));
-    if (game.goal(game.next(state, joint), game.role) === 100) return move;
-  }
-  return moves[0];
-}
-`;
-
 /** Tic-tac-toe, where x (to move) wins at once with (mark 1 3) and nowhere else. */
 function oneMoveFromWinning(ttt: string): string {
   const cells = ['(cell 1 1 x)', '(cell 1 2 x)', '(cell 2 1 o)', '(cell 2 2 o)', '(cell 1 3 b)', '(cell 2 3 b)', '(cell 3 1 b)', '(cell 3 2 b)', '(cell 3 3 b)'];
@@ -396,6 +428,17 @@ function playerLessons(): Lesson[] {
       starter: LOOKAHEAD,
       requirements: [],
       match: { text: 'In 10 games of connect four against random, it wins 9 or more.', game: connectFour, opponent: 'random', games: 10, expect: 'wins', ...clocks, wins: 9 },
+    },
+    {
+      id: 'player-montecarlo',
+      title: 'Monte Carlo search',
+      text: [
+        'A heuristic is a guess written by hand. Monte Carlo search guesses by playing: for each of your moves, play many random games to the end from the state it leads to (game.playouts(state, n) gives their mean goals, fast), and take the move whose games went best. Keep going while game.timeLeft() allows, with a margin. MCTS goes further: it grows a tree of the moves tried, and spends its playouts on the promising ones (UCT).',
+        "Check plays 4 games of connect four against the lesson's minimax, which looks two moves ahead (it takes a win and stops a loss in one move), as red and yellow in turn.",
+      ],
+      starter: LOOKAHEAD,
+      requirements: [],
+      match: { text: "In 4 games of connect four against the lesson's minimax, it wins 3 or more.", game: connectFour, opponent: 'random', rival: SHALLOW_MINIMAX, games: 4, expect: 'wins', ...clocks, wins: 3 },
     },
   ];
 }

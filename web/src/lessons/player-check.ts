@@ -23,6 +23,7 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
   const session = new Session();
   const { Sandbox } = await import('../student/sandbox');
   const { sandbox, error } = await Sandbox.open(code, randomSeed());
+  const rival = check.rival === undefined ? null : (await Sandbox.open(check.rival, randomSeed())).sandbox;
   try {
     const loaded = session.load(check.game);
     if (!loaded.ok) return { ok: false, why: "the lesson's game does not load", games: [] };
@@ -37,13 +38,13 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
       if (stopped()) return { ok: false, why: 'stopped', games };
       progress(g + 1);
       const me = check.seat ?? g % roles.length;
-      const played = await playGame(session, sandbox, check, me, g);
+      const played = await playGame(session, (r) => (r === me ? sandbox : rival), check, me, g);
       const verdict = matchVerdict(roles, played.game);
       verdicts.push(verdict);
       seats.push(me);
       if (played.first) firstMoves.add(played.first);
       fault ??= played.fault && `game ${g + 1}: ${played.fault}`;
-      games.push(`game ${g + 1} (${roles[me]}): ${verdict.text}${played.fault ? `; ${played.fault}` : ''}`);
+      games.push(`game ${g + 1} (${roles[me]}): ${verdict.text}${played.fault ? `; ${played.fault}` : ''}${played.rivalFault ? `; the rival's fault: ${played.rivalFault}` : ''}`);
     }
     if (fault) return { ok: false, why: fault, games };
     const lost = verdicts.findIndex((v, g) => v.ending === 'unfinished' || v.losers.includes(seats[g]));
@@ -56,40 +57,65 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
       case 'wins':
         return won >= check.wins ? { ok: true, why: '', games } : { ok: false, why: `it won ${won} of ${check.games} games, not ${check.wins} or more: ${games.find((_, g) => !verdicts[g].winners.includes(seats[g]))}`, games };
       case 'never-loses':
+      default:
         return lost < 0 ? { ok: true, why: '', games } : { ok: false, why: games[lost], games };
     }
   } finally {
     sandbox.close();
+    rival?.close();
     session.free();
   }
 }
 
-/** One game from the initial state, the player at role `me`, refereed by core. */
-async function playGame(session: Session, sandbox: import('../student/sandbox').Sandbox, check: MatchCheck, me: number, g: number): Promise<{ game: MatchGame; fault: string | null; first: string | null }> {
+type Sandbox = import('../student/sandbox').Sandbox;
+
+/** One game from the initial state, the player at role `me`, refereed by core; a role with a
+ * sandbox (`at`: the player's, or the lesson's rival) is asked by the protocol, any other is
+ * played by core's `check.opponent`. `fault`: the player's first; `rivalFault`: the rival's. */
+async function playGame(session: Session, at: (role: number) => Sandbox | null, check: MatchCheck, me: number, g: number): Promise<{ game: MatchGame; fault: string | null; first: string | null; rivalFault: string | null }> {
   const seed = randomSeed();
   const referee = new RefereeMatch(check.game, `lesson.${Date.now()}.${g}`, check.startClock, check.playClock, seed);
   try {
     let view = session.goTo(0);
+    const asked = view.roles.flatMap((_, r) => {
+      const sandbox = at(r);
+      return sandbox ? [{ r, sandbox }] : [];
+    });
     let fault: string | null = null;
     let first: string | null = null;
+    let rivalFault: string | null = null;
     const moves: string[][] = [];
-    const start = await sandbox.post(referee.startMessage(me), check.startClock * 1000);
-    fault ??= referee.started(me, start.reply ?? undefined, start.failure, start.millis) ?? null;
+    // Each message goes to every sandboxed role at once, as a referee does.
+    const each = (message: (r: number) => string, clock: number) => Promise.all(asked.map(({ r, sandbox }) => sandbox.post(message(r), clock * 1000).then((ran) => ({ r, ran }))));
+    for (const { r, ran } of await each((r) => referee.startMessage(r), check.startClock)) {
+      const f = referee.started(r, ran.reply ?? undefined, ran.failure, ran.millis) ?? null;
+      if (r === me) fault ??= f;
+      else rivalFault ??= f;
+    }
     while (!view.terminal && view.step < MAX_STEPS) {
-      const asked = await sandbox.post(referee.playMessage(me), check.playClock * 1000);
-      const judged = referee.answered(me, asked.reply ?? undefined, asked.failure, asked.millis);
-      fault ??= judged.fault;
-      if (view.legal[me].length > 1) first ??= judged.move;
-      const joint = view.roles.map((_, r) => (r === me ? judged.move : view.legal[r].length === 1 ? view.legal[r][0] : session.think(check.opponent, r, seed + view.step, () => {}, 0).move));
+      const chosen = new Map<number, string>();
+      for (const { r, ran } of await each((r) => referee.playMessage(r), check.playClock)) {
+        const judged = referee.answered(r, ran.reply ?? undefined, ran.failure, ran.millis);
+        chosen.set(r, judged.move);
+        if (r !== me) {
+          rivalFault ??= judged.fault;
+          continue;
+        }
+        fault ??= judged.fault;
+        if (view.legal[me].length > 1) first ??= judged.move;
+      }
+      const joint = view.roles.map((_, r) => chosen.get(r) ?? (view.legal[r].length === 1 ? view.legal[r][0] : session.think(check.opponent, r, seed + view.step, () => {}, 0).move));
       referee.advance(joint);
       moves.push(joint);
       view = session.play(joint);
     }
-    const stop = await sandbox.post(referee.stopMessage(me), check.playClock * 1000);
-    fault ??= referee.stopped(me, stop.reply ?? undefined, stop.failure) ?? null;
+    for (const { r, ran } of await each((r) => referee.stopMessage(r), check.playClock)) {
+      const f = referee.stopped(r, ran.reply ?? undefined, ran.failure) ?? null;
+      if (r === me) fault ??= f;
+    }
     const seats = view.roles.map((_, r) => (r === me ? 0 : 1));
     const goals = view.terminal && view.goals ? view.goals.map((gs) => Number(gs[0])) : null;
-    return { game: { seats, goals, length: view.step, moves }, fault, first };
+    return { game: { seats, goals, length: view.step, moves }, fault, first, rivalFault };
   } finally {
     referee.free();
   }
