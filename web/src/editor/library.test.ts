@@ -3,14 +3,28 @@ import { exampleGroups, examples } from './examples';
 import { lessons } from '../lessons/data';
 
 describe('lessons', () => {
-  it('are 6 to 9 steps with distinct ids, starter rules and requirements', () => {
-    expect(lessons.length).toBeGreaterThanOrEqual(6);
-    expect(lessons.length).toBeLessThanOrEqual(9);
+  it('are 6 to 9 steps on rules with distinct ids, starter rules and requirements', () => {
+    const onRules = lessons.filter((l) => !l.match);
+    expect(onRules.length).toBeGreaterThanOrEqual(6);
+    expect(onRules.length).toBeLessThanOrEqual(9);
     expect(new Set(lessons.map((l) => l.id)).size).toBe(lessons.length);
-    for (const l of lessons) {
+    for (const l of onRules) {
       expect(l.starter.trim(), l.id).not.toBe('');
       expect(l.text.length, l.id).toBeGreaterThan(0);
       expect(l.requirements.length, l.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('then lessons on players: a starter player, a game and a match that can be won', () => {
+    const onPlayers = lessons.filter((l) => l.match);
+    expect(onPlayers.map((l) => l.id)).toEqual(['player-legal', 'player-random', 'player-lookahead', 'player-minimax', 'player-heuristic', 'player-montecarlo']);
+    for (const l of onPlayers) {
+      const m = l.match!;
+      expect(l.starter, l.id).toMatch(/^function play\(game\)/m);
+      expect(m.game, l.id).toMatch(/^\(role /m);
+      if (m.rival !== undefined) expect(m.rival, l.id).toMatch(/^function play\(game\)/m);
+      expect(m.wins, l.id).toBeLessThanOrEqual(m.games);
+      expect(m.varied, l.id).toBeLessThanOrEqual(m.games);
     }
   });
 

@@ -1,6 +1,7 @@
 // The lessons: short guided steps from "roles and init" to "a complete game" and "find the
 // bug". Each has its text, starter rules, and the requirements the engine checks
-// (lessons.ts). Their solutions live in tests/browser/lessons/, used only by the tests.
+// (lessons.ts); then lessons on players, checked by matches (player-check.ts). Their solutions
+// live in tests/browser/lessons/ and tests/browser/player-lessons.test.mjs, used only by the tests.
 
 import { example } from '../editor/examples';
 
@@ -21,13 +22,36 @@ export interface Requirement {
   check: Check;
 }
 
+/** A lesson on players: the student's player (the My players editor) plays `games` games of
+ * `game` against core's player `opponent` or the lesson's `rival` (player-check.ts); its role alternates unless
+ * `seat` fixes it. It passes when it never faults (a late, missing or illegal move) and:
+ * `no-fault` nothing more; `varied` its first moves differ (`varied` distinct or more);
+ * `wins` it wins `wins` games or more; `never-loses` it never loses. */
+export interface MatchCheck {
+  text: string;
+  game: string;
+  opponent: string;
+  games: number;
+  seat?: number;
+  /** The code of the lesson's own player, in a sandbox of its own, at the opponent's seat
+   * instead of `opponent`. */
+  rival?: string;
+  startClock: number;
+  playClock: number;
+  expect: 'no-fault' | 'varied' | 'wins' | 'never-loses';
+  varied: number;
+  wins: number;
+}
+
 export interface Lesson {
   id: string;
   title: string;
   /** Paragraphs. */
   text: string[];
+  /** Rules to start from, or (a lesson on players, with `match`) a player's code. */
   starter: string;
   requirements: Requirement[];
+  match?: MatchCheck;
 }
 
 const TTT_ROLES_AND_INIT = `(role x)
@@ -92,6 +116,48 @@ const MONTY_OPEN_3 = [
   ['(choose 1)', '(hide 2)'],
   ['noop', '(open 3)'],
 ];
+
+/** The starter of the lessons after one-step lookahead: that lesson's solution. */
+const LOOKAHEAD = `// One-step lookahead: a move that wins at once, else the first.
+function play(game) {
+  const state = game.current();
+  const moves = game.legal(state, game.role);
+  for (const move of moves) {
+    const joint = game.roles.map((r) => (r === game.role ? move : game.legal(state, r)[0]));
+    if (game.goal(game.next(state, joint), game.role) === 100) return move;
+  }
+  return moves[0];
+}
+`;
+
+/** The lesson's minimax, the rival of Monte Carlo: alpha-beta two moves deep, a state not over
+ * valued 50, ties going to the centre. It takes a win in one move and stops a loss in one,
+ * and sees no further. */
+const SHALLOW_MINIMAX = `function search(game, state, me, depth, alpha, beta) {
+  if (game.terminal(state)) return game.goal(state, me);
+  if (depth === 0) return 50;
+  const joints = game.roles.map((r) => game.legal(state, r));
+  const mover = Math.max(0, joints.findIndex((ms) => ms.length > 1));
+  const mine = game.roles[mover] === me;
+  let best = mine ? -1 : 101;
+  for (const move of joints[mover]) {
+    const v = search(game, game.next(state, joints.map((ms, r) => (r === mover ? move : ms[0]))), me, depth - 1, alpha, beta);
+    if (mine) alpha = Math.max(alpha, (best = Math.max(best, v)));
+    else beta = Math.min(beta, (best = Math.min(best, v)));
+    if (alpha >= beta) break;
+  }
+  return best;
+}
+function play(game) {
+  const state = game.current(), me = game.role;
+  const moves = game.legal(state, me);
+  const values = moves.map((move) => search(game, game.next(state, game.roles.map((r) => (r === me ? move : game.legal(state, r)[0]))), me, 1, -1, 101));
+  // Among the best, the move nearest the middle of the list (in connect four, the centre).
+  const best = Math.max(...values), middle = (moves.length - 1) / 2;
+  const ties = moves.map((_, i) => i).filter((i) => values[i] === best);
+  return moves[ties.reduce((a, b) => (Math.abs(b - middle) < Math.abs(a - middle) ? b : a))];
+}
+`;
 
 export const lessons: Lesson[] = [
   {
@@ -293,4 +359,86 @@ ${TTT_NEXT}
       { text: 'The game is well formed: each role can win.', check: { kind: 'well-formed' } },
     ],
   },
+  ...playerLessons(),
 ];
+
+/** Tic-tac-toe, where x (to move) wins at once with (mark 1 3) and nowhere else. */
+function oneMoveFromWinning(ttt: string): string {
+  const cells = ['(cell 1 1 x)', '(cell 1 2 x)', '(cell 2 1 o)', '(cell 2 2 o)', '(cell 1 3 b)', '(cell 2 3 b)', '(cell 3 1 b)', '(cell 3 2 b)', '(cell 3 3 b)'];
+  return ttt.replace('(<= (init (cell ?c ?r b)) (index ?c) (index ?r))', cells.map((c) => `(init ${c})`).join('\n'));
+}
+
+/** The lessons on players: the student writes a player in the My players editor (Play tab)
+ * and Check plays it against one of core's players (player-check.ts). */
+function playerLessons(): Lesson[] {
+  const ttt = example('tictactoe')?.text ?? '';
+  const connectFour = example('connectfour')?.text ?? '';
+  const clocks = { startClock: 5, playClock: 3, varied: 0, wins: 0 };
+  return [
+    {
+      id: 'player-legal',
+      title: 'A legal player',
+      text: [
+        "A player is JavaScript: play(game) returns one of its role's legal moves, as text. Write it in the Play tab's My players box (the API is in its completion: type game.). Check plays it against a random player on tic-tac-toe, refereed as any remote player: a late, missing or illegal move is a fault.",
+        'This starter always marks the same cell, which is illegal once that cell is taken. Make it play a legal move every turn: the first of game.legal(game.current(), game.role) will do.',
+      ],
+      starter: "// Always the top-left cell: illegal once it is taken.\nfunction play(game) {\n  return '(mark 1 1)';\n}\n",
+      requirements: [],
+      match: { text: 'In 4 games of tic-tac-toe against random, every move is legal and in time.', game: ttt, opponent: 'random', games: 4, expect: 'no-fault', ...clocks },
+    },
+    {
+      id: 'player-random',
+      title: 'A random player',
+      text: [
+        'A legal player that always takes the first move is easy to beat: it plays the same game every time. Make it choose among its legal moves at random (Math.random is there).',
+      ],
+      starter: '// The first legal move, every time.\nfunction play(game) {\n  return game.legal(game.current(), game.role)[0];\n}\n',
+      requirements: [],
+      match: { text: 'In 10 games of tic-tac-toe, it opens with at least 3 different moves, all legal.', game: ttt, opponent: 'random', games: 10, expect: 'varied', ...clocks, varied: 3 },
+    },
+    {
+      id: 'player-lookahead',
+      title: 'One-step lookahead',
+      text: [
+        'A random player misses a win in front of it. Look one step ahead: for each of your legal moves, build the joint move (the others play their only move here, noop) with game.next(state, joint), and take a move after which game.goal(next, game.role) is 100.',
+        "Check plays x in a tic-tac-toe that starts one move from x's win (and o's): x must take it every game.",
+      ],
+      starter: '// A random player.\nfunction play(game) {\n  const moves = game.legal(game.current(), game.role);\n  return moves[Math.floor(Math.random() * moves.length)];\n}\n',
+      requirements: [],
+      match: { text: 'Playing x, one move from winning, it wins all 5 games against random.', game: oneMoveFromWinning(ttt), opponent: 'random', games: 5, seat: 0, expect: 'wins', ...clocks, wins: 5 },
+    },
+    {
+      id: 'player-minimax',
+      title: 'Minimax with alpha-beta',
+      text: [
+        'Look to the end of the game: minimax gives a state the goal you get when both sides play their best (you take the highest value, your opponent the lowest), and alpha-beta skips the moves that cannot change the result. States are numbers: a Map of the values already found saves much work (empty it in start(game): the numbers of states and your role hold for one match only).',
+        'Tic-tac-toe is small enough to search whole within the play clock (game.timeLeft() says what is left). Check plays 20 games against random, taking x and o in turn.',
+      ],
+      starter: LOOKAHEAD,
+      requirements: [],
+      match: { text: 'In 20 games of tic-tac-toe against random, it never loses.', game: ttt, opponent: 'random', games: 20, expect: 'never-loses', ...clocks, playClock: 10 },
+    },
+    {
+      id: 'player-heuristic',
+      title: 'Depth-limited search with a heuristic',
+      text: [
+        'Connect four is too big to search to the end. Search a few moves deep, as in minimax, and where you stop give the state a value between 0 and 100 from a heuristic: mobility (how many moves you have against your opponent), focus (how few your opponent has), goal proximity (game.goal of a state not over yet), or what you know of the game (discs near the centre count more: game.fluents(state) lists them). Watch game.timeLeft(): a deeper search that runs out of time loses its move.',
+        'Check plays 10 games of connect four against random, as red and yellow in turn.',
+      ],
+      starter: LOOKAHEAD,
+      requirements: [],
+      match: { text: 'In 10 games of connect four against random, it wins 9 or more.', game: connectFour, opponent: 'random', games: 10, expect: 'wins', ...clocks, wins: 9 },
+    },
+    {
+      id: 'player-montecarlo',
+      title: 'Monte Carlo search',
+      text: [
+        'A heuristic is a guess written by hand. Monte Carlo search guesses by playing: for each of your moves, play many random games to the end from the state it leads to (game.playouts(state, n) gives their mean goals, fast), and take the move whose games went best. Keep going while game.timeLeft() allows, with a margin. MCTS goes further: it grows a tree of the moves tried, and spends its playouts on the promising ones (UCT).',
+        "Check plays 4 games of connect four against the lesson's minimax, which looks two moves ahead (it takes a win and stops a loss in one move), as red and yellow in turn.",
+      ],
+      starter: LOOKAHEAD,
+      requirements: [],
+      match: { text: "In 4 games of connect four against the lesson's minimax, it wins 3 or more.", game: connectFour, opponent: 'random', rival: SHALLOW_MINIMAX, games: 4, expect: 'wins', ...clocks, wins: 3 },
+    },
+  ];
+}

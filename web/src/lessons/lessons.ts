@@ -1,11 +1,13 @@
 // The Lessons menu: opens a lesson (its text, its starter rules in the editor), checks the
-// learner's rules against the lesson's requirements (check.ts, in a worker), and keeps
-// the progress in the browser.
+// learner's rules against the lesson's requirements (check.ts, in a worker) or, in a lesson on
+// players, plays the player of My players in matches (player-check.ts), and keeps the
+// progress in the browser.
 
 import { byId, h } from '../dom';
 import { showView } from '../layout';
 import type { Verdict } from './check';
-import { lessons, type Lesson } from './data';
+import { lessons, type Lesson, type MatchCheck } from './data';
+import { draftPlayer, editedPlayer } from '../student/panel';
 import { loadProgress, saveProgress, type Progress } from '../storage/storage';
 import { runTask, type Running } from '../analysis/tasks';
 
@@ -20,7 +22,7 @@ export interface LessonHost {
 export class LessonPane {
   #progress: Progress = loadProgress();
   #lesson: Lesson | null = null;
-  #checking: Running | null = null;
+  #checking: Pick<Running, 'stop'> | null = null;
 
   constructor(
     private module: WebAssembly.Module,
@@ -33,7 +35,7 @@ export class LessonPane {
       if (lesson) this.#start(lesson);
     });
     byId('lesson-check').addEventListener('click', () => this.#check());
-    byId('lesson-reset').addEventListener('click', () => this.#lesson && this.host.open(this.#lesson.starter));
+    byId('lesson-reset').addEventListener('click', () => this.#lesson && this.#reset(this.#lesson));
     byId('lesson-next').addEventListener('click', () => {
       const next = lessons[lessons.findIndex((l) => l.id === this.#lesson?.id) + 1];
       if (next) this.#start(next);
@@ -44,11 +46,18 @@ export class LessonPane {
     this.#show(lessons.find((l) => l.id === this.#progress.open) ?? null);
   }
 
-  /** Opens a lesson with its starter rules. */
+  /** Opens a lesson with its starter rules (a lesson on players: its game in the editor, its
+   * starter player in My players). */
   #start(lesson: Lesson): void {
-    this.host.open(lesson.starter);
+    this.#reset(lesson);
     this.#show(lesson);
     showView('rules');
+  }
+
+  #reset(lesson: Lesson): void {
+    if (!lesson.match) return this.host.open(lesson.starter);
+    this.host.open(lesson.match.game);
+    void draftPlayer(lesson.title.toLowerCase(), lesson.starter);
   }
 
   #show(lesson: Lesson | null): void {
@@ -66,7 +75,8 @@ export class LessonPane {
     byId('lesson-text').replaceChildren(...lesson.text.map((p) => h('p', {}, p)));
     const results = byId('lesson-results');
     results.removeAttribute('data-state');
-    results.replaceChildren(...lesson.requirements.map((r) => h('li', { class: 'todo' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, '○'), r.text)));
+    const texts = lesson.match ? [lesson.match.text] : lesson.requirements.map((r) => r.text);
+    results.replaceChildren(...texts.map((text) => h('li', { class: 'todo' }, h('span', { class: 'mark', 'aria-hidden': 'true' }, '○'), text)));
     byId('lesson-next').hidden = n === lessons.length;
     this.#renderStatus();
   }
@@ -78,6 +88,7 @@ export class LessonPane {
     this.#checking?.stop();
     byId('lesson-results').setAttribute('data-state', 'checking');
     this.#renderStatus('Checking…');
+    if (lesson.match) return void this.#checkPlayer(lesson, lesson.match);
     const task = { kind: 'lesson' as const, requirements: lesson.requirements };
     this.#checking = runTask({ module: this.module, rules: this.host.text(), engine: 'auto', moves: [], task }, (reply) => {
       this.#checking = null;
@@ -86,7 +97,22 @@ export class LessonPane {
     });
   }
 
-  #showVerdicts(lesson: Lesson, verdicts: Verdict[]): void {
+  /** Plays the player in My players against the lesson's opponent (player-check.ts). */
+  async #checkPlayer(lesson: Lesson, match: MatchCheck): Promise<void> {
+    const code = await editedPlayer();
+    if (code === null) return this.#renderStatus('Write your player in the Play tab\'s My players box first.');
+    let stopped = false;
+    const running = { stop: () => (stopped = true) };
+    this.#checking = running;
+    const { checkPlayer } = await import('./player-check');
+    const progress = (k: number) => this.#renderStatus(`Playing game ${k} of ${match.games}…`);
+    const result = await checkPlayer(match, code, progress, () => stopped).catch((e: Error) => ({ ok: false, why: `the check could not run: ${e.message}`, games: [] }));
+    if (stopped) return;
+    this.#checking = null;
+    this.#showVerdicts(lesson, [{ text: match.text, ok: result.ok, why: result.why }], result.games);
+  }
+
+  #showVerdicts(lesson: Lesson, verdicts: Verdict[], games: string[] = []): void {
     const results = byId('lesson-results');
     results.setAttribute('data-state', 'checked');
     results.replaceChildren(
@@ -99,6 +125,7 @@ export class LessonPane {
           v.ok ? null : h('span', { class: 'why' }, ` — ${v.why}.`),
         ),
       ),
+      games.length ? h('li', { class: 'games' }, h('details', {}, h('summary', {}, `The ${games.length} games`), h('ol', {}, ...games.map((g) => h('li', {}, g))))) : '',
     );
     const passed = verdicts.every((v) => v.ok);
     if (passed && !this.#progress.done.includes(lesson.id)) this.#progress.done.push(lesson.id);

@@ -3,6 +3,7 @@
 
 import { byId } from '../dom';
 import { showBanner } from '../notices';
+import type { PlayerEditor } from './player-editor';
 import { takePlayerLink } from './store';
 
 /** Takes a player link from the address, if any: whether there was one (the game's link
@@ -26,12 +27,22 @@ export function showMyPlayers(): void {
   void loadEditor(box).then(() => box.scrollIntoView({ block: 'nearest' }));
 }
 
-let loaded: Promise<void> | null = null;
-function loadEditor(box: HTMLDetailsElement): Promise<void> {
-  loaded ??= import('./player-editor').then(({ PlayerEditor }) => {
-    new PlayerEditor(box.querySelector<HTMLElement>('.my-players-body') as HTMLElement);
-  });
+let loaded: Promise<PlayerEditor> | null = null;
+function loadEditor(box: HTMLDetailsElement): Promise<PlayerEditor> {
+  loaded ??= import('./player-editor').then(({ PlayerEditor }) => new PlayerEditor(box.querySelector<HTMLElement>('.my-players-body') as HTMLElement));
   return loaded;
+}
+
+/** Opens My players with `code` as a new player named `name`, not saved (a lesson's starter). */
+export async function draftPlayer(name: string, code: string): Promise<void> {
+  const box = byId<HTMLDetailsElement>('my-players');
+  box.open = true;
+  (await loadEditor(box)).draft(name, code);
+}
+
+/** The code in the player editor now (null when it was never opened). */
+export async function editedPlayer(): Promise<string | null> {
+  return loaded && (await loaded).code();
 }
 
 /** Loads the editor when the box is first opened. */

@@ -66,6 +66,18 @@ export class PlayerEditor {
     if (!this.#showPending()) this.#open(listPlayers()[0]?.name ?? '');
   }
 
+  /** Shows `code` as a new player named `name`, not saved. */
+  draft(name: string, code: string): void {
+    this.#open('');
+    this.#name.value = name;
+    this.#setCode(code);
+  }
+
+  /** The code in the editor. */
+  code(): string {
+    return this.#view.state.doc.toString();
+  }
+
   #player(): StudentPlayer {
     return { name: this.#name.value.trim() || 'my player', code: this.#view.state.doc.toString() };
   }
