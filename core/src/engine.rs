@@ -511,19 +511,6 @@ impl StateMachine for Engine {
         }
     }
 
-    fn playouts(
-        &mut self,
-        rng: &mut Rng,
-        count: usize,
-        max_steps: usize,
-        each: &mut dyn FnMut(usize, &Outcome),
-    ) -> Result<()> {
-        match self {
-            Engine::Reasoner(m) => m.playouts(rng, count, max_steps, each),
-            Engine::Propnet(m) => m.playouts(rng, count, max_steps, each),
-        }
-    }
-
     fn playouts_from(
         &mut self,
         state: &State,

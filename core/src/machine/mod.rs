@@ -104,7 +104,8 @@ pub trait StateMachine {
     where
         Self: Sized,
     {
-        playout::one_at_a_time(self, rng, count, max_steps, each)
+        let init = self.initial_state();
+        self.playouts_from(&init, rng, count, max_steps, each)
     }
     /// `count` random playouts from `state`, as `playouts` runs them from the initial state
     /// (a student's player's simulations in bulk); an engine may run several at once.

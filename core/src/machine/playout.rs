@@ -84,8 +84,8 @@ pub fn step_playout_from<M: StateMachine>(
     Ok(Outcome::cut(max_steps))
 }
 
-/// `count` playouts run one after another, as `StateMachine::playouts` defines them.
-/// `count` random playouts from `state`, one after the other (`StateMachine::playouts_from`).
+/// `count` random playouts from `state`, one after the other, as `StateMachine::playouts_from`
+/// defines them.
 pub fn one_at_a_time_from<M: StateMachine>(
     m: &mut M,
     state: &M::State,
@@ -96,19 +96,6 @@ pub fn one_at_a_time_from<M: StateMachine>(
 ) -> Result<()> {
     for j in 0..count {
         each(j, &m.playout_from(state, &mut playout_rng(rng), max_steps)?);
-    }
-    Ok(())
-}
-
-pub fn one_at_a_time<M: StateMachine>(
-    m: &mut M,
-    rng: &mut Rng,
-    count: usize,
-    max_steps: usize,
-    each: &mut dyn FnMut(usize, &Outcome),
-) -> Result<()> {
-    for j in 0..count {
-        each(j, &m.playout(&mut playout_rng(rng), max_steps)?);
     }
     Ok(())
 }

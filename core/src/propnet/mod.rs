@@ -482,21 +482,6 @@ impl StateMachine for Propnet {
         Propnet::playout_from(self, state, rng, max_steps)
     }
 
-    fn playouts(
-        &mut self,
-        rng: &mut Rng,
-        count: usize,
-        max_steps: usize,
-        each: &mut dyn FnMut(usize, &Outcome),
-    ) -> Result<()> {
-        need_roles(self)?;
-        if self.stats.lanes_from.is_none_or(|from| count < from) {
-            return crate::machine::playout::one_at_a_time(self, rng, count, max_steps, each);
-        }
-        let init = self.init.clone();
-        self.run_lanes(&init, rng, count, max_steps, each)
-    }
-
     fn playouts_from(
         &mut self,
         state: &State,
