@@ -136,7 +136,7 @@ async function check(page) {
 const LESSONS = [
   { id: 'player-legal', wrong: null, why: /— game \d+: player \d \((x|o)\) at step \d+: \(mark 1 1\) is not a legal move; played \S+ for it\.$/, right: FIRST_LEGAL },
   { id: 'player-random', wrong: null, why: /— it played only [12] different first moves? in 10 games, not 3 or more\./, right: RANDOM },
-  { id: 'player-lookahead', wrong: null, why: /— it won [0-4] of 5 games, not 5 or more: game \d+ \(x\): /, right: LOOKAHEAD },
+  { id: 'player-lookahead', wrong: null, why: /— it won [0-4] of 5 games within 1 move, not 5 or more: game \d+ \(x\): /, right: LOOKAHEAD },
   { id: 'player-minimax', wrong: RANDOM, why: /— game \d+ \((x|o)\): (x|o) wins\.$/, right: MINIMAX },
   { id: 'player-heuristic', wrong: RANDOM, why: /— it won [0-8] of 10 games, not 9 or more: game \d+ \((red|yellow)\): /, right: HEURISTIC },
   { id: 'player-montecarlo', wrong: RANDOM, why: /— it won [0-2] of 4 games, not 3 or more: game \d+ \((red|yellow)\): /, right: MONTE_CARLO },

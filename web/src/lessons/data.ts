@@ -41,6 +41,8 @@ export interface MatchCheck {
   expect: 'no-fault' | 'varied' | 'wins' | 'never-loses';
   varied: number;
   wins: number;
+  /** With `expect: 'wins'`: only a game won within this many joint moves counts. */
+  within?: number;
 }
 
 export interface Lesson {
@@ -405,7 +407,7 @@ function playerLessons(): Lesson[] {
       ],
       starter: '// A random player.\nfunction play(game) {\n  const moves = game.legal(game.current(), game.role);\n  return moves[Math.floor(Math.random() * moves.length)];\n}\n',
       requirements: [],
-      match: { text: 'Playing x, one move from winning, it wins all 5 games against random.', game: oneMoveFromWinning(ttt), opponent: 'random', games: 5, seat: 0, expect: 'wins', ...clocks, wins: 5 },
+      match: { text: 'Playing x, one move from winning, it wins all 5 games against random at its first move.', game: oneMoveFromWinning(ttt), opponent: 'random', games: 5, seat: 0, expect: 'wins', ...clocks, wins: 5, within: 1 },
     },
     {
       id: 'player-minimax',

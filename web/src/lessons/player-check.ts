@@ -33,6 +33,7 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
     const verdicts: Verdict[] = [];
     const firstMoves = new Set<string>();
     const seats: number[] = [];
+    const lengths: number[] = [];
     let fault: string | null = null;
     for (let g = 0; g < check.games; g++) {
       if (stopped()) return { ok: false, why: 'stopped', games };
@@ -42,20 +43,22 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
       const verdict = matchVerdict(roles, played.game);
       verdicts.push(verdict);
       seats.push(me);
+      lengths.push(played.game.length);
       if (played.first) firstMoves.add(played.first);
       fault ??= played.fault && `game ${g + 1}: ${played.fault}`;
       games.push(`game ${g + 1} (${roles[me]}): ${verdict.text}${played.fault ? `; ${played.fault}` : ''}${played.rivalFault ? `; the rival's fault: ${played.rivalFault}` : ''}`);
     }
     if (fault) return { ok: false, why: fault, games };
     const lost = verdicts.findIndex((v, g) => v.ending === 'unfinished' || v.losers.includes(seats[g]));
-    const won = verdicts.filter((v, g) => v.winners.includes(seats[g])).length;
+    const wonGame = (g: number) => verdicts[g].winners.includes(seats[g]) && lengths[g] <= (check.within ?? Infinity);
+    const won = verdicts.filter((_, g) => wonGame(g)).length;
     switch (check.expect) {
       case 'no-fault':
         return { ok: true, why: '', games };
       case 'varied':
         return firstMoves.size >= check.varied ? { ok: true, why: '', games } : { ok: false, why: `it played only ${firstMoves.size} different first move${firstMoves.size === 1 ? '' : 's'} in ${check.games} games, not ${check.varied} or more`, games };
       case 'wins':
-        return won >= check.wins ? { ok: true, why: '', games } : { ok: false, why: `it won ${won} of ${check.games} games, not ${check.wins} or more: ${games.find((_, g) => !verdicts[g].winners.includes(seats[g]))}`, games };
+        return won >= check.wins ? { ok: true, why: '', games } : { ok: false, why: `it won ${won} of ${check.games} games${check.within === undefined ? '' : ` within ${check.within} move${check.within === 1 ? '' : 's'}`}, not ${check.wins} or more: ${games.find((_, g) => !wonGame(g))}`, games };
       case 'never-loses':
       default:
         return lost < 0 ? { ok: true, why: '', games } : { ok: false, why: games[lost], games };
