@@ -8,10 +8,10 @@
 //! which. A lane whose playout ends starts the next one from the initial state.
 //!
 //! Per step: the state words go into the fluent leaves; the `LEGAL` and `NEXT` segments
-//! are swept (and `GOAL` when some lane is terminal); each role's legal moves are counted
-//! per lane in bit-sliced counters, every lane draws its move's rank and one pass over the
-//! legal-move words picks it; the chosen moves go into the move leaves, `MOVE` is evaluated
-//! (`Plan`), and the next state is `(state & keep) | gain`, word by word.
+//! are swept (and `GOAL` when some lane is terminal); each role's move is chosen in every
+//! lane (`choose`: word-wise for a role with few moves, lane by lane over the transposed
+//! legal-move words for one with many); the chosen moves go into the move leaves, `MOVE` is
+//! evaluated (`Plan`), and the next state is `(state & keep) | gain`, word by word.
 
 use super::compile::Lit;
 use super::layout::{Network, Run, COUNT, GOAL, LEGAL, MOVE, NEXT, OR};
@@ -31,11 +31,14 @@ pub struct Lanes {
     state: Vec<u64>,
     /// Per fluent, all ones when it holds initially.
     init: Vec<u64>,
-    /// Per move of the role being chosen, the lanes where it is legal.
+    /// Per move of the role being chosen, the lanes where it is legal (`choose_sliced`).
     rows: Vec<u64>,
     /// Counters of the role being chosen: legal moves, then the rank of the move drawn.
     count: Sliced,
     rank: Sliced,
+    /// The role being chosen's legal moves, one bit set per lane: the bits of moves
+    /// `64 b..64 (b + 1)` of lane `i` are word `i * blocks + b` (`choose_transposed`).
+    by_lane: Vec<u64>,
     /// Per lane: the generator and the number of its playout.
     rng: [Rng; LANES],
     index: [usize; LANES],
@@ -125,6 +128,7 @@ impl Default for Lanes {
             rows: Vec::new(),
             count: Sliced::default(),
             rank: Sliced::default(),
+            by_lane: Vec::new(),
             rng: std::array::from_fn(|_| Rng::new(0)),
             index: [0; LANES],
             plan: None,
@@ -211,6 +215,39 @@ impl Sliced {
             *w |= (((n >> b) & 1) as u64) << lane;
         }
     }
+}
+
+/// Transposes a 64 × 64 bit matrix, bit `j` of word `i` ↔ bit `i` of word `j`: the
+/// off-diagonal halves swap, then the quarters within them, down to single bits.
+#[inline(always)]
+fn transpose(a: &mut [u64; LANES]) {
+    let mut j = 32;
+    let mut mask: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0;
+        while k < LANES {
+            let t = ((a[k] >> j) ^ a[k + j]) & mask;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        mask ^= mask << j;
+    }
+}
+
+/// The position of the set bit of rank `rank` (from 0, lowest first) in `word`, which has
+/// more set bits than `rank`: a binary search on the halves' counts, without branches.
+#[inline(always)]
+fn select(word: u64, mut rank: u32) -> usize {
+    let mut at = 0;
+    for width in [32, 16, 8, 4, 2, 1] {
+        let low = (word >> at & ((1u64 << width) - 1)).count_ones();
+        let past = rank >= low;
+        rank -= if past { low } else { 0 };
+        at += if past { width } else { 0 };
+    }
+    at
 }
 
 #[inline(always)]
@@ -457,11 +494,25 @@ impl Propnet {
 
     /// Each lane of `moving` draws role `r`'s move among its legal ones and sets its bit;
     /// returns the lanes where the role has no legal move (their playouts stop there).
-    /// Bit-sliced: the lanes' numbers of legal moves are counted word-wise (`Sliced`); each
-    /// lane with a choice draws its move's rank (a forced move draws nothing: the rank stays
-    /// 0); then one pass over the moves gives every lane the legal move of that rank.
+    /// Every lane draws as `Propnet::playout` does: the rank of its move among its legal
+    /// ones, in the moves' order, and nothing for a forced move. A role with at most 64
+    /// moves is chosen word-wise (`choose_sliced`); one with more, lane by lane
+    /// (`choose_transposed`), whose cost grows with the moves only by one transposition
+    /// per 64 of them.
     #[inline(always)]
     fn choose(&self, l: &mut Lanes, r: usize, moving: u64) -> u64 {
+        if self.role_moves[r].len() <= LANES {
+            self.choose_sliced(l, r, moving)
+        } else {
+            self.choose_transposed(l, r, moving)
+        }
+    }
+
+    /// `choose`, word-wise: the lanes' numbers of legal moves are counted in bit-sliced
+    /// counters (`Sliced`); each lane with a choice draws its move's rank; then one pass
+    /// over the moves gives every lane the legal move of that rank.
+    #[inline(always)]
+    fn choose_sliced(&self, l: &mut Lanes, r: usize, moving: u64) -> u64 {
         let net = &self.net;
         let moves = self.role_moves[r].clone();
         let first = 1 + self.fluent_text.len() + moves.start as usize;
@@ -497,6 +548,67 @@ impl Propnet {
         stuck
     }
 
+    /// `choose`, lane by lane: lanes with one legal move (or none) take it word-wise,
+    /// drawing nothing; for the lanes with a choice, the legal-move words are transposed
+    /// 64 moves at a time into one bit set per lane, where each lane counts its moves,
+    /// draws its move's rank and finds it (`select`).
+    #[inline(always)]
+    fn choose_transposed(&self, l: &mut Lanes, r: usize, moving: u64) -> u64 {
+        let net = &self.net;
+        let moves = self.role_moves[r].clone();
+        let first = 1 + self.fluent_text.len() + moves.start as usize;
+        let legal = &net.outputs[net.slots.legal + moves.start as usize..][..moves.len()];
+        let Lanes { by_lane, val, rng, .. } = l;
+        // The lanes with some legal move, and those with two or more.
+        let (mut some, mut choice) = (0u64, 0u64);
+        for &g in legal {
+            let row = lit(val, g) & moving;
+            choice |= some & row;
+            some |= row;
+        }
+        for (i, &g) in legal.iter().enumerate() {
+            let forced = lit(val, g) & moving & !choice;
+            if forced != 0 {
+                val[2 * (first + i)] |= forced;
+                val[2 * (first + i) + 1] &= !forced;
+            }
+        }
+        if choice == 0 {
+            return moving & !some;
+        }
+        let blocks = moves.len().div_ceil(LANES);
+        by_lane.clear();
+        by_lane.resize(LANES * blocks, 0);
+        for (b, lits) in legal.chunks(LANES).enumerate() {
+            let mut block = [0u64; LANES];
+            let mut any = 0;
+            for (row, &g) in block.iter_mut().zip(lits) {
+                *row = lit(val, g) & choice;
+                any |= *row;
+            }
+            if any != 0 {
+                transpose(&mut block);
+                for lane in lanes(any) {
+                    by_lane[lane * blocks + b] = block[lane];
+                }
+            }
+        }
+        for lane in lanes(choice) {
+            let words = &by_lane[lane * blocks..][..blocks];
+            let count: u32 = words.iter().map(|w| w.count_ones()).sum();
+            let mut rank = rng[lane].below(count as usize) as u32;
+            let mut b = 0;
+            while rank >= words[b].count_ones() {
+                rank -= words[b].count_ones();
+                b += 1;
+            }
+            let node = first + b * LANES + select(words[b], rank);
+            val[2 * node] |= 1 << lane;
+            val[2 * node + 1] &= !(1 << lane);
+        }
+        moving & !some
+    }
+
     /// The goal values of every role in lane `lane` (after the `GOAL` sweep).
     fn lane_goals(&self, val: &[u64], lane: usize) -> Vec<Vec<GoalValue>> {
         let goals = self.net.goals.iter().zip(&self.goal_values);
@@ -523,6 +635,31 @@ fn lanes(mut bits: u64) -> impl Iterator<Item = usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn select_finds_the_set_bit_of_each_rank() {
+        let mut rng = Rng::new(5);
+        for _ in 0..200 {
+            let word = rng.next_u64() & rng.next_u64();
+            let bits: Vec<usize> = (0..64).filter(|&b| word >> b & 1 != 0).collect();
+            for (rank, &bit) in bits.iter().enumerate() {
+                assert_eq!(select(word, rank as u32), bit, "rank {rank} of {word:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn transpose_swaps_rows_and_columns() {
+        let mut rng = Rng::new(3);
+        let rows: [u64; LANES] = std::array::from_fn(|_| rng.next_u64() & rng.next_u64());
+        let mut t = rows;
+        transpose(&mut t);
+        for (i, row) in rows.iter().enumerate() {
+            for (j, column) in t.iter().enumerate() {
+                assert_eq!(row >> j & 1, column >> i & 1, "bit {j} of row {i}");
+            }
+        }
+    }
 
     #[test]
     fn sliced_counters_count_per_lane() {
