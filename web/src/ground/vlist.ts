@@ -14,7 +14,7 @@ const OVERSCAN = 8;
 export const WRAP_UP_TO = 1000;
 
 /** Row heights, summed by prefix in log time (a Fenwick tree over a plain array of them). */
-class Heights {
+export class Heights {
   readonly of: Float64Array;
   #tree: Float64Array;
 
