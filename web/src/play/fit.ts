@@ -53,7 +53,16 @@ export function fitBoard(pane: HTMLElement, { area, board, display, below, above
     if ((area.dataset.beside === 'true') !== beside) area.dataset.beside = String(beside);
     const boardTop = board.getBoundingClientRect().top - paneTop;
     const under = beside ? 0 : below.getBoundingClientRect().height + parseFloat(getComputedStyle(below).marginTop || '0');
-    board.style.setProperty('--board-height', `${Math.max(0, room - boardTop - under)}px`);
+    const height = Math.max(0, room - boardTop - under);
+    board.style.setProperty('--board-height', `${height}px`);
+    // style.css sizes the board from an estimate of its labels and gaps; the squares take
+    // what the estimate left over (a taller board grows as much as its squares do), unless
+    // that makes it taller than the room.
+    const short = height - board.getBoundingClientRect().height;
+    if (short > 1) {
+      board.style.setProperty('--board-height', `${height + short}px`);
+      if (board.getBoundingClientRect().height > height + 1) board.style.setProperty('--board-height', `${height}px`);
+    }
   };
   const update = () => {
     const root = document.documentElement;
