@@ -64,12 +64,18 @@ export function fitBoard(pane: HTMLElement, { area, board, display, below, above
       if (board.getBoundingClientRect().height > height + 1) board.style.setProperty('--board-height', `${height}px`);
     }
   };
-  const update = () => {
+  /** The board's least squares (0: none) and what they were measured for: the window, the
+   * pane, the text size and the board's shape. Measuring lays the whole page out once per
+   * text size, so it is done again only when one of those changes (not at every move). */
+  let least = { squares: 0, for: '' };
+  /** The width of the column of row names (it grows with the text). */
+  const names = () => parseFloat(getComputedStyle(board).gridTemplateColumns) || 0;
+  const leastSquares = (scale: string): number => {
+    const shape = ['--rows', '--cols', '--label'].map((v) => board.style.getPropertyValue(v)).join(' ');
+    const key = `${innerWidth}×${innerHeight} ${pane.clientWidth}×${pane.clientHeight} ${scale} ${shape} ${display.hidden}`;
+    if (key === least.for) return least.squares;
     const root = document.documentElement;
-    const scale = root.style.getPropertyValue('--scale');
     board.style.removeProperty('--board-min');
-    /** The width of the column of row names (it grows with the text). */
-    const names = () => parseFloat(getComputedStyle(board).gridTemplateColumns) || 0;
     let squares = 0;
     if (parseFloat(scale) > 1 && pane.clientHeight > 0) {
       // The text sizes A+ steps through from the normal one: at each the board's squares
@@ -85,6 +91,11 @@ export function fitBoard(pane: HTMLElement, { area, board, display, below, above
       }
       root.style.setProperty('--scale', scale);
     }
+    least = { squares, for: key };
+    return squares;
+  };
+  const update = () => {
+    const squares = leastSquares(document.documentElement.style.getPropertyValue('--scale'));
     fit(squares && squares + names());
   };
   area.style.setProperty('--side', `${SIDE_WIDTH}px`);
