@@ -4,9 +4,10 @@
 // clipped mid-word, no table or form wider than its pane, ground rules that wrap. On the
 // projector (1280×720, text enlarged twice): the header and the tabs each on one row, the
 // status read in full, the board at least half the pane, tic-tac-toe's board and legal moves
-// in view; A+ never shrinks the board. On a disguised chess (tests/bench/variants.py: every
-// name opaque) the side that moves first is at the bottom and no piece or coordinate label is
-// clipped. The Match tab's results fit their pane.
+// in view; A+ enlarges the board there, and never shrinks it on any screen. A ground rule
+// list of more than a thousand rules (drawn virtually) wraps as a short one does. On a
+// disguised chess (tests/bench/variants.py: every name opaque) the side that moves first is at
+// the bottom and no piece or coordinate label is clipped. The Match tab's results fit their pane.
 // Screenshots: artifacts/layout-*.png.
 
 import assert from 'node:assert/strict';
@@ -94,14 +95,9 @@ async function oneRow(locators) {
 
 test('projector (1280×720, A+ twice): header and tabs on one row each, the status in full, the board large, tic-tac-toe moves in view', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url, { viewport: { width: 1280, height: 720 } });
-  const boardWidth = async () => (await page.locator('#board').boundingBox()).width;
-  const before = await boardWidth();
   for (let i = 0; i < 2; i++) await page.locator('#larger').click();
   await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue('--scale').trim() === '1.2');
-  // A+ never shrinks the board (the moves beside it wrap instead).
   await page.waitForTimeout(200);
-  const after = await boardWidth();
-  assert.ok(after >= before - 0.5, `A+ twice shrank the board from ${before} to ${after} px`);
 
   const header = page.locator('header.top');
   const parts = [header.locator('h1'), ...(await header.locator('.toolbar > *').all()), page.locator('#status')];
@@ -129,6 +125,98 @@ test('projector (1280×720, A+ twice): header and tabs on one row each, the stat
   assert.match(await page.locator('#status').textContent(), /white, black/);
   assert.ok(await fits(), `the status is cut: ${await page.locator('#status').textContent()}`);
   assert.ok(await oneRow(parts), 'the header takes more than one row on chess');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The board's width and height once the layout has settled. */
+async function boardSize(page) {
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  await page.waitForTimeout(150);
+  const { width, height } = await page.locator('#board').boundingBox();
+  return { width, height };
+}
+
+/** Presses A+ and waits for the text to be `scale` times its normal size. */
+async function larger(page, scale) {
+  await page.locator('#larger').click();
+  await page.waitForFunction((s) => getComputedStyle(document.documentElement).getPropertyValue('--scale').trim() === s, String(scale));
+}
+
+// A+ enlarges the board where the pane has room for it (the rules' column gives the game
+// width as the text grows) and never shrinks it anywhere: each press keeps the board's
+// squares at least as large, on every screen, for a small board and a large one.
+for (const s of SCREENS) {
+  const games = s.name === 'projector' || s.name === 'tablet-landscape' ? ['tic-tac-toe', 'chess'] : ['tic-tac-toe'];
+  for (const game of games) {
+    test(`${s.name} (${s.width}×${s.height}), ${game}: A+ ${s.name === 'projector' ? 'enlarges' : 'never shrinks'} the board`, async () => {
+      const { context, page, errors } = await openPage(env.browser, env.url, { viewport: { width: s.width, height: s.height } });
+      if (game === 'chess') {
+        if (narrow(s)) await page.locator('#show-rules').click();
+        await setRules(page, await readFile(CHESS, 'utf8'));
+        await page.waitForFunction(() => document.querySelectorAll('#board button.cell').length === 64, null, { timeout: 60_000 });
+        if (narrow(s)) await page.locator('#show-game').click();
+      }
+      const sizes = [await boardSize(page)];
+      for (const scale of [1.1, 1.2]) {
+        await larger(page, scale);
+        sizes.push(await boardSize(page));
+      }
+      const said = sizes.map((b) => `${b.width.toFixed(0)}×${b.height.toFixed(0)}`).join(' → ');
+      for (let i = 1; i < sizes.length; i++) {
+        assert.ok(sizes[i].width >= sizes[i - 1].width - 0.5 && sizes[i].height >= sizes[i - 1].height - 0.5, `A+ shrank the board: ${said}`);
+      }
+      if (s.name === 'projector') assert.ok(sizes[2].width > sizes[0].width + 10 && sizes[2].height > sizes[0].height + 10, `A+ twice left the board as it was: ${said}`);
+      await shot(page, `layout-larger-${s.name}-${game}`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+}
+
+/** Visible elements in `selector` (itself included) wider inside than their box. */
+const wider = (page, selector) =>
+  page.locator(selector).evaluate((list) =>
+    [list, ...list.querySelectorAll('*')]
+      .filter((el) => el.getClientRects().length > 0 && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${el.scrollWidth} px in ${el.clientWidth}): "${(el.textContent ?? '').trim().slice(0, 40)}"`),
+  );
+
+// A ground program of more than a thousand rules is listed virtually (only the rows in view
+// exist): its rows wrap as a short list's do, with the atom panel beside them empty or
+// open, at the top, in the middle and at the end of the list, and with the text enlarged.
+test('a ground rule list of over a thousand rows wraps: nothing in it scrolls sideways', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url, { viewport: { width: 1440, height: 900 } });
+  await setRules(page, await readFile(new URL('../../games/breakthrough.kif', import.meta.url), 'utf8'));
+  await page.locator('#tab-ground').click();
+  await page.waitForFunction(() => /^2,119 ground rules/.test(document.querySelector('#ground-count')?.textContent ?? ''), null, { timeout: 60_000 });
+  const list = page.locator('#ground-list');
+  assert.ok(!(await list.evaluate((el) => el.classList.contains('whole'))), 'the list of 2,119 rules is drawn whole');
+  assert.ok((await page.locator('#ground-list .vrow').count()) < 200, 'the long list draws every row');
+  const scrollTo = async (where) => {
+    await list.evaluate((el, w) => (el.scrollTop = w * el.scrollHeight), where);
+    await page.waitForTimeout(150);
+  };
+  assert.deepEqual(await wider(page, '#ground-list'), [], 'the long list scrolls sideways');
+  await scrollTo(0.5);
+  assert.deepEqual(await wider(page, '#ground-list'), [], 'the long list scrolls sideways in its middle');
+  // The atom panel open beside the list.
+  await page.locator('#ground-list button.atom').first().click();
+  await page.locator('#gv-atom-name').waitFor();
+  assert.deepEqual(await wider(page, '#ground-list'), [], 'the long list scrolls sideways with the atom panel open');
+  // The end of the list is reached, its last rule in view: the rows' heights add up.
+  await scrollTo(1);
+  await scrollTo(1);
+  const last = page.locator('#ground-list [data-rule="2118"]');
+  assert.equal(await last.count(), 1, 'the last rule is not drawn at the end of the list');
+  const [box, row] = [await list.boundingBox(), await last.boundingBox()];
+  assert.ok(row.y >= box.y - 1 && row.y + row.height <= box.y + box.height + 1, `the last rule lies outside the list: ${JSON.stringify(row)} in ${JSON.stringify(box)}`);
+  // Larger text: the rows are measured again and still wrap.
+  for (let i = 0; i < 2; i++) await page.locator('#larger').click();
+  await scrollTo(0.3);
+  assert.deepEqual(await wider(page, '#ground-list'), [], 'the long list scrolls sideways with the text enlarged');
+  assert.deepEqual(await page.evaluate(clipped), []);
+  await shot(page, 'layout-ground-long');
   assert.deepEqual(errors, []);
   await context.close();
 });

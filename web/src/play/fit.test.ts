@@ -10,4 +10,10 @@ describe('where the moves stand', () => {
     // A wide but very short area: the board would keep less than half the height.
     expect(besideFits(SIDE_WIDTH + 100, 250)).toBe(false);
   });
+  it('never where the column would leave the board narrower than it was with smaller text', () => {
+    // 1024×768, text enlarged: the column would leave 208 px, the board had 325 px.
+    expect(besideFits(510, 390)).toBe(true);
+    expect(besideFits(510, 390, 325)).toBe(false);
+    expect(besideFits(620, 470, 300)).toBe(true);
+  });
 });
