@@ -38,41 +38,17 @@ impl PlayerGame {
         Ok(PlayerGame { inner: StudentGame::start(start, seed as u64, load).map_err(js_err)? })
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn id(&self) -> String {
-        self.inner.id().to_string()
+    /// What the player knows of its match: id, role (by number), roles, clocks (seconds),
+    /// step, whether the position is hidden, and (GDL-II) its own moves and percepts.
+    #[wasm_bindgen(getter, unchecked_return_type = "GameInfo")]
+    pub fn info(&mut self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.info())
     }
 
-    /// The player's role, by its number among `roles`.
-    #[wasm_bindgen(getter)]
-    pub fn role(&self) -> u32 {
-        self.inner.role() as u32
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn roles(&self) -> Vec<String> {
-        self.inner.roles().to_vec()
-    }
-
-    /// The clocks, in seconds.
-    #[wasm_bindgen(getter, js_name = startClock)]
-    pub fn start_clock(&self) -> f64 {
-        self.inner.start_clock
-    }
-
-    #[wasm_bindgen(getter, js_name = playClock)]
-    pub fn play_clock(&self) -> f64 {
-        self.inner.play_clock
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn step(&self) -> u32 {
-        self.inner.step() as u32
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn hidden(&self) -> bool {
-        self.inner.hidden()
+    /// The game's factors (independent subgames), from the rules alone.
+    #[wasm_bindgen(unchecked_return_type = "Factors")]
+    pub fn factors(&mut self) -> Result<JsValue, JsError> {
+        to_js(self.inner.factors().map_err(js_err)?)
     }
 
     /// Follows a PLAY, STOP or ABORT: `"play"`, `"stop"` or `"abort"`.
@@ -115,18 +91,6 @@ impl PlayerGame {
 
     pub fn playouts(&mut self, state: u32, count: u32) -> Result<Vec<f64>, JsError> {
         self.inner.playouts(state, count).map_err(js_err)
-    }
-
-    /// GDL-II: the role's own moves so far.
-    #[wasm_bindgen(getter)]
-    pub fn moves(&mut self) -> Vec<String> {
-        self.inner.history().0
-    }
-
-    /// GDL-II: what the role perceived after each of its moves.
-    #[wasm_bindgen(getter, unchecked_return_type = "string[][]")]
-    pub fn percepts(&mut self) -> Result<JsValue, JsError> {
-        to_js(&self.inner.history().1)
     }
 
     pub fn guesses(&mut self, count: u32) -> Result<Vec<u32>, JsError> {

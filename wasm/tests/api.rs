@@ -452,3 +452,27 @@ fn a_tournament_runs_game_by_game_to_its_leaderboard() {
     let refused = message(tournament_missing(record).unwrap_err());
     assert_eq!(refused, "the tournament record is damaged: its schedule is not the one its plan gives");
 }
+
+/// A student's player's match: what it knows in one `info` object, and the factors of its
+/// rules as plain data (moves with their roles, fluents).
+#[wasm_bindgen_test]
+fn a_player_game_gives_its_info_and_the_factors_of_its_rules() {
+    let referee =
+        gdl_wasm::protocol::RefereeMatch::new(include_str!("../../games/doubletictactoe.kif"), "m1", 10.0, 3.0, 1.0)
+            .unwrap();
+    let mut game = gdl_wasm::student::PlayerGame::new(&referee.start_message(1), 1.0).unwrap();
+    let info = game.info().unwrap();
+    assert_eq!(get(&info, "id").as_string().unwrap(), "m1");
+    assert_eq!((num(&info, "role"), num(&info, "startClock"), num(&info, "playClock")), (1.0, 10.0, 3.0));
+    assert_eq!(strings(&get(&info, "roles")), ["x", "o"]);
+    assert_eq!((num(&info, "step"), get(&info, "hidden").as_bool()), (0.0, Some(false)));
+    assert!(strings(&get(&info, "moves")).is_empty());
+    let factors = get(&game.factors().unwrap(), "factors").dyn_into::<Array>().unwrap();
+    assert_eq!(factors.length(), 2);
+    let first = factors.get(0);
+    assert_eq!(strings(&get(&first, "fluents")).len(), 27);
+    let moves = get(&first, "moves").dyn_into::<Array>().unwrap();
+    assert_eq!(moves.length(), 18);
+    assert!(["x", "o"].contains(&get(&moves.get(0), "role").as_string().unwrap().as_str()));
+    assert!(get(&moves.get(0), "move").as_string().unwrap().starts_with("(mark "));
+}

@@ -16,20 +16,48 @@ use crate::machine::StateMachine;
 use crate::path::move_named;
 use crate::players::honest::Guesses;
 use crate::players::{scores, Spec, PLAYOUT_MAX_STEPS};
+use crate::propnet::factors::{of_text, Factors};
 use crate::rng::Rng;
 use crate::solve::goal_number;
 use rustc_hash::FxHashMap;
+use serde::Serialize;
 use std::hash::Hash;
 
 /// What a GDL-II game answers a player that asks for the position.
 pub const HIDDEN: &str = "this game hides the position (it has sees): a player knows only its own moves and percepts \
                           (game.history) and the states that fit them (game.guesses)";
 
+/// What a player knows of its match, in one piece: who plays, the clocks, how far it is, and
+/// (GDL-II) its own moves and percepts.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct GameInfo {
+    pub id: String,
+    /// The player's role, by its number among `roles`.
+    pub role: u32,
+    pub roles: Vec<String>,
+    /// The clocks, in seconds.
+    pub start_clock: f64,
+    pub play_clock: f64,
+    /// Joint moves played so far.
+    pub step: u32,
+    /// Whether the game hides the position (GDL-II).
+    pub hidden: bool,
+    /// GDL-II: the role's own moves so far (empty otherwise).
+    pub moves: Vec<String>,
+    /// GDL-II: what the role perceived after each of its moves, as sorted texts.
+    pub percepts: Vec<Vec<String>>,
+}
+
 /// One match of a student's player.
 pub struct StudentGame<M: StateMachine> {
     game: Match<M>,
-    pub start_clock: f64,
-    pub play_clock: f64,
+    start_clock: f64,
+    play_clock: f64,
+    /// The rules of the START, for the factors, found when first asked.
+    rules: String,
+    factors: Option<std::result::Result<Factors, String>>,
     /// Every state named so far, by number, and the number of each.
     states: Vec<M::State>,
     numbers: FxHashMap<M::State, u32>,
@@ -53,33 +81,37 @@ where
             game,
             start_clock,
             play_clock,
+            rules,
+            factors: None,
             states: Vec::new(),
             numbers: FxHashMap::default(),
             rng: Rng::new(seed),
         })
     }
 
-    pub fn id(&self) -> &str {
-        &self.game.id
+    /// What the player knows of its match now.
+    pub fn info(&mut self) -> GameInfo {
+        let (moves, percepts) = self.history();
+        GameInfo {
+            id: self.game.id.clone(),
+            role: self.game.role as u32,
+            roles: self.game.roles().to_vec(),
+            start_clock: self.start_clock,
+            play_clock: self.play_clock,
+            step: self.game.step as u32,
+            hidden: self.game.is_hidden(),
+            moves,
+            percepts,
+        }
     }
 
-    /// The player's role, by its number among `roles`.
-    pub fn role(&self) -> usize {
-        self.game.role
-    }
-
-    pub fn roles(&self) -> &[String] {
-        self.game.roles()
-    }
-
-    /// Joint moves played so far.
-    pub fn step(&self) -> usize {
-        self.game.step
-    }
-
-    /// Whether the game hides the position (GDL-II).
-    pub fn hidden(&self) -> bool {
-        self.game.is_hidden()
+    /// The game's independent subgames (`propnet::factors`): each factor's moves (with their
+    /// roles) and fluents, the bookkeeping, and how terminal and the goals combine them. They
+    /// come from the rules alone, which every player is given, and name no state: a GDL-II
+    /// game gives them whole, and they tell nothing of the hidden position.
+    pub fn factors(&mut self) -> Result<&Factors> {
+        let rules = &self.rules;
+        self.factors.get_or_insert_with(|| of_text(rules)).as_ref().map_err(Clone::clone)
     }
 
     /// Follows a PLAY, STOP or ABORT of this match: `"play"` when a move is wanted, `"stop"`

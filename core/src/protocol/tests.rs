@@ -465,7 +465,9 @@ fn a_students_match_numbers_states_and_hides_a_gdl2_position() {
     let desc = crate::parse::parse(&text("tictactoe")).description;
     let start = Message::start("m1", "o", &desc, 10.0, 3.0).to_string();
     let mut g = StudentGame::start(&start, 1, |r| Ok(engine(r))).unwrap();
-    assert_eq!((g.role(), g.roles().to_vec(), g.hidden()), (1, vec!["x".to_string(), "o".to_string()], false));
+    let info = g.info();
+    assert_eq!((info.role, info.roles, info.hidden), (1, vec!["x".to_string(), "o".to_string()], false));
+    assert_eq!((info.id.as_str(), info.start_clock, info.play_clock, info.step), ("m1", 10.0, 3.0, 0));
     let s0 = g.initial();
     assert_eq!(g.current().unwrap(), s0);
     assert_eq!(g.legal(s0, 0).unwrap().len(), 9);
@@ -490,12 +492,12 @@ fn a_students_match_numbers_states_and_hides_a_gdl2_position() {
     let desc = crate::parse::parse(&text("montyhall")).description;
     let start = Message::start("m1", "candidate", &desc, 10.0, 3.0).to_string();
     let mut g = StudentGame::start(&start, 1, |r| Ok(engine(r))).unwrap();
-    assert!(g.hidden());
+    assert!(g.info().hidden);
     assert_eq!(g.current().unwrap_err(), HIDDEN);
     g.follow("(PLAY m1 NIL)").unwrap();
     g.follow("(PLAY m1 1 (choose 1) ())").unwrap();
-    let (moves, percepts) = g.history();
-    assert_eq!((moves, percepts), (vec!["(choose 1)".to_string()], vec![Vec::<String>::new()]));
+    let info = g.info();
+    assert_eq!((info.moves, info.percepts, info.step), (vec!["(choose 1)".to_string()], vec![Vec::<String>::new()], 1));
     // The car may be behind any door: the guesses, from the history alone, say so.
     let mut cars: Vec<String> = Vec::new();
     for s in g.guesses(30).unwrap() {
@@ -504,6 +506,25 @@ fn a_students_match_numbers_states_and_hides_a_gdl2_position() {
     cars.sort();
     cars.dedup();
     assert_eq!(cars, ["(car 1)", "(car 2)", "(car 3)"]);
+}
+
+/// A student's player is given the factors of its game's rules (the same as `propnet::factors`
+/// finds), and in a GDL-II game the same, since they come from the rules alone.
+#[test]
+fn a_students_match_gives_the_factors_of_the_rules() {
+    use super::student::StudentGame;
+    let desc = crate::parse::parse(&text("doubletictactoe")).description;
+    let start = Message::start("m1", "x", &desc, 10.0, 3.0).to_string();
+    let mut g = StudentGame::start(&start, 1, |r| Ok(engine(r))).unwrap();
+    let f = g.factors().unwrap();
+    assert_eq!(f.factors.len(), 2);
+    assert!(f.factors.iter().all(|k| k.fluents.len() == 27 && k.moves.len() == 18), "{f:?}");
+    assert!(f.factors[0].moves.iter().any(|m| m.role == "x" && m.text == "(mark 1 1 1)"));
+    let desc = crate::parse::parse(&text("montyhall")).description;
+    let start = Message::start("m1", "candidate", &desc, 10.0, 3.0).to_string();
+    let mut g = StudentGame::start(&start, 1, |r| Ok(engine(r))).unwrap();
+    let whole = crate::propnet::factors::of_text(&text("montyhall")).unwrap();
+    assert_eq!(format!("{:?}", g.factors().unwrap()), format!("{whole:?}"));
 }
 
 /// The Dresden GameController's form of a GDL-II PLAY gives only the percepts: a student's

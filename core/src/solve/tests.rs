@@ -124,3 +124,55 @@ fn the_tree_size_is_exact_on_a_uniform_tree_and_a_search_stops_on_time() {
     assert_eq!(magnitude(5478.0), "5,478");
     assert_eq!(magnitude(3.2e43), "10^44");
 }
+
+/// `game`'s rules starting from `cells` (`(board) column row mark` of each marked cell, the
+/// others blank) with x to move.
+fn from_position(game: &str, cells: &[&str], blanks: &[&str]) -> Solution {
+    let text = std::fs::read_to_string(format!("{}/../games/{game}.kif", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let rules: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("(<= (init") && !l.starts_with("(init"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let init: String = cells.iter().chain(blanks).map(|c| format!("(init (cell {c}))\n")).collect();
+    let mut m = crate::load(&format!("{rules}\n{init}(init (control x))"), Default::default()).unwrap().reasoner;
+    let s = m.initial_state();
+    solve(&mut m, &s, Limit::nodes(10_000_000)).unwrap()
+}
+
+/// Why the solver does not solve double tic-tac-toe's boards apart (tests/bench/NOTEBOOK.md,
+/// "## Factoring"): they share the turn, so the value of the two boards together is not the
+/// best of their values alone. Board 1: x can fork and win (100 alone); board 2: o threatens a
+/// line, x must block (50 alone). Together x cannot win (50): forking lets o complete board 2,
+/// and blocking there gives o the tempo to defuse board 1.
+#[test]
+fn double_tictactoe_is_not_the_best_of_its_boards_solved_apart() {
+    let blank = |marked: &[&str], board: &str| -> Vec<String> {
+        let mut v = Vec::new();
+        for c in 1..=3 {
+            for r in 1..=3 {
+                let at = format!("{c} {r}");
+                if !marked.iter().any(|m| m.starts_with(&at)) {
+                    v.push(format!("{board}{at} b"));
+                }
+            }
+        }
+        v
+    };
+    let one = ["1 1 x", "3 3 x", "2 2 o"];
+    let two = ["1 1 o", "2 1 o", "2 3 x"];
+    let value = |s: Solution| s.roles.iter().find(|r| r.role == "x").and_then(|r| r.value).unwrap();
+    let alone = |cells: &[&str]| {
+        let blanks = blank(cells, "");
+        value(from_position("tictactoe", cells, &blanks.iter().map(String::as_str).collect::<Vec<_>>()))
+    };
+    let (v1, v2) = (alone(&one), alone(&two));
+    let marked: Vec<String> =
+        one.iter().map(|c| format!("1 {c}")).chain(two.iter().map(|c| format!("2 {c}"))).collect();
+    let blanks: Vec<String> = blank(&one, "1 ").into_iter().chain(blank(&two, "2 ")).collect();
+    let marked: Vec<&str> = marked.iter().map(String::as_str).collect();
+    let together =
+        value(from_position("doubletictactoe", &marked, &blanks.iter().map(String::as_str).collect::<Vec<_>>()));
+    assert_eq!((v1, v2, together), (100, 50, 50));
+    assert_ne!(together, v1.max(v2), "the best board for the mover is not the value of both");
+}

@@ -76,6 +76,27 @@ describe("the student's player API", () => {
     m.free();
   });
 
+  it('gives the factors of the game: moves per role and fluents of each independent subgame', () => {
+    const found: ReturnType<Game['factors']>[] = [];
+    const runner = (rules: string, role: number) => {
+      const m = new RefereeMatch(rules, 'm1', 10, 3, 1);
+      const r = new PlayerRunner(engine, { play: (g) => (found.push(g.factors()), g.legal(g.hidden ? g.guesses(1)[0] : g.current(), g.role)[0]) }, () => performance.now());
+      r.answer(m.startMessage(role));
+      expect(r.answer(m.playMessage(role)).failed).toBe(null);
+      m.free();
+    };
+    runner(game('doubletictactoe'), 0);
+    runner(game('tictactoe'), 1);
+    const [double, single] = found;
+    expect(double.length).toBe(2);
+    expect(double.map((f) => [f.moves.x.length, f.moves.o.length, f.fluents.length])).toEqual([[9, 9, 27], [9, 9, 27]]);
+    const boards = double.map((f) => new Set(f.moves.x.map((mv) => mv.split(' ')[1])));
+    expect(boards.map((b) => [...b])).toEqual([['1'], ['2']]);
+    expect(double[0].fluents.every((fl) => fl.startsWith(`(cell ${[...boards[0]][0]} `))).toBe(true);
+    expect(single.length).toBe(1);
+    expect(single[0].moves.x).toContain('(mark 1 1)');
+  });
+
   it('says why a player fails, and which call was wrong', () => {
     const runner = new PlayerRunner(engine, { play: (g) => g.legal(g.current(), 'nobody')[0] }, () => performance.now());
     const m = new RefereeMatch(game('tictactoe'), 'm1', 10, 3, 1);
@@ -120,7 +141,7 @@ describe("the student's player API", () => {
 
   it("completes the API from the API module's own source", () => {
     const members = apiMembers(apiSource);
-    expect(members.map((m) => m.label)).toEqual(['roles', 'role', 'step', 'hidden', 'initial', 'current', 'legal', 'next', 'terminal', 'goal', 'goals', 'fluents', 'playout', 'playouts', 'history', 'guesses', 'timeLeft', 'log']);
+    expect(members.map((m) => m.label)).toEqual(['roles', 'role', 'step', 'hidden', 'initial', 'current', 'legal', 'next', 'terminal', 'goal', 'goals', 'fluents', 'playout', 'playouts', 'history', 'guesses', 'factors', 'timeLeft', 'log']);
     expect(members.find((m) => m.label === 'legal')).toMatchObject({ detail: '(state: State, role: string): string[]', info: 'The legal moves of `role` in `state`, sorted.' });
   });
 });

@@ -10,8 +10,16 @@
 // reached by its own calls or guessed from its history (`guesses`). A player is honest by
 // construction.
 
+import type { Factors, GameInfo } from '../../pkg/gdl_wasm.js';
+
 /** A state of the game: a number naming it for the whole match (usable as a key). */
 export type State = number;
+
+/** An independent subgame (a factor): its moves, per role, and its fluents, as texts. */
+export interface Factor {
+  moves: Record<string, string[]>;
+  fluents: string[];
+}
 
 /** What a player logs: its text and the values it chose to report, at step `step`. */
 export interface LogEntry {
@@ -58,6 +66,8 @@ export interface Game {
   history(): { moves: string[]; percepts: string[][] };
   /** Up to `count` states the game may be in, guessed from your history alone (the position in a game without sees). */
   guesses(count: number): State[];
+  /** The game's independent subgames (factors), found in the rules: moves per role and fluents of each (none apart: one factor). */
+  factors(): Factor[];
   /** Milliseconds left of the play clock (of the start clock in start). */
   timeLeft(): number;
   /** Writes `text`, and any `values` you report, into your seat's message log. */
@@ -76,15 +86,8 @@ export interface Player {
 
 /** An engine's game of one match, as `wasm/src/student.rs` gives it (roles by number). */
 export interface PlayerGameLike {
-  readonly id: string;
-  readonly role: number;
-  readonly roles: string[];
-  readonly step: number;
-  readonly hidden: boolean;
-  readonly startClock: number;
-  readonly playClock: number;
-  readonly moves: string[];
-  readonly percepts: string[][];
+  readonly info: GameInfo;
+  factors(): Factors;
   follow(message: string): string;
   sent(move: string): void;
   initial(): number;
@@ -156,14 +159,14 @@ export class PlayerRunner {
       if (kind === 'start') {
         this.#game?.free();
         this.#game = this.engine.startGame(message, this.seed);
-        this.#clock = this.#game.startClock * 1000;
+        this.#clock = this.#game.info.startClock * 1000;
         if (!follow) this.player.start?.(this.#view());
         return done('ready');
       }
       const game = this.#game;
       if (!game) return done(null, 'no match here: START it first');
       const next = game.follow(message);
-      this.#clock = game.playClock * 1000;
+      this.#clock = game.info.playClock * 1000;
       if (next === 'abort' || next === 'stop') {
         if (next === 'stop' && !follow) this.player.stop?.(this.#view());
         game.free();
@@ -182,7 +185,7 @@ export class PlayerRunner {
   /** The game as the player sees it now. */
   #view(): Game {
     const g = this.#game as PlayerGameLike;
-    const roles = g.roles;
+    const { roles, role: mine, step, hidden } = g.info;
     const role = (name: string) => {
       const r = roles.indexOf(name);
       if (r < 0) throw new Error(`there is no role '${name}': the roles are ${roles.join(', ')}`);
@@ -190,9 +193,9 @@ export class PlayerRunner {
     };
     return {
       roles,
-      role: roles[g.role],
-      step: g.step,
-      hidden: g.hidden,
+      role: roles[mine],
+      step,
+      hidden,
       initial: () => g.initial(),
       current: () => g.current(),
       legal: (s, r) => g.legal(s, role(r)),
@@ -203,14 +206,28 @@ export class PlayerRunner {
       fluents: (s) => g.fluents(s),
       playout: (s) => [...g.playouts(s, 1)],
       playouts: (s, count) => [...g.playouts(s, count)],
-      history: () => ({ moves: g.moves, percepts: g.percepts }),
+      history: () => {
+        const { moves, percepts } = g.info;
+        return { moves, percepts };
+      },
       guesses: (count) => [...g.guesses(count)],
+      factors: () => factorsByRole(g.factors(), roles),
       timeLeft: () => this.#arrived + this.#clock - this.now(),
       log: (text, values) => {
-        this.#logs.push({ step: g.step, text: String(text), values: values ?? null, millis: this.now() - this.#arrived });
+        this.#logs.push({ step, text: String(text), values: values ?? null, millis: this.now() - this.#arrived });
       },
     };
   }
+}
+
+/** Each factor of `found` with its moves grouped by role (every role listed, in order). A
+ * game without factors apart is one factor: all its moves and fluents. */
+function factorsByRole(found: Factors, roles: string[]): Factor[] {
+  return found.factors.map((f) => {
+    const moves: Record<string, string[]> = Object.fromEntries(roles.map((r) => [r, []]));
+    for (const m of f.moves) moves[m.role].push(m.move);
+    return { moves, fluents: f.fluents };
+  });
 }
 
 /** The starter player: a legal move chosen at random. */
