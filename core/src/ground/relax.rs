@@ -174,6 +174,7 @@ impl Relaxed {
         for rule in &mut out {
             rule.body.retain(|l| !matches!(l, NLit::Neg(t) if dynamic.contains(&magic::original(&key(t)))));
         }
+        let out = project_demand(out);
         for capture in &mut captures {
             let k = (capture.name.clone(), capture.vars.len());
             for r in &out {
@@ -306,6 +307,60 @@ fn demand_order(head: &Term, body: Vec<NLit>, on_demand: &[Key]) -> Vec<NLit> {
     out
 }
 
+/// The rules with each demand they read (`magic~...`) projected first onto the variables the
+/// rest of the rule reads: `magic~p~bf..~projN(kept) :- magic~p~bf..(all)`. A demand is
+/// as wide as its caller's bound arguments, and a rule deriving another demand from it
+/// joins every one of its facts with the conditions before the call, though the call may
+/// read only some of its arguments; projected, each combination of those is joined once
+/// (chess: the squares a move leaves, which only the rays read, no longer multiply the
+/// joins that ask about the attackers' pieces). Facts and answers stay the same.
+fn project_demand(rules: Vec<NRule>) -> Vec<NRule> {
+    let mut made: FxHashMap<String, Term> = FxHashMap::default();
+    let mut projections: Vec<NRule> = Vec::new();
+    let mut out = Vec::with_capacity(rules.len());
+    for mut rule in rules {
+        for i in 0..rule.body.len() {
+            let NLit::Pos(t) = rule.body[i].clone() else { continue };
+            let Some(name) = t.name().filter(|n| n.starts_with("magic~")) else { continue };
+            let mut elsewhere: FxHashSet<&str> = FxHashSet::default();
+            rule.head.for_each_var(&mut |v, _| {
+                elsewhere.insert(v);
+            });
+            for (_, l) in rule.body.iter().enumerate().filter(|&(j, _)| j != i) {
+                l.for_each_var(&mut |v, _| {
+                    elsewhere.insert(v);
+                });
+            }
+            let (mut kept, mut dropped): (Vec<&str>, bool) = (Vec::new(), false);
+            t.for_each_var(&mut |v, _| {
+                if !elsewhere.contains(v) {
+                    dropped = true;
+                } else if !kept.contains(&v) {
+                    kept.push(v);
+                }
+            });
+            if !dropped {
+                continue;
+            }
+            let text = format!("{t} {kept:?}");
+            let head = made.entry(text).or_insert_with(|| {
+                let name = magic::projection_name(name, projections.len() + 1);
+                let head = if kept.is_empty() {
+                    Term::Const(name, t.span())
+                } else {
+                    func(&name, kept.iter().map(|v| var(v)).collect())
+                };
+                projections.push(NRule { head: head.clone(), body: vec![NLit::Pos(t.clone())], span: rule.span });
+                head
+            });
+            rule.body[i] = NLit::Pos(head.clone());
+        }
+        out.push(rule);
+    }
+    out.extend(projections);
+    out
+}
+
 /// Relations that depend on `true` or `does`, given the program's dependency graph.
 pub fn dynamic_relations(graph: &DepGraph) -> FxHashSet<Key> {
     let mut dynamic = vec![false; graph.rels.len()];
@@ -318,4 +373,53 @@ pub fn dynamic_relations(graph: &DepGraph) -> FxHashSet<Key> {
         }
     }
     graph.rels.iter().zip(dynamic).filter(|(_, d)| *d).map(|(k, _)| k.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+    use crate::program::normalise;
+
+    /// The rules of `text` with `magic_` read as the demand prefix `magic~` (which the parser
+    /// refuses in names).
+    fn rules(text: &str) -> Vec<NRule> {
+        fn demand(t: &Term) -> Term {
+            let name = |n: &str| n.replacen("magic_", "magic~", 1);
+            match t {
+                Term::Func(n, args, s) => Term::Func(name(n), args.iter().map(demand).collect(), *s),
+                Term::Const(n, s) => Term::Const(name(n), *s),
+                v => v.clone(),
+            }
+        }
+        let lit = |l: &NLit| match l {
+            NLit::Pos(t) => NLit::Pos(demand(t)),
+            other => other.clone(),
+        };
+        let rules = normalise(&parse(text).description).unwrap();
+        rules
+            .iter()
+            .map(|r| NRule { head: demand(&r.head), body: r.body.iter().map(lit).collect(), span: r.span })
+            .collect()
+    }
+
+    #[test]
+    fn a_demand_is_read_with_only_the_arguments_the_rule_needs() {
+        // The demand for `far` asks about squares `?x ?y` and a square `?u` it leaves; the
+        // demand it passes on to `path` reads only `?y`.
+        let text = "(<= (magic_path_bb ?y ?z) (magic_far_bbb ?x ?y ?u) (link ?y ?z))\n\
+                    (<= (magic_ray_bb ?x ?y) (magic_far_bbb ?x ?y ?u) (link ?x ?y) (magic_far_bbb ?y ?x ?x))\n\
+                    (<= (far_bbb ?x ?y ?u) (magic_far_bbb ?x ?y ?u) (link ?y ?x))";
+        let out: Vec<String> = project_demand(rules(text)).iter().map(ToString::to_string).collect();
+        expect_test::expect![[r#"
+            (magic~path_bb ?y ?z) :- (magic~far_bbb~proj1 ?y) (link ?y ?z)
+            (magic~ray_bb ?x ?y) :- (magic~far_bbb~proj2 ?x ?y) (link ?x ?y) (magic~far_bbb ?y ?x ?x)
+            (far_bbb ?x ?y ?u) :- (magic~far_bbb ?x ?y ?u) (link ?y ?x)
+            (magic~far_bbb~proj1 ?y) :- (magic~far_bbb ?x ?y ?u)
+            (magic~far_bbb~proj2 ?x ?y) :- (magic~far_bbb ?x ?y ?u)"#]]
+        .assert_eq(&out.join("\n"));
+        // A projection asks about what its demand asks about.
+        let k = (magic::projection_name("magic~far~bbb", 1), 1);
+        assert_eq!(magic::asked(&k), Some(("far".to_string(), 3)));
+    }
 }

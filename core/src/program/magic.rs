@@ -53,10 +53,22 @@ pub fn adorned(k: &Key) -> Option<Key> {
     }
 }
 
-/// The relation a demand relation (`magic~p~bf`) asks about (`None` for any other).
+/// The relation a demand relation (`magic~p~bf`, or a projection of it: `projection_name`)
+/// asks about (`None` for any other).
 pub fn asked(k: &Key) -> Option<Key> {
-    let (name, pattern) = k.0.strip_prefix("magic~")?.rsplit_once('~')?;
+    let demand = k.0.strip_prefix("magic~")?;
+    let demand = match demand.rsplit_once("~proj") {
+        Some((d, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => d,
+        _ => demand,
+    };
+    let (name, pattern) = demand.rsplit_once('~')?;
     Some((name.to_string(), pattern.len()))
+}
+
+/// The name of the `n`-th projection of the demand relation `magic` (a demand read with
+/// only some of its arguments).
+pub fn projection_name(magic: &str, n: usize) -> String {
+    format!("{magic}~proj{n}")
 }
 
 /// The relation of the rules as written that a transformed relation stands for.
