@@ -423,6 +423,10 @@ fn match_explains_bad_players_and_games_too_big_for_perfect() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--players: player number 2 is empty") && err.contains("http://host:port"), "{err}");
+    // A student's player written in the page plays there, not here.
+    let out = gdl().args(["match", ttt.to_str().unwrap(), "--players", "random,my:minimax"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--players: my:minimax is a player written in the page"));
     // A player that reads the true state is refused on a game with percepts before any game.
     let krieg = gdl2_game("kriegTTT_4x4");
     let out = gdl().args(["match", krieg.to_str().unwrap(), "--players", "random,perfect", "--json"]).output().unwrap();

@@ -1,7 +1,8 @@
 // Browser tests of the student's players (web/src/student/): written in the page's editor,
 // run in a sandboxed worker, seated at the Play pane and refereed by core as remote players
 // are. The starter player and a minimax play tic-tac-toe to the end against MCTS; a player that
-// loops forever is stopped at its clock and the game goes on; a player from a link runs only
+// loops forever is stopped at its clock and the game goes on; a minimax enters the Match tab;
+// a player from a link runs only
 // after Run; from inside the sandbox, storage, IndexedDB and the network are out of reach.
 
 import { test } from 'node:test';
@@ -114,6 +115,33 @@ test('the starter player, then a minimax written here, play tic-tac-toe against 
   // Minimax never loses tic-tac-toe: x's goal is 50 or 100.
   assert.match(await page.locator('#outcome .goal[data-role="x"]').textContent(), /^x: (50|100)$/);
   await shot(page, 'student-minimax');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a student's player enters the Match tab: its games are refereed by core to the end, tallied, and its log kept", { timeout: 300_000 }, async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  // One sandbox plays the whole match, as one GGP player plays match after match: its table
+  // of states is emptied at each START (state numbers and its role hold for one game only).
+  await savePlayer(page, 'minimax', `${MINIMAX}function start(game) {\n  known.clear();\n}\n`);
+  await page.locator('#tab-match').click();
+  // The menus list the players saved when they open.
+  await page.locator('#ma-a').focus();
+  await page.locator('#ma-a').selectOption('my:minimax');
+  await page.locator('#ma-b').selectOption('random');
+  await page.locator('#ma-games').fill('4');
+  await page.locator('#ma-run').click();
+  await page.waitForFunction(() => document.querySelector('#ma-where')?.textContent.startsWith('4 of 4 games'), null, { timeout: 240_000 });
+  const row = (await page.locator('#ma-results table.match-table').first().locator('tbody tr').allTextContents()).find((r) => r.startsWith('my player: minimax'));
+  // player, games, wins, draws, losses: a minimax never loses tic-tac-toe.
+  assert.match(row ?? '', /^my player: minimax4\d\d0/, row);
+  // Seats alternate: it played x and o.
+  const seats = await page.locator('#ma-seats tbody tr').evaluateAll((rows) => rows.filter((r) => r.textContent.includes('my player: minimax')).map((r) => r.dataset.role));
+  assert.deepEqual(seats.sort(), ['o', 'x']);
+  const notes = await page.locator('#ma-log li.player-said').allTextContents();
+  assert.ok(notes.some((l) => /^game 1: my player: minimax logs at step \d+, after \d+ ms: minimax \{"move":"\(mark \d \d\)"/.test(l)), notes.join('\n'));
+  assert.equal(await page.locator('#ma-log li.fault').count(), 0);
+  assert.equal(await page.locator('#ma-games-list li').count(), 4);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -275,6 +275,13 @@ pub fn match_tally(
     to_js(&gdl_core::players::arena::tally_named(&protocol::names(players)?, &games))
 }
 
+/// Who sits where in game number `game` of a match between `players` players on `roles`:
+/// per role, the player's number, or null for nature (seats rotate with the game's number).
+#[wasm_bindgen(js_name = matchSeats, unchecked_return_type = "(number | null)[]")]
+pub fn match_seats(players: u32, roles: Vec<String>, game: u32) -> Result<JsValue, JsError> {
+    to_js(&gdl_core::players::arena::seats(players as usize, &roles, game as usize))
+}
+
 /// How one game of a match ended between `roles`, in core's words (`gdl_core::verdict`).
 #[wasm_bindgen(js_name = matchVerdict, unchecked_return_type = "Verdict")]
 pub fn match_verdict(

@@ -12,7 +12,7 @@ use gdl_core::engine::Engine;
 use gdl_core::infoset::defines_sees;
 use gdl_core::machine::StateMachine;
 use gdl_core::players::arena::{play_game, tally, Game};
-use gdl_core::players::catalogue::{entrants, refusal, Entrant};
+use gdl_core::players::catalogue::{entrants, outside_the_page, refusal, Entrant};
 use gdl_core::players::Spec;
 use serde_json::json;
 use std::io::IsTerminal;
@@ -23,6 +23,7 @@ use std::time::Instant;
 pub fn run(args: &MatchArgs) -> Outcome {
     let (file, run, json, games) = (&args.file, &args.run, args.json, args.games);
     let entrants = entrants(&args.players).map_err(|e| usage(format!("--players: {e}")))?;
+    outside_the_page(&entrants).map_err(|e| usage(format!("--players: {e}")))?;
     let specs: Vec<Spec> =
         entrants.iter().filter_map(|e| if let Entrant::Local(s) = e { Some(*s) } else { None }).collect();
     if specs.len() < entrants.len() || args.record.is_some() {

@@ -11,7 +11,7 @@ use crate::parallel::{self, each_thread};
 use crate::tally::points_and_score;
 use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
-use gdl_core::players::catalogue::{entrants, Entrant};
+use gdl_core::players::catalogue::{entrants, outside_the_page, Entrant};
 use gdl_core::protocol::message::Message;
 use gdl_core::protocol::referee::{Remote, Seat};
 use gdl_core::tournament::leaderboard::Standing;
@@ -27,6 +27,7 @@ const FAULTS_SHOWN: usize = 3;
 pub fn run(args: &TournamentArgs) -> Outcome {
     let json = args.json;
     let list = entrants(&args.entrants).map_err(|e| usage(format!("--entrants: {e}")))?;
+    outside_the_page(&list).map_err(|e| usage(format!("--entrants: {e}")))?;
     let threads = parallel::threads(args.threads)?;
     let loaders =
         (args.games.iter()).map(|file| Loader::new(file, &args.engine, json)).collect::<Result<Vec<_>, _>>()?;

@@ -169,12 +169,17 @@ pub fn budget_label(budget: Budget) -> String {
     }
 }
 
-/// A player of a match: one of ours, or one reached over HTTP at an address.
+/// A player of a match: one of ours, one reached over HTTP at an address, or a student's
+/// player written in the page (`my:NAME`), which the page reaches in its sandbox.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Entrant {
     Local(Spec),
     Remote(String),
+    Student(String),
 }
+
+/// How a list names a student's player written in the page: `my:NAME`.
+const STUDENT: &str = "my:";
 
 impl Entrant {
     /// How tallies and records name it: `uct:1000`, `http://127.0.0.1:9147`.
@@ -182,7 +187,13 @@ impl Entrant {
         match self {
             Entrant::Local(spec) => spec.to_string(),
             Entrant::Remote(url) => url.clone(),
+            Entrant::Student(name) => format!("{STUDENT}{name}"),
         }
+    }
+
+    /// Whether the protocol reaches it through the face (an address, or the page's sandbox).
+    pub fn is_reached(&self) -> bool {
+        !matches!(self, Entrant::Local(_))
     }
 
     /// How the faces name it in words: "MCTS, 1 s a move", "remote player at http://…".
@@ -190,7 +201,20 @@ impl Entrant {
         match self {
             Entrant::Local(spec) => spec.label(),
             Entrant::Remote(url) => format!("remote player at {url}"),
+            Entrant::Student(name) => format!("my player: {name}"),
         }
+    }
+}
+
+/// Refuses a student's player in a list played outside the page (the command line).
+pub fn outside_the_page(list: &[Entrant]) -> Result<(), String> {
+    match list.iter().find(|e| matches!(e, Entrant::Student(_))) {
+        Some(e) => Err(format!(
+            "{} is a player written in the page: it plays there, or here once downloaded as a GGP player and given \
+             by its address",
+            e.name()
+        )),
+        None => Ok(()),
     }
 }
 
@@ -214,6 +238,9 @@ pub fn ours(text: &str) -> Result<Vec<Spec>, String> {
             Entrant::Remote(url) => {
                 Err(format!("{url} is a remote player: it plays only in a match refereed by the protocol (gdl match)"))
             }
+            Entrant::Student(name) => {
+                Err(format!("my:{name} is a student's player: it plays only in a match refereed by the protocol"))
+            }
         })
         .collect()
 }
@@ -225,6 +252,10 @@ fn entrant(i: usize, t: &str) -> Result<Entrant, String> {
             Ok(Entrant::Remote(t.trim_end_matches('/').to_string()))
         }
         Some(_) => Err("'http://' needs a host and port, such as http://127.0.0.1:9147".to_string()),
+        None if t.starts_with(STUDENT) => match &t[STUDENT.len()..] {
+            "" => Err(format!("player number {}: 'my:' needs the name of a player written in the page", i + 1)),
+            name => Ok(Entrant::Student(name.to_string())),
+        },
         None if t.is_empty() => Err(format!(
             "player number {} is empty: separate players by single commas, each one of {}",
             i + 1,

@@ -297,10 +297,10 @@ fn monty_hall_switching_wins_about_two_in_three() {
     assert!(switched >= 48, "the honest player switched {switched} times in 60");
 }
 
-/// One reader of a list of players: ours and remote addresses, with errors in words.
+/// One reader of a list of players: ours, remote addresses and students' players, with errors in words.
 #[test]
 fn lists_of_players_read_ours_and_remote_addresses() {
-    use super::catalogue::{entrants, ours, Entrant};
+    use super::catalogue::{entrants, ours, outside_the_page, Entrant};
     let list = entrants(" uct:1000 , http://127.0.0.1:9147/ ,random").unwrap();
     assert_eq!(
         list,
@@ -319,6 +319,14 @@ fn lists_of_players_read_ours_and_remote_addresses() {
     assert!(entrants("uct:0").unwrap_err().contains("'0' is not a budget"));
     assert_eq!(ours("perfect,random").unwrap(), [Spec::Perfect, Spec::Random]);
     assert!(ours("random,http://h:1").unwrap_err().contains("http://h:1 is a remote player"));
+    // A student's player written in the page: named my:NAME, refused outside the page.
+    let list = entrants("random,my:minimax").unwrap();
+    assert_eq!(list[1], Entrant::Student("minimax".into()));
+    assert_eq!((list[1].name(), list[1].label()), ("my:minimax".to_string(), "my player: minimax".to_string()));
+    assert!(list[1].is_reached() && !list[0].is_reached());
+    assert!(outside_the_page(&list).unwrap_err().starts_with("my:minimax is a player written in the page"));
+    assert!(entrants("my:").unwrap_err().contains("'my:' needs the name"));
+    assert!(ours("random,my:minimax").unwrap_err().contains("my:minimax is a student's player"));
 }
 
 /// Players and budgets in words, as every face shows them.

@@ -71,7 +71,7 @@ where
             match p.map(|p| &entrants[p]) {
                 None => Box::new(Local { spec: Spec::Random, seed }),
                 Some(Entrant::Local(spec)) => Box::new(Local { spec: *spec, seed }),
-                Some(Entrant::Remote(url)) => reach(url),
+                Some(e) => reach(&e.name()),
             }
         })
         .collect();

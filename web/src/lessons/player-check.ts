@@ -1,9 +1,10 @@
 // Checks a student's player by real matches (lessons on players, data.ts `MatchCheck`): the
-// player runs in its sandbox (student/sandbox.ts) and core's referee (`RefereeMatch`) judges
-// each answer as at a seat of the Play pane; the opponent is one of core's players; each
-// game's end is worded by core (`matchVerdict`). Nothing here reads the student's code.
+// player runs in its sandbox (student/sandbox.ts), each game played by players/driven.ts
+// (core's referee judges each answer); the opponent is one of core's players or the lesson's
+// own; each game's end is worded by core (`matchVerdict`). Nothing here reads the student's code.
 
-import { RefereeMatch, Session, matchVerdict, type MatchGame, type Verdict } from '../engine/engine';
+import { Session, matchVerdict, type Verdict } from '../engine/engine';
+import { playDriven, type Seat } from '../players/driven';
 import { randomSeed } from '../players/protocol';
 import type { MatchCheck } from './data';
 
@@ -39,7 +40,10 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
       if (stopped()) return { ok: false, why: 'stopped', games };
       progress(g + 1);
       const me = check.seat ?? g % roles.length;
-      const played = await playGame(session, (r) => (r === me ? sandbox : rival), check, me, g);
+      const at: Seat[] = roles.map((_, r) => (r === me ? { sandbox, who: 'your player' } : rival ? { sandbox: rival, who: "the lesson's player" } : { spec: check.opponent }));
+      const terms = { rules: check.game, id: `lesson.${Date.now()}.${g}`, startClock: check.startClock, playClock: check.playClock, seed: randomSeed(), maxSteps: MAX_STEPS };
+      const driven = await playDriven(session, at, roles.map((_, r) => (r === me ? 0 : 1)), terms);
+      const played = { game: driven.game, fault: driven.faults[me], first: driven.firsts[me], rivalFault: driven.faults.find((f, r) => r !== me && f) ?? null };
       const verdict = matchVerdict(roles, played.game);
       verdicts.push(verdict);
       seats.push(me);
@@ -67,59 +71,5 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
     sandbox.close();
     rival?.close();
     session.free();
-  }
-}
-
-type Sandbox = import('../student/sandbox').Sandbox;
-
-/** One game from the initial state, the player at role `me`, refereed by core; a role with a
- * sandbox (`at`: the player's, or the lesson's rival) is asked by the protocol, any other is
- * played by core's `check.opponent`. `fault`: the player's first; `rivalFault`: the rival's. */
-async function playGame(session: Session, at: (role: number) => Sandbox | null, check: MatchCheck, me: number, g: number): Promise<{ game: MatchGame; fault: string | null; first: string | null; rivalFault: string | null }> {
-  const seed = randomSeed();
-  const referee = new RefereeMatch(check.game, `lesson.${Date.now()}.${g}`, check.startClock, check.playClock, seed);
-  try {
-    let view = session.goTo(0);
-    const asked = view.roles.flatMap((_, r) => {
-      const sandbox = at(r);
-      return sandbox ? [{ r, sandbox }] : [];
-    });
-    let fault: string | null = null;
-    let first: string | null = null;
-    let rivalFault: string | null = null;
-    const moves: string[][] = [];
-    // Each message goes to every sandboxed role at once, as a referee does.
-    const each = (message: (r: number) => string, clock: number) => Promise.all(asked.map(({ r, sandbox }) => sandbox.post(message(r), clock * 1000).then((ran) => ({ r, ran }))));
-    for (const { r, ran } of await each((r) => referee.startMessage(r), check.startClock)) {
-      const f = referee.started(r, ran.reply ?? undefined, ran.failure, ran.millis) ?? null;
-      if (r === me) fault ??= f;
-      else rivalFault ??= f;
-    }
-    while (!view.terminal && view.step < MAX_STEPS) {
-      const chosen = new Map<number, string>();
-      for (const { r, ran } of await each((r) => referee.playMessage(r), check.playClock)) {
-        const judged = referee.answered(r, ran.reply ?? undefined, ran.failure, ran.millis);
-        chosen.set(r, judged.move);
-        if (r !== me) {
-          rivalFault ??= judged.fault;
-          continue;
-        }
-        fault ??= judged.fault;
-        if (view.legal[me].length > 1) first ??= judged.move;
-      }
-      const joint = view.roles.map((_, r) => chosen.get(r) ?? (view.legal[r].length === 1 ? view.legal[r][0] : session.think(check.opponent, r, seed + view.step, () => {}, 0).move));
-      referee.advance(joint);
-      moves.push(joint);
-      view = session.play(joint);
-    }
-    for (const { r, ran } of await each((r) => referee.stopMessage(r), check.playClock)) {
-      const f = referee.stopped(r, ran.reply ?? undefined, ran.failure) ?? null;
-      if (r === me) fault ??= f;
-    }
-    const seats = view.roles.map((_, r) => (r === me ? 0 : 1));
-    const goals = view.terminal && view.goals ? view.goals.map((gs) => Number(gs[0])) : null;
-    return { game: { seats, goals, length: view.step, moves }, fault, first, rivalFault };
-  } finally {
-    referee.free();
   }
 }

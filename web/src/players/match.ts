@@ -6,9 +6,15 @@
 // reasoner moves to the propositional network ground in the background (see `start`).
 // A seat may be a remote player (remote.ts): the match is then refereed by core's referee over
 // the GGP protocol in one worker, on the clocks given, its messages in a log under the results.
+// A seat may be a student's player (`my:NAME`): the match is then played on this thread,
+// refereed step by step by core (driven.ts), on the same clocks.
 
 import { byId, h } from '../dom';
-import { matchGameId, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
+import { Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
+import { MY_PLAYER, studentEntrants } from '../student/seat';
+import { findPlayer } from '../student/store';
+import type { Sandbox } from '../student/sandbox';
+import { playDriven, type Seat } from './driven';
 import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote } from './remote';
 import { UpgradeController } from '../engine/upgrade';
@@ -30,6 +36,8 @@ export class MatchPane {
   /** The game being refereed with remote players: its match id and where they are reached.
    * Stop, or leaving the page, aborts it. */
   #inGame: { id: string; targets: string[] } | null = null;
+  /** The number of the match played on this thread (driven.ts); a new one, or Stop, ends it. */
+  #driven = 0;
 
   constructor(
     private module: WebAssembly.Module,
@@ -49,8 +57,13 @@ export class MatchPane {
             ? [h('option', { value: kind.name }, `${kind.label}…`)]
             : kind.choices.map((c) => h('option', { value: c.spec, selected: c.spec === catalogue.matched[side] }, kind.note ? `${c.label} (${kind.note})` : c.label)),
         ),
+        h('optgroup', { label: 'my players' }),
       );
       select.addEventListener('change', () => this.#renderRemotes());
+      // The student's players, as saved when the menu opens.
+      const mine = () => select.querySelector('optgroup')?.replaceChildren(...studentEntrants().map((p) => h('option', { value: p.value, selected: p.value === select.value }, p.label)));
+      mine();
+      select.addEventListener('focus', mine);
     });
     byId('match-form').addEventListener('submit', (e) => {
       e.preventDefault();
@@ -109,6 +122,10 @@ export class MatchPane {
     this.#log.clear();
     const rules = game.text;
     const chosen = [this.#seat('ma-a'), this.#seat('ma-b')];
+    if (chosen.some((c) => c.startsWith(MY_PLAYER))) {
+      void this.#startDriven(rules, chosen, game.roles);
+      return;
+    }
     const players = chosen.join(',');
     const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
     // A remote player plays one match at a time: its games go one after another.
@@ -191,6 +208,58 @@ export class MatchPane {
     );
   }
 
+  /** A match with a student's player: its games one after another on this thread (the
+   * sandbox lives in the page), refereed step by step by core (driven.ts) on the clocks given
+   * for remote players; the players' logs and faults go to the message log. */
+  async #startDriven(rules: string, chosen: string[], roles: string[]): Promise<void> {
+    const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
+    const seedText = byId<HTMLInputElement>('ma-seed').value.trim();
+    const seed = /^\d+$/.test(seedText) ? Number(seedText) : randomSeed();
+    const progress = byId<HTMLProgressElement>('ma-progress');
+    Object.assign(progress, { max: count, value: 0, hidden: false });
+    this.#setRunning(true);
+    const run = ++this.#driven;
+    const where = 'this page, one at a time';
+    byId('ma-results').replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
+    const { Sandbox } = await import('../student/sandbox');
+    const session = new Session();
+    const sandboxes: Sandbox[] = [];
+    try {
+      if (!session.load(rules).ok) throw new Error('the rules do not load');
+      // One sandbox per student's player, for the whole match (a player meeting itself: two).
+      const seats = await Promise.all(
+        chosen.map(async (c): Promise<Seat> => {
+          if (!c.startsWith(MY_PLAYER)) return { spec: c };
+          const name = c.slice(MY_PLAYER.length);
+          const { sandbox, error } = await Sandbox.open(findPlayer(name)?.code ?? '', randomSeed());
+          sandboxes.push(sandbox);
+          if (error) this.#log.fault(`${playerLabel(c)}: ${error}`);
+          return { sandbox, who: playerLabel(c) };
+        }),
+      );
+      const games: MatchGame[] = [];
+      const numbers: number[] = [];
+      const id = `playground.${Date.now()}`;
+      for (let g = 0; g < count && run === this.#driven; g++) {
+        const at = matchSeats(chosen.length, roles, g);
+        const terms = { rules, id: matchGameId(id, g), ...this.#clocks, seed: seed + g, maxSteps: 1000 };
+        const driven = await playDriven(session, at.map((p: number | null) => (p === null ? { spec: 'random' } : seats[p])), at, terms);
+        if (run !== this.#driven) return;
+        for (const { kind, text } of driven.log) this.#log[kind](kind === 'note' ? `game ${g + 1}: ${text}` : text);
+        games.push(driven.game);
+        numbers.push(g);
+        progress.value = games.length;
+        this.#show(chosen, roles, games, numbers, count, where, seed);
+      }
+      if (run === this.#driven) this.#finish('');
+    } catch (e) {
+      if (run === this.#driven) this.#finish(`The match stopped: ${errorMessage(e)}`);
+    } finally {
+      for (const s of sandboxes) s.close();
+      session.free();
+    }
+  }
+
   /** The tally of `games` between the `chosen` players so far (game `numbers[i]` is `games[i]`), played on `where`
    * (workers and engine): per player, per seat, and the games themselves. */
   #show(chosen: string[], roles: string[], games: MatchGame[], numbers: number[], count: number, where: string, seed: number): void {
@@ -253,6 +322,7 @@ export class MatchPane {
   /** Stops every worker; `message`, if any, is shown under the results. Remote players still
    * in a match are told it is aborted. */
   #finish(message: string): void {
+    this.#driven++;
     // A game ended was stopped (STOP); one in course, or whose START is on its way, is aborted.
     for (const target of this.#inGame?.targets ?? []) abortSoon(target, this.#inGame?.id ?? '');
     this.#inGame = null;
