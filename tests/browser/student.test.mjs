@@ -1,7 +1,8 @@
 // Browser tests of the student's players (web/src/student/): written in the page's editor,
 // run in a sandboxed worker, seated at the Play pane and refereed by core as remote players
 // are. The starter player and a minimax play tic-tac-toe to the end against MCTS; a player that
-// loops forever is stopped at its clock and the game goes on; a minimax enters the Match tab;
+// loops forever is stopped at its clock and the game goes on; a minimax enters the Match tab
+// and a tournament;
 // a player from a link runs only
 // after Run; from inside the sandbox, storage, IndexedDB and the network are out of reach.
 
@@ -142,6 +143,36 @@ test("a student's player enters the Match tab: its games are refereed by core to
   assert.ok(notes.some((l) => /^game 1: my player: minimax logs at step \d+, after \d+ ms: minimax \{"move":"\(mark \d \d\)"/.test(l)), notes.join('\n'));
   assert.equal(await page.locator('#ma-log li.fault').count(), 0);
   assert.equal(await page.locator('#ma-games-list li').count(), 4);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a student's player enters a tournament: its games are played in the page, the others in workers, and the leaderboard is core's", { timeout: 300_000 }, async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await savePlayer(page, 'minimax', `${MINIMAX}function start(game) {\n  known.clear();\n}\n`);
+  await page.locator('#tab-match').click();
+  await page.locator('#to-section > summary').click();
+  await page.locator('#to-add').focus();
+  await page.locator('#to-add').selectOption('my:minimax');
+  assert.match(await page.locator('#to-entrants').inputValue(), /(^|, )my:minimax$/);
+  await page.locator('#to-entrants').fill('my:minimax, random, mc:20');
+  await page.locator('#to-per-pairing').fill('1');
+  await page.locator('#to-seed').fill('3');
+  await page.locator('#to-run').click();
+  // 3 pairings × 2 seatings: the minimax's 4 games on this page, 2 in a worker.
+  await page.waitForFunction(() => /^6 of 6 games played/.test(document.querySelector('#to-status')?.textContent ?? ''), null, { timeout: 240_000 }).catch(async (e) => {
+    throw new Error(`${e.message}: ${await page.locator('#to-results').textContent()} ${(await page.locator('#to-log li').allTextContents()).join('\n')} ${errors.join('\n')}`);
+  });
+  const board = await page.locator('#to-results .to-board tbody tr').evaluateAll((rs) => rs.map((r) => [r.dataset.entrant, ...[...r.querySelectorAll('td')].slice(2, 6).map((td) => Number(td.textContent))]));
+  const mine = board.find(([who]) => who === 'my:minimax');
+  // entrant, games, wins, draws, losses: it never loses tic-tac-toe.
+  assert.ok(mine && mine[1] === 4 && mine[4] === 0, JSON.stringify(board));
+  assert.equal(board.length, 3);
+  // Its games are in the record as core's referee kept them, named by the entrant.
+  const record = await page.evaluate(() => JSON.parse(JSON.parse(localStorage.getItem('gdl.tournament')).record));
+  const its = record.finished.filter((f) => f.record.players.includes('my:minimax'));
+  assert.equal(its.length, 4);
+  assert.ok(its.every((f) => f.record.goals !== null && f.record.faults.length === 0), JSON.stringify(its.map((f) => f.record.faults)));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -15,6 +15,7 @@ use gdl_core::protocol::game::{game_id, Terms};
 use gdl_core::protocol::message::Message;
 use gdl_core::protocol::referee::{Match, Record, Remote, Seat, Setup};
 use gdl_core::reasoner::Limits;
+use gdl_core::tournament::{step_by_step, Finished, Fixture, Plan};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -68,6 +69,15 @@ pub struct RefereeMatch {
     machine: Engine,
     description: Description,
     game: Match<Engine>,
+    /// A tournament's game: its number and the tournament's seed (`finished`).
+    fixture: Option<(usize, u64)>,
+}
+
+/// The rules of a referee's match, on the reasoner.
+fn loaded(rules: &str) -> Result<(Engine, Description), JsError> {
+    let loaded = gdl_core::load(rules, Limits::default())
+        .map_err(|d| js_err(d.first().map_or("the rules do not load".into(), |d| d.message.clone())))?;
+    Ok((Engine::Reasoner(Box::new(loaded.reasoner)), loaded.description))
 }
 
 #[wasm_bindgen]
@@ -76,10 +86,7 @@ impl RefereeMatch {
     /// the player at role number r is player r + 1.
     #[wasm_bindgen(constructor)]
     pub fn new(rules: &str, id: &str, start_clock: f64, play_clock: f64, seed: f64) -> Result<RefereeMatch, JsError> {
-        let loaded = gdl_core::load(rules, Limits::default())
-            .map_err(|d| js_err(d.first().map_or("the rules do not load".into(), |d| d.message.clone())))?;
-        let mut machine = Engine::Reasoner(Box::new(loaded.reasoner));
-        let description = loaded.description;
+        let (mut machine, description) = loaded(rules)?;
         let roles = machine.roles().len();
         let setup = Setup {
             id,
@@ -91,7 +98,33 @@ impl RefereeMatch {
             players: (1..=roles).collect(),
         };
         let game = Match::new(&mut machine, &setup, vec![String::new(); roles]).map_err(|e| js_err(e.message))?;
-        Ok(RefereeMatch { machine, description, game })
+        Ok(RefereeMatch { machine, description, game, fixture: None })
+    }
+
+    /// Game `fixture` of the tournament `plan`, on `rules` (that game's), set up as core's
+    /// tournament sets it up (`tournament::step_by_step`), for a game with a student's player.
+    pub fn tournament(
+        rules: &str,
+        #[wasm_bindgen(unchecked_param_type = "Plan")] plan: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Fixture")] fixture: JsValue,
+    ) -> Result<RefereeMatch, JsError> {
+        let (mut machine, description) = loaded(rules)?;
+        let plan: Plan = from_js(plan, "not a tournament's plan")?;
+        let fixture: Fixture = from_js(fixture, "not a game of the tournament")?;
+        let game = step_by_step(&mut machine, &description, &plan, &fixture).map_err(|e| js_err(e.message))?;
+        Ok(RefereeMatch { machine, description, game, fixture: Some((fixture.number, plan.seed)) })
+    }
+
+    /// A tournament's game, once over: its result for the tournament's record.
+    #[wasm_bindgen(unchecked_return_type = "Finished")]
+    pub fn finished(&self) -> Result<JsValue, JsError> {
+        let Some((fixture, seed)) = self.fixture else {
+            return Err(js_err("this match is not a tournament's game".to_string()));
+        };
+        if !self.game.is_over() {
+            return Err(js_err("the game is not over".to_string()));
+        }
+        to_js(&Finished { fixture, seed, record: self.game.record().clone() })
     }
 
     /// The START for role number `role`.

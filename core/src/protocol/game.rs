@@ -76,17 +76,30 @@ where
         })
         .collect();
     let mut refs: Vec<&mut dyn Seat<M>> = seated.iter_mut().map(|s| &mut **s as &mut dyn Seat<M>).collect();
-    let setup = Setup {
-        id: &game_id(terms.id, g),
+    let id = game_id(terms.id, g);
+    let setup = setup(description, &id, terms, &at, g);
+    let record = referee(m, &mut refs, &setup, now, log)?;
+    let moves = record.steps.iter().map(|s| s.moves.clone()).collect();
+    let game = Game { seats: at, goals: record.goals.clone(), length: record.steps.len(), moves };
+    Ok((game, record))
+}
+
+/// The setup of game number `g` of a match on `terms` (`id`: its `game_id`), entrant `at[r]`
+/// at role `r` (`None`: nature): the referee seeded with the arena's `player_seed` of `g`.
+pub fn setup<'a>(
+    description: &'a Description,
+    id: &'a str,
+    terms: &Terms,
+    at: &[Option<usize>],
+    g: usize,
+) -> Setup<'a> {
+    Setup {
+        id,
         description,
         start_clock: terms.start_clock,
         play_clock: terms.play_clock,
         max_steps: terms.max_steps,
         seed: player_seed(terms.seed, g, at.len()),
         players: at.iter().map(|p| p.map_or(0, |p| p + 1)).collect(),
-    };
-    let record = referee(m, &mut refs, &setup, now, log)?;
-    let moves = record.steps.iter().map(|s| s.moves.clone()).collect();
-    let game = Game { seats: at, goals: record.goals.clone(), length: record.steps.len(), moves };
-    Ok((game, record))
+    }
 }

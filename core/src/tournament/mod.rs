@@ -8,8 +8,10 @@
 //! from which a tournament resumes playing only the games it misses.
 //!
 //! An entrant is a name and something the referee can seat (`players::catalogue::Entrant`:
-//! a player of ours or a remote address). The faces run the games (the CLI on threads, the
-//! page in workers); core decides the schedule, each game's result and the table.
+//! a player of ours, a remote address, or a student's player that the page reaches in its
+//! sandbox). The faces run the games (the CLI on threads, the page in workers, and a game with
+//! a student's player on the page's thread, refereed message by message: [`step_by_step`]);
+//! core decides the schedule, each game's result and the table.
 
 pub mod leaderboard;
 pub mod pairings;
@@ -23,8 +25,8 @@ pub use record::{Finished, Record};
 use crate::ast::Description;
 use crate::machine::{Result, RuntimeError, StateMachine};
 use crate::players::catalogue::Entrant;
-use crate::protocol::game::{referee_seated, Terms};
-use crate::protocol::referee::Seat;
+use crate::protocol::game::{referee_seated, setup, Terms};
+use crate::protocol::referee::{Match, Seat};
 use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 
@@ -113,16 +115,42 @@ where
             roles.join(" ")
         )));
     }
-    let terms = Terms {
-        id: &match_id(plan),
-        start_clock: plan.start_clock,
-        play_clock: plan.play_clock,
-        max_steps: plan.max_steps,
-        seed: plan.seed,
-    };
-    let (_, record) =
-        referee_seated(m, description, entrants, fixture.seats.clone(), fixture.number, &terms, reach, now, log)?;
+    let id = match_id(plan);
+    let (_, record) = referee_seated(
+        m,
+        description,
+        entrants,
+        fixture.seats.clone(),
+        fixture.number,
+        &terms(plan, &id),
+        reach,
+        now,
+        log,
+    )?;
     Ok(Finished { fixture: fixture.number, seed: plan.seed, record })
+}
+
+/// The protocol's terms of the tournament `plan`, whose match id is `id` (`match_id`).
+fn terms<'a>(plan: &Plan, id: &'a str) -> Terms<'a> {
+    Terms { id, start_clock: plan.start_clock, play_clock: plan.play_clock, max_steps: plan.max_steps, seed: plan.seed }
+}
+
+/// `fixture` of `plan` as a match refereed one message at a time by a face that reaches some
+/// seats itself (the page's students' players, which answer asynchronously): set up as
+/// `play` sets it up, each seat named by its entrant (nature: `random`). Its record, once
+/// over, is the game's `Finished { fixture, seed: plan.seed, record }`.
+pub fn step_by_step<M: StateMachine>(
+    m: &mut M,
+    description: &Description,
+    plan: &Plan,
+    fixture: &Fixture,
+) -> Result<Match<M>> {
+    let id = match_id(plan);
+    let game = game_id(plan, fixture.number);
+    let setup = setup(description, &game, &terms(plan, &id), &fixture.seats, fixture.number);
+    let names =
+        fixture.seats.iter().map(|p| p.map_or_else(|| "random".to_string(), |p| plan.entrants[p].clone())).collect();
+    Match::new(m, &setup, names)
 }
 
 /// The protocol's match id of the tournament `plan`: its game `n` is `match_id.(n + 1)`.

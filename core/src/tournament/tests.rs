@@ -289,3 +289,42 @@ fn records_that_are_not_a_tournaments_are_refused_in_words() {
         "entrant 3 is random again: list each entrant once"
     );
 }
+
+/// A game refereed one message at a time by a face (the page's students' players) is set up
+/// as `play` sets it up: the same match id and clocks, each seat named by its entrant, and the
+/// same goals once its moves are the same.
+#[test]
+fn a_game_refereed_step_by_step_is_set_up_as_play_sets_it_up() {
+    let mut record = Record::new(ttt_plan(&["random", "my:minimax"])).unwrap();
+    run_ours_only(&mut record);
+    let played = record.finished[0].record.clone();
+    let (mut m, desc) = engine("tictactoe");
+    let fixture = record.schedule[0].clone();
+    let mut game = step_by_step(&mut m, &desc, &record.plan, &fixture).unwrap();
+    assert_eq!(game.record().id, played.id);
+    // Each seat named by its entrant, as a remote seat is by its address.
+    let named: Vec<String> = fixture.seats.iter().map(|p| record.plan.entrants[p.unwrap()].clone()).collect();
+    assert_eq!(game.record().players, named);
+    for r in 0..2 {
+        game.started(r, Ok("ready".into()), 0.0);
+    }
+    for step in &played.steps {
+        let joint: Vec<_> = (0..2).map(|r| game.legal_move(&mut m, r, &step.moves[r]).unwrap()).collect();
+        game.advance(&mut m, &joint, vec![0.0; 2]).unwrap();
+    }
+    assert!(game.is_over());
+    assert_eq!(game.record().goals, played.goals);
+}
+
+/// Plays every game of `record` with the student's player stood in for by a random player.
+fn run_ours_only(record: &mut Record) {
+    let (mut m, desc) = engine("tictactoe");
+    let list = entrants(&record.plan.entrants.join(",")).unwrap();
+    let mut reach = |_: &str| -> Box<dyn referee::Seat<Engine>> {
+        Box::new(referee::Local { spec: crate::players::Spec::Random, seed: 1 })
+    };
+    for fixture in record.missing() {
+        let f = play(&mut m, &desc, &record.plan, &list, &fixture, &mut reach, &|| 0.0, &mut |_| {}).unwrap();
+        record.finish(f);
+    }
+}

@@ -3,7 +3,7 @@
 // (core's referee judges each answer); the opponent is one of core's players or the lesson's
 // own; each game's end is worded by core (`matchVerdict`). Nothing here reads the student's code.
 
-import { Session, matchVerdict, type Verdict } from '../engine/engine';
+import { RefereeMatch, Session, matchVerdict, type Verdict } from '../engine/engine';
 import { playDriven, type Seat } from '../players/driven';
 import { randomSeed } from '../players/protocol';
 import type { MatchCheck } from './data';
@@ -41,8 +41,9 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
       progress(g + 1);
       const me = check.seat ?? g % roles.length;
       const at: Seat[] = roles.map((_, r) => (r === me ? { sandbox, who: 'your player' } : rival ? { sandbox: rival, who: "the lesson's player" } : { spec: check.opponent }));
-      const terms = { rules: check.game, id: `lesson.${Date.now()}.${g}`, startClock: check.startClock, playClock: check.playClock, seed: randomSeed(), maxSteps: MAX_STEPS };
-      const driven = await playDriven(session, at, roles.map((_, r) => (r === me ? 0 : 1)), terms);
+      const terms = { startClock: check.startClock, playClock: check.playClock, seed: randomSeed(), maxSteps: MAX_STEPS };
+      const referee = new RefereeMatch(check.game, `lesson.${Date.now()}.${g}`, terms.startClock, terms.playClock, terms.seed);
+      const driven = await playDriven(session, referee, at, roles.map((_, r) => (r === me ? 0 : 1)), terms).finally(() => referee.free());
       const played = { game: driven.game, fault: driven.faults[me], first: driven.firsts[me], rivalFault: driven.faults.find((f, r) => r !== me && f) ?? null };
       const verdict = matchVerdict(roles, played.game);
       verdicts.push(verdict);

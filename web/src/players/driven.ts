@@ -3,9 +3,10 @@
 // (`RefereeMatch`) sends every message and judges every answer of each sandboxed role, as at a
 // remote seat (late, illegal, missing: core's faults); the other roles are played by core's
 // players (`Session.think`). The game comes back as core's `MatchGame`, so core tallies and
-// words it as any other. Used by the lessons' checks and by the Match tab.
+// words it as any other, and the referee keeps its record (a tournament's `finished`). Used by
+// the lessons' checks, the Match tab and the tournament.
 
-import { RefereeMatch, type MatchGame, type Session } from '../engine/engine';
+import type { MatchGame, RefereeMatch, Session } from '../engine/engine';
 import { logLine } from '../student/seat';
 import type { Sandbox } from '../student/sandbox';
 
@@ -24,59 +25,53 @@ export interface Driven {
 }
 
 export interface Terms {
-  rules: string;
-  id: string;
   startClock: number;
   playClock: number;
+  /** Seeds core's players' moves. */
   seed: number;
   maxSteps: number;
 }
 
-/** Plays one game of `terms.rules` from the initial state in `session` (loaded with those
- * rules), role r played by `seats[r]`; `entrants[r]` is the match's number of the player at
- * role r (null: nature), as core's `MatchGame` has it. */
-export async function playDriven(session: Session, seats: Seat[], entrants: (number | null)[], terms: Terms): Promise<Driven> {
-  const referee = new RefereeMatch(terms.rules, terms.id, terms.startClock, terms.playClock, terms.seed);
-  try {
-    let view = session.goTo(0);
-    const asked = seats.flatMap((s, r) => ('sandbox' in s ? [{ r, sandbox: s.sandbox, who: s.who }] : []));
-    const faults: (string | null)[] = seats.map(() => null);
-    const firsts: (string | null)[] = seats.map(() => null);
-    const log: Driven['log'] = [];
-    const fault = (r: number, f: string | null | undefined) => {
-      if (!f) return;
-      faults[r] ??= f;
-      log.push({ kind: 'fault', text: f });
-    };
-    const moves: string[][] = [];
-    // Each message goes to every sandboxed role at once, as a referee does.
-    const each = async (message: (r: number) => string, clock: number) => {
-      const answers = await Promise.all(asked.map(({ r, sandbox, who }) => sandbox.post(message(r), clock * 1000).then((ran) => ({ r, ran, who }))));
-      for (const { ran, who } of answers) log.push(...ran.logs.map((e) => ({ kind: 'note' as const, text: logLine(who, e) })));
-      return answers;
-    };
-    for (const { r, ran } of await each((r) => referee.startMessage(r), terms.startClock)) fault(r, referee.started(r, ran.reply ?? undefined, ran.failure, ran.millis));
-    while (!view.terminal && view.step < terms.maxSteps) {
-      const chosen = new Map<number, string>();
-      for (const { r, ran } of await each((r) => referee.playMessage(r), terms.playClock)) {
-        const judged = referee.answered(r, ran.reply ?? undefined, ran.failure, ran.millis);
-        chosen.set(r, judged.move);
-        fault(r, judged.fault);
-      }
-      const joint = view.roles.map((_, r) => {
-        const seat = seats[r];
-        const move = chosen.get(r) ?? (view.legal[r].length === 1 || 'sandbox' in seat ? view.legal[r][0] : session.think(seat.spec, r, terms.seed + view.step, () => {}, 0).move);
-        if (view.legal[r].length > 1) firsts[r] ??= move;
-        return move;
-      });
-      referee.advance(joint);
-      moves.push(joint);
-      view = session.play(joint);
+/** Plays one game from the initial state in `session` (loaded with the rules of `referee`'s
+ * match, which the caller makes and frees), role r played by `seats[r]`; `entrants[r]` is the
+ * match's number of the player at role r (null: nature), as core's `MatchGame` has it. */
+export async function playDriven(session: Session, referee: RefereeMatch, seats: Seat[], entrants: (number | null)[], terms: Terms): Promise<Driven> {
+  let view = session.goTo(0);
+  const asked = seats.flatMap((s, r) => ('sandbox' in s ? [{ r, sandbox: s.sandbox, who: s.who }] : []));
+  const faults: (string | null)[] = seats.map(() => null);
+  const firsts: (string | null)[] = seats.map(() => null);
+  const log: Driven['log'] = [];
+  const fault = (r: number, f: string | null | undefined) => {
+    if (!f) return;
+    faults[r] ??= f;
+    log.push({ kind: 'fault', text: f });
+  };
+  const moves: string[][] = [];
+  // Each message goes to every sandboxed role at once, as a referee does.
+  const each = async (message: (r: number) => string, clock: number) => {
+    const answers = await Promise.all(asked.map(({ r, sandbox, who }) => sandbox.post(message(r), clock * 1000).then((ran) => ({ r, ran, who }))));
+    for (const { ran, who } of answers) log.push(...ran.logs.map((e) => ({ kind: 'note' as const, text: logLine(who, e) })));
+    return answers;
+  };
+  for (const { r, ran } of await each((r) => referee.startMessage(r), terms.startClock)) fault(r, referee.started(r, ran.reply ?? undefined, ran.failure, ran.millis));
+  while (!view.terminal && view.step < terms.maxSteps) {
+    const chosen = new Map<number, string>();
+    for (const { r, ran } of await each((r) => referee.playMessage(r), terms.playClock)) {
+      const judged = referee.answered(r, ran.reply ?? undefined, ran.failure, ran.millis);
+      chosen.set(r, judged.move);
+      fault(r, judged.fault);
     }
-    for (const { r, ran } of await each((r) => referee.stopMessage(r), terms.playClock)) fault(r, referee.stopped(r, ran.reply ?? undefined, ran.failure));
-    const goals = view.terminal && view.goals ? view.goals.map((gs) => Number(gs[0])) : null;
-    return { game: { seats: entrants, goals, length: view.step, moves }, faults, firsts, log };
-  } finally {
-    referee.free();
+    const joint = view.roles.map((_, r) => {
+      const seat = seats[r];
+      const move = chosen.get(r) ?? (view.legal[r].length === 1 || 'sandbox' in seat ? view.legal[r][0] : session.think(seat.spec, r, terms.seed + view.step, () => {}, 0).move);
+      if (view.legal[r].length > 1) firsts[r] ??= move;
+      return move;
+    });
+    referee.advance(joint);
+    moves.push(joint);
+    view = session.play(joint);
   }
+  for (const { r, ran } of await each((r) => referee.stopMessage(r), terms.playClock)) fault(r, referee.stopped(r, ran.reply ?? undefined, ran.failure));
+  const goals = view.terminal && view.goals ? view.goals.map((gs) => Number(gs[0])) : null;
+  return { game: { seats: entrants, goals, length: view.step, moves }, faults, firsts, log };
 }

@@ -10,7 +10,7 @@
 // refereed step by step by core (driven.ts), on the same clocks.
 
 import { byId, h } from '../dom';
-import { Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
+import { RefereeMatch, Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
 import { MY_PLAYER, studentEntrants } from '../student/seat';
 import { findPlayer } from '../student/store';
 import type { Sandbox } from '../student/sandbox';
@@ -242,8 +242,10 @@ export class MatchPane {
       const id = `playground.${Date.now()}`;
       for (let g = 0; g < count && run === this.#driven; g++) {
         const at = matchSeats(chosen.length, roles, g);
-        const terms = { rules, id: matchGameId(id, g), ...this.#clocks, seed: seed + g, maxSteps: 1000 };
-        const driven = await playDriven(session, at.map((p: number | null) => (p === null ? { spec: 'random' } : seats[p])), at, terms);
+        const terms = { ...this.#clocks, seed: seed + g, maxSteps: 1000 };
+        const referee = new RefereeMatch(rules, matchGameId(id, g), terms.startClock, terms.playClock, terms.seed);
+        const who = at.map((p: number | null) => (p === null ? { spec: 'random' } : seats[p]));
+        const driven = await playDriven(session, referee, who, at, terms).finally(() => referee.free());
         if (run !== this.#driven) return;
         for (const { kind, text } of driven.log) this.#log[kind](kind === 'note' ? `game ${g + 1}: ${text}` : text);
         games.push(driven.game);

@@ -5,13 +5,16 @@
 // one match at a time), a progress bar with an estimate of the time left, and the leaderboard
 // core computes (the page never tallies). The record is saved in localStorage after every
 // game, so a reload offers to resume it without losing a finished game; it downloads as JSON
-// (`gdl tournament`'s record) and CSV. Each finished game opens in the Play pane.
+// (`gdl tournament`'s record) and CSV. Each finished game opens in the Play pane. A student's
+// player may enter (`my:NAME`): its games are played on this thread (driven.ts), refereed by
+// core as its tournament sets each game up, the others still in workers.
 
 import { byId, h } from '../dom';
 import {
   errorMessage,
   playerCatalogue,
   playerLabel,
+  RefereeMatch,
   Session,
   tournamentCsv,
   tournamentFinish,
@@ -28,6 +31,10 @@ import {
 import { examples } from '../editor/examples';
 import { randomSeed, startPlayers, type Players, type PlayersReply } from './protocol';
 import { MessageLog, abortSoon, reach } from './remote';
+import { MY_PLAYER, studentEntrants } from '../student/seat';
+import { findPlayer } from '../student/store';
+import type { Sandbox } from '../student/sandbox';
+import { playDriven, type Seat } from './driven';
 import './tournament.css';
 
 /** Where the tournament's record and its games' rules are kept between visits. */
@@ -63,10 +70,14 @@ export class TournamentPane {
     private open: (rules: string, moves: string[][]) => void,
   ) {
     const catalogue = playerCatalogue(null);
-    byId<HTMLSelectElement>('to-add').replaceChildren(
+    const add = byId<HTMLSelectElement>('to-add');
+    add.replaceChildren(
       h('option', { value: '' }, 'Add a player…'),
       ...catalogue.kinds.flatMap((kind) => kind.choices.map((c) => h('option', { value: c.spec }, c.label))),
+      h('optgroup', { label: 'my players' }),
     );
+    // The student's players, as saved when the menu opens.
+    add.addEventListener('focus', () => add.querySelector('optgroup')?.replaceChildren(...studentEntrants().map((p) => h('option', { value: p.value }, p.label))));
     byId<HTMLSelectElement>('to-add').addEventListener('change', (e) => {
       const select = e.target as HTMLSelectElement;
       const box = byId<HTMLInputElement>('to-entrants');
@@ -162,12 +173,18 @@ export class TournamentPane {
     const missing: Fixture[] = tournamentMissing(record);
     const plan = record.plan;
     if (missing.length === 0) return this.#finish();
+    // Games with a student's player are played on this thread, where its sandbox lives.
+    const student = (f: Fixture) => f.seats.some((p) => p !== null && plan.entrants[p].startsWith(MY_PLAYER));
+    if (remotes.length > 0 && missing.some(student)) {
+      return this.#stop('A tournament cannot yet hold both a remote player and a student’s player: take one of them out.');
+    }
+    const queue = missing.filter((f) => !student(f));
     const cores = navigator.hardwareConcurrency || 2;
-    const workers = remotes.length > 0 ? 1 : Math.max(1, Math.min(missing.length, cores - 1));
+    const workers = queue.length === 0 ? 0 : remotes.length > 0 ? 1 : Math.max(1, Math.min(queue.length, cores - 1));
     this.#run = { started: performance.now(), finished: 0, workers };
     this.#setRunning(true);
     const next = (worker: Players | null): void => {
-      const fixture = missing.shift();
+      const fixture = queue.shift();
       if (fixture === undefined) {
         worker?.stop();
         if (this.#playing.size === 0) this.#finish();
@@ -183,7 +200,60 @@ export class TournamentPane {
       this.#pool.push(me);
     };
     for (let w = 0; w < workers; w++) next(null);
+    void this.#playDriven(missing.filter(student), run, queue);
     this.#show();
+  }
+
+  /** Plays the games of `fixtures` (each with a student's player) one after another on this
+   * thread (driven.ts), each refereed by core as its tournament sets it up; `queue`: the
+   * workers' games still to start. */
+  async #playDriven(fixtures: Fixture[], run: number, queue: Fixture[]): Promise<void> {
+    const plan = this.#record?.plan;
+    if (fixtures.length === 0 || !plan) return;
+    // Counted as in play from now, so that the workers' last game does not end the run.
+    for (const f of fixtures) this.#playing.add(f.number);
+    const { Sandbox } = await import('../student/sandbox');
+    const sandboxes = new Map<string, Sandbox>();
+    const sessions = new Map<string, Session>();
+    const seat = async (entrant: string): Promise<Seat> => {
+      if (!entrant.startsWith(MY_PLAYER)) return { spec: entrant };
+      if (!sandboxes.has(entrant)) {
+        const opened = await Sandbox.open(findPlayer(entrant.slice(MY_PLAYER.length))?.code ?? '', randomSeed());
+        if (opened.error) this.#log.fault(`${playerLabel(entrant)}: ${opened.error}`);
+        sandboxes.set(entrant, opened.sandbox);
+      }
+      return { sandbox: sandboxes.get(entrant) as Sandbox, who: playerLabel(entrant) };
+    };
+    try {
+      for (const fixture of fixtures) {
+        if (run !== this.#runs) return;
+        const name = plan.games[fixture.game].name;
+        const rules = this.#rules[name];
+        if (!sessions.has(name)) {
+          const session = new Session();
+          sessions.set(name, session);
+          if (!session.load(rules).ok) throw new Error(`${name} does not load`);
+        }
+        const seats = await Promise.all(fixture.seats.map((p) => (p === null ? { spec: 'random' } : seat(plan.entrants[p]))));
+        const referee = RefereeMatch.tournament(rules, plan, fixture);
+        try {
+          const terms = { startClock: plan.start_clock, playClock: plan.play_clock, seed: plan.seed + fixture.number, maxSteps: plan.max_steps };
+          const driven = await playDriven(sessions.get(name) as Session, referee, seats, fixture.seats, terms);
+          if (run !== this.#runs) return;
+          for (const { kind, text } of driven.log) this.#log[kind](`game ${fixture.number + 1}: ${text}`);
+          this.#playing.delete(fixture.number);
+          this.#add(referee.finished());
+        } finally {
+          referee.free();
+        }
+      }
+      if (run === this.#runs && queue.length === 0 && this.#playing.size === 0) this.#finish();
+    } catch (e) {
+      if (run === this.#runs) this.#stop(`The tournament stopped: ${errorMessage(e)}. The games finished are kept; Resume plays the rest.`);
+    } finally {
+      for (const s of sandboxes.values()) s.close();
+      for (const s of sessions.values()) s.free();
+    }
   }
 
   /** A worker's reply; `more` gives it its next game. */
