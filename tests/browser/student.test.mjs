@@ -173,6 +173,11 @@ test("a student's player enters a tournament: its games are played in the page, 
   const its = record.finished.filter((f) => f.record.players.includes('my:minimax'));
   assert.equal(its.length, 4);
   assert.ok(its.every((f) => f.record.goals !== null && f.record.faults.length === 0), JSON.stringify(its.map((f) => f.record.faults)));
+  // With what it logged, move by move, at its role.
+  for (const f of its) {
+    const role = f.record.roles[f.record.players.indexOf('my:minimax')];
+    assert.ok(f.record.said.length > 0 && f.record.said.every((s) => s.role === role && /^my player: minimax logs at step \d+, after \d+ ms: minimax \{/.test(s.text)), JSON.stringify(f.record.said));
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -115,6 +115,11 @@ impl RefereeMatch {
         Ok(RefereeMatch { machine, description, game, fixture: Some((fixture.number, plan.seed)) })
     }
 
+    /// Keeps what role number `role`'s player said (a student's log line) with the record.
+    pub fn said(&mut self, role: u32, text: String) {
+        self.game.said(role as usize, text);
+    }
+
     /// A tournament's game, once over: its result for the tournament's record.
     #[wasm_bindgen(unchecked_return_type = "Finished")]
     pub fn finished(&self) -> Result<JsValue, JsError> {

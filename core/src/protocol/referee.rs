@@ -126,6 +126,16 @@ pub struct Fault {
     pub kind: FaultKind,
 }
 
+/// A line a player said for the record (a student's `log` in the page): at which step (as a
+/// fault's), which role, what.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
+pub struct Said {
+    pub step: usize,
+    pub role: String,
+    pub text: String,
+}
+
 /// A match as played.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "MatchRecord"))]
@@ -140,6 +150,9 @@ pub struct Record {
     pub faults: Vec<Fault>,
     /// Each role's goal value; `None` when the match was cut at the move limit (or aborted).
     pub goals: Option<Vec<i64>>,
+    /// What the players said for the record, in order (none from players over HTTP).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub said: Vec<Said>,
 }
 
 impl Record {
@@ -197,6 +210,7 @@ impl<M: StateMachine> Match<M> {
             steps: Vec::new(),
             faults: Vec::new(),
             goals: None,
+            said: Vec::new(),
         };
         let state = m.initial_state();
         let goals = if m.is_terminal(&state)? { Some(goal_numbers(m, &state)?) } else { None };
@@ -308,6 +322,12 @@ impl<M: StateMachine> Match<M> {
     }
 
     /// The record so far.
+    /// Keeps what role `r`'s player said (a student's log line) with the record, at this step.
+    pub fn said(&mut self, r: usize, text: String) {
+        let (step, role) = (self.record.steps.len(), self.record.roles[r].clone());
+        self.record.said.push(Said { step, role, text });
+    }
+
     pub fn record(&self) -> &Record {
         &self.record
     }

@@ -111,6 +111,7 @@ fn finished(record: &Record, number: usize, goals: Option<Vec<i64>>, faults: &[(
         steps: Vec::new(),
         faults,
         goals,
+        said: Vec::new(),
     };
     Finished { fixture: number, seed: 3, record }
 }
@@ -314,6 +315,12 @@ fn a_game_refereed_step_by_step_is_set_up_as_play_sets_it_up() {
     }
     assert!(game.is_over());
     assert_eq!(game.record().goals, played.goals);
+    // What a player says is kept with the record, and read back.
+    game.said(1, "minimax: value 50".into());
+    let said = &game.record().said;
+    assert_eq!((said[0].step, said[0].role.as_str()), (played.steps.len(), "o"));
+    let json = serde_json::to_string(game.record()).unwrap();
+    assert_eq!(serde_json::from_str::<referee::Record>(&json).unwrap(), *game.record());
 }
 
 /// Plays every game of `record` with the student's player stood in for by a random player.

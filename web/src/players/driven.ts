@@ -3,8 +3,9 @@
 // (`RefereeMatch`) sends every message and judges every answer of each sandboxed role, as at a
 // remote seat (late, illegal, missing: core's faults); the other roles are played by core's
 // players (`Session.think`). The game comes back as core's `MatchGame`, so core tallies and
-// words it as any other, and the referee keeps its record (a tournament's `finished`). Used by
-// the lessons' checks, the Match tab and the tournament.
+// words it as any other, and the referee keeps its record (a tournament's `finished`), with
+// the players' log lines (`said`). Used by the lessons' checks, the Match tab and the
+// tournament.
 
 import type { MatchGame, RefereeMatch, Session } from '../engine/engine';
 import { logLine } from '../student/seat';
@@ -50,7 +51,14 @@ export async function playDriven(session: Session, referee: RefereeMatch, seats:
   // Each message goes to every sandboxed role at once, as a referee does.
   const each = async (message: (r: number) => string, clock: number) => {
     const answers = await Promise.all(asked.map(({ r, sandbox, who }) => sandbox.post(message(r), clock * 1000).then((ran) => ({ r, ran, who }))));
-    for (const { ran, who } of answers) log.push(...ran.logs.map((e) => ({ kind: 'note' as const, text: logLine(who, e) })));
+    for (const { r, ran, who } of answers) {
+      for (const e of ran.logs) {
+        const text = logLine(who, e);
+        log.push({ kind: 'note', text });
+        // Kept with the game's record, as its faults are.
+        referee.said(r, text);
+      }
+    }
     return answers;
   };
   for (const { r, ran } of await each((r) => referee.startMessage(r), terms.startClock)) fault(r, referee.started(r, ran.reply ?? undefined, ran.failure, ran.millis));
