@@ -42,6 +42,8 @@ test('tic-tac-toe plays on the propositional network, and the engine line says w
   // Why? links to the same atom in the ground program, live.
   await page.locator('#why-ground').click();
   await page.waitForFunction(() => document.querySelector('#gv-atom-name')?.textContent === '(true (cell 2 2 x))', null, { timeout: 30_000 });
+  // Its value comes with the position's values, which the grounding worker sends after.
+  await page.waitForFunction(() => document.querySelector('#gv-atom-value')?.textContent !== '', null, { timeout: 30_000 });
   assert.match(await page.locator('#gv-atom-value').textContent(), /^holds/);
   assert.match(await page.locator('#gv-used').textContent(), /\(next \(cell 2 2 x\)\)/);
   await page.locator('#tab-play').click();
