@@ -4,7 +4,8 @@
 // clipped mid-word, no table or form wider than its pane, ground rules that wrap. On the
 // projector (1280×720, text enlarged twice): the header and the tabs each on one row, the
 // status read in full, the board at least half the pane, tic-tac-toe's board and legal moves
-// in view; A+ enlarges the board there, and never shrinks it on any screen. A ground rule
+// in view; A+ enlarges the board there, and never shrinks it on any screen. The header cuts
+// nothing (status, menus, tools) on any screen at any of three text sizes. A ground rule
 // list of more than a thousand rules (drawn virtually) wraps as a short one does. On a
 // disguised chess (tests/bench/variants.py: every name opaque) the side that moves first is at
 // the bottom and no piece or coordinate label is clipped. The Match tab's results fit their pane.
@@ -128,6 +129,59 @@ test('projector (1280×720, A+ twice): header and tabs on one row each, the stat
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** What of the header is cut, in words (empty when nothing is): the status not read in full,
+ * a menu's chosen label wider than the menu (its arrow included), a tool outside the header
+ * unless the toolbar scrolls sideways to it (the narrow screens' one row of tools). */
+function headerCut() {
+  const out = [];
+  const status = document.querySelector('#status');
+  if (status.scrollHeight > status.clientHeight + 1 || status.scrollWidth > status.clientWidth + 1) out.push(`the status "${status.textContent}" (${status.scrollWidth}×${status.scrollHeight} px in ${status.clientWidth}×${status.clientHeight})`);
+  const ctx = document.createElement('canvas').getContext('2d');
+  for (const menu of document.querySelectorAll('header.top select')) {
+    const st = getComputedStyle(menu);
+    ctx.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    const text = menu.options[menu.selectedIndex].text;
+    // The arrow of a closed menu takes about one em beside the padding.
+    const room = menu.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - parseFloat(st.fontSize);
+    if (ctx.measureText(text).width > room + 1) out.push(`the menu "${text}" (${Math.round(ctx.measureText(text).width)} px in ${Math.round(room)})`);
+  }
+  const header = document.querySelector('header.top').getBoundingClientRect();
+  const toolbar = document.querySelector('#toolbar');
+  const scrolls = /(auto|scroll)/.test(getComputedStyle(toolbar).overflowX);
+  for (const el of document.querySelectorAll('header.top button, header.top select')) {
+    const b = el.getBoundingClientRect();
+    if (b.width === 0 || (scrolls && toolbar.contains(el))) continue;
+    if (b.left < header.left - 1 || b.right > header.right + 1 || b.top < header.top - 1 || b.bottom > header.bottom + 1) out.push(`"${el.textContent.trim() || el.id}" outside the header`);
+  }
+  return out;
+}
+
+// The header cuts nothing on any of the six screens, at every text size up to A+ twice, on
+// tic-tac-toe and on chess (whose status names longer roles): the status moves to a row of
+// its own rather than be cut, the lessons menu shows its count whole.
+for (const s of SCREENS) {
+  test(`${s.name} (${s.width}×${s.height}): the header cuts nothing at A+ 0, 1 and 2, on tic-tac-toe and chess`, async () => {
+    const { context, page, errors } = await openPage(env.browser, env.url, { viewport: { width: s.width, height: s.height } });
+    const check = async (game) => {
+      for (const scale of ['1', '1.1', '1.2']) {
+        if (scale !== '1') await larger(page, scale);
+        await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+        assert.deepEqual(await page.evaluate(headerCut), [], `cut in the header on ${game} at scale ${scale}`);
+      }
+      await shot(page, `layout-header-${s.name}-${game}`);
+    };
+    await check('tic-tac-toe');
+    for (let i = 0; i < 2; i++) await page.locator('#smaller').click();
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).getPropertyValue('--scale').trim() === '1');
+    if (narrow(s)) await page.locator('#show-rules').click();
+    await setRules(page, await readFile(CHESS, 'utf8'));
+    await page.waitForFunction(() => /white, black/.test(document.querySelector('#status').textContent), null, { timeout: 60_000 });
+    await check('chess');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
 
 /** The board's width and height once the layout has settled. */
 async function boardSize(page) {
