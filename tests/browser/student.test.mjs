@@ -1,14 +1,14 @@
 // Browser tests of the student's players (web/src/student/): written in the page's editor,
 // run in a sandboxed worker, seated at the Play pane and refereed by core as remote players
 // are. The starter player and a minimax play tic-tac-toe to the end against MCTS; a player that
-// loops forever is stopped at its clock and the game goes on; a minimax enters the Match tab
-// and a tournament;
+// loops forever is stopped at its clock and the game goes on, at a seat and in a tournament;
+// a minimax enters the Match tab and a tournament, also beside a remote player;
 // a player from a link runs only
 // after Run; from inside the sandbox, storage, IndexedDB and the network are out of reach.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, shot, useBrowser } from './lib.mjs';
+import { openPage, shot, startGdlPlayer, useBrowser } from './lib.mjs';
 
 const env = useBrowser();
 
@@ -296,4 +296,61 @@ function play(game) {
   // The CSP's refusals are the browser's reports, not the page's errors.
   assert.deepEqual(errors.filter((e) => !/Content Security Policy|connect-src|Refused to connect/.test(e)), []);
   await context.close();
+});
+
+/** Plays a tic-tac-toe tournament of `entrants` (one game per seating, seed 3) in the Match tab
+ * to its end: core's leaderboard rows (entrant, games, wins, draws, losses, faults) and record. */
+async function tournament(page, entrants, games) {
+  await page.locator('#tab-match').click();
+  await page.locator('#to-section > summary').click();
+  await page.locator('#to-entrants').fill(entrants);
+  await page.locator('#to-per-pairing').fill('1');
+  await page.locator('#to-seed').fill('3');
+  await page.locator('#to-run').click();
+  await page.waitForFunction((n) => new RegExp(`^${n} of ${n} games played`).test(document.querySelector('#to-status')?.textContent ?? ''), games, { timeout: 240_000 }).catch(async (e) => {
+    throw new Error(`${e.message}: ${await page.locator('#to-results').textContent()} ${(await page.locator('#to-log li').allTextContents()).join('\n')}`);
+  });
+  const board = await page.locator('#to-results .to-board tbody tr').evaluateAll((rs) => rs.map((r) => [r.dataset.entrant, ...[...r.querySelectorAll('td')].slice(2, 6).map((td) => Number(td.textContent)), r.querySelector('td:last-child').textContent]));
+  const record = await page.evaluate(() => JSON.parse(JSON.parse(localStorage.getItem('gdl.tournament')).record));
+  return { board, record };
+}
+
+test('in a tournament, a player that loops forever is stopped at each move, its move replaced, and every game is played to the end', { timeout: 240_000 }, async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await savePlayer(page, 'loops', 'function play(game) {\n  for (;;) {}\n}\n');
+  const { board, record } = await tournament(page, 'my:loops, random', 2);
+  const loops = board.find(([who]) => who === 'my:loops');
+  assert.ok(loops && loops[1] === 2 && /^\d+ late$/.test(loops[5]), JSON.stringify(board));
+  assert.equal(record.finished.length, 2);
+  for (const { record: game } of record.finished) {
+    const role = game.roles[game.players.indexOf('my:loops')];
+    // To the end, its every move (noop included: a player is asked at each step) replaced, in core's words.
+    assert.ok(game.goals !== null, JSON.stringify(game));
+    assert.ok(game.faults.length === game.steps.length && game.faults.every((f) => f.role === role && f.kind === 'late' && /no reply in 3 s; played (\(mark \d \d\)|noop) for it$/.test(f.message)), JSON.stringify(game.faults));
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a student's player and a remote player meet in one tournament: each game is refereed by core, one at a time", { timeout: 300_000 }, async () => {
+  const remote = await startGdlPlayer(['--player', 'mc:20']);
+  try {
+    const { context, page, errors } = await openPage(env.browser, env.url);
+    await savePlayer(page, 'minimax', `${MINIMAX}function start(game) {\n  known.clear();\n}\n`);
+    const { board, record } = await tournament(page, `my:minimax, ${remote.url}, random`, 6);
+    assert.equal(board.length, 3, JSON.stringify(board));
+    // entrant, games, wins, draws, losses, faults: the minimax never loses, nobody faults.
+    const mine = board.find(([who]) => who === 'my:minimax');
+    assert.ok(mine && mine[1] === 4 && mine[4] === 0, JSON.stringify(board));
+    assert.ok(board.every((row) => row[5] === 'none'), JSON.stringify(board));
+    // The two met twice, at both seatings, and the remote player answered every message.
+    const met = record.finished.filter((f) => f.record.players.includes('my:minimax') && f.record.players.includes(remote.url));
+    assert.equal(met.length, 2);
+    assert.ok(met.every((f) => f.record.goals !== null && f.record.faults.length === 0));
+    assert.ok((await page.locator('#to-log li').allTextContents()).some((l) => l.includes(remote.url) && /\(play /i.test(l)), 'the remote player\'s messages are not in the log');
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    remote.stop();
+  }
 });

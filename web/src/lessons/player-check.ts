@@ -40,7 +40,7 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
       if (stopped()) return { ok: false, why: 'stopped', games };
       progress(g + 1);
       const me = check.seat ?? g % roles.length;
-      const at: Seat[] = roles.map((_, r) => (r === me ? { sandbox, who: 'your player' } : rival ? { sandbox: rival, who: "the lesson's player" } : { spec: check.opponent }));
+      const at: Seat[] = roles.map((_, r) => (r === me ? { player: sandbox, who: 'your player' } : rival ? { player: rival, who: "the lesson's player" } : { spec: check.opponent }));
       const terms = { startClock: check.startClock, playClock: check.playClock, seed: randomSeed(), maxSteps: MAX_STEPS };
       const referee = new RefereeMatch(check.game, `lesson.${Date.now()}.${g}`, terms.startClock, terms.playClock, terms.seed);
       const driven = await playDriven(session, referee, at, roles.map((_, r) => (r === me ? 0 : 1)), terms).finally(() => referee.free());

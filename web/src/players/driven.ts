@@ -1,19 +1,25 @@
 // One game played on the page's main thread, for matches where a student's player sits (its
 // sandbox lives in the page, out of a worker's reach): core's step-by-step referee
-// (`RefereeMatch`) sends every message and judges every answer of each sandboxed role, as at a
-// remote seat (late, illegal, missing: core's faults); the other roles are played by core's
-// players (`Session.think`). The game comes back as core's `MatchGame`, so core tallies and
+// (`RefereeMatch`) sends every message and judges every answer of each role that answers
+// messages, a sandbox or a remote player (late, illegal, missing: core's faults); the other
+// roles are played by core's players (`Session.think`). The game comes back as core's `MatchGame`, so core tallies and
 // words it as any other, and the referee keeps its record (a tournament's `finished`), with
 // the players' log lines (`said`). Used by the lessons' checks, the Match tab and the
 // tournament.
 
 import type { MatchGame, RefereeMatch, Session } from '../engine/engine';
 import { logLine } from '../student/seat';
-import type { Sandbox } from '../student/sandbox';
+import type { Ran } from '../student/sandbox';
 
-/** Who plays a role: a sandboxed player (answering the protocol), or one of core's players by
- * its spec (`random`, `uct:1000`). */
-export type Seat = { sandbox: Sandbox; who: string } | { spec: string };
+/** Answers the protocol's messages within a clock (ms): a student's sandbox, or a remote
+ * player reached over HTTP (remote.ts). */
+export interface Answerer {
+  post(message: string, clock: number): Promise<Ran>;
+}
+
+/** Who plays a role: a player answering the protocol, named `who` in the logs, or one of
+ * core's players by its spec (`random`, `uct:1000`). */
+export type Seat = { player: Answerer; who: string } | { spec: string };
 
 export interface Driven {
   game: MatchGame;
@@ -21,7 +27,7 @@ export interface Driven {
   faults: (string | null)[];
   /** Per role, the first move it chose among several, if it had a choice. */
   firsts: (string | null)[];
-  /** The sandboxed players' log lines (`note`) and every fault, in order, as the message log shows them. */
+  /** The answering players' log lines (`note`) and every fault, in order, as the message log shows them. */
   log: { kind: 'note' | 'fault'; text: string }[];
 }
 
@@ -38,7 +44,7 @@ export interface Terms {
  * match's number of the player at role r (null: nature), as core's `MatchGame` has it. */
 export async function playDriven(session: Session, referee: RefereeMatch, seats: Seat[], entrants: (number | null)[], terms: Terms): Promise<Driven> {
   let view = session.goTo(0);
-  const asked = seats.flatMap((s, r) => ('sandbox' in s ? [{ r, sandbox: s.sandbox, who: s.who }] : []));
+  const asked = seats.flatMap((s, r) => ('player' in s ? [{ r, player: s.player, who: s.who }] : []));
   const faults: (string | null)[] = seats.map(() => null);
   const firsts: (string | null)[] = seats.map(() => null);
   const log: Driven['log'] = [];
@@ -48,9 +54,9 @@ export async function playDriven(session: Session, referee: RefereeMatch, seats:
     log.push({ kind: 'fault', text: f });
   };
   const moves: string[][] = [];
-  // Each message goes to every sandboxed role at once, as a referee does.
+  // Each message goes to every answering role at once, as a referee does.
   const each = async (message: (r: number) => string, clock: number) => {
-    const answers = await Promise.all(asked.map(({ r, sandbox, who }) => sandbox.post(message(r), clock * 1000).then((ran) => ({ r, ran, who }))));
+    const answers = await Promise.all(asked.map(({ r, player, who }) => player.post(message(r), clock * 1000).then((ran) => ({ r, ran, who }))));
     for (const { r, ran, who } of answers) {
       for (const e of ran.logs) {
         const text = logLine(who, e);
@@ -71,7 +77,7 @@ export async function playDriven(session: Session, referee: RefereeMatch, seats:
     }
     const joint = view.roles.map((_, r) => {
       const seat = seats[r];
-      const move = chosen.get(r) ?? (view.legal[r].length === 1 || 'sandbox' in seat ? view.legal[r][0] : session.think(seat.spec, r, terms.seed + view.step, () => {}, 0).move);
+      const move = chosen.get(r) ?? (view.legal[r].length === 1 || 'player' in seat ? view.legal[r][0] : session.think(seat.spec, r, terms.seed + view.step, () => {}, 0).move);
       if (view.legal[r].length > 1) firsts[r] ??= move;
       return move;
     });

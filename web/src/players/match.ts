@@ -234,7 +234,7 @@ export class MatchPane {
           const { sandbox, error } = await Sandbox.open(findPlayer(name)?.code ?? '', randomSeed());
           sandboxes.push(sandbox);
           if (error) this.#log.fault(`${playerLabel(c)}: ${error}`);
-          return { sandbox, who: playerLabel(c) };
+          return { player: sandbox, who: playerLabel(c) };
         }),
       );
       const games: MatchGame[] = [];

@@ -7,6 +7,7 @@
 
 import { h } from '../dom';
 import { noReplyText, protocolMessage } from '../engine/engine';
+import type { Answerer } from './driven';
 import { startPlayers, type Exchange, type PlayersReply, type Remote } from './protocol';
 
 /** How long a check of an address waits for the answer to (INFO). */
@@ -30,6 +31,18 @@ export function postOnce(module: WebAssembly.Module, url: string, message: strin
       else done({ to: url, message, reply: null, failure: { kind: 'unreachable', detail: m.type === 'error' ? m.message : 'the worker stopped' }, millis: 0, at: Date.now() });
     });
   });
+}
+
+/** The remote player at `target` as a seat of a game played on the page's thread
+ * (driven.ts): each message sent as `postOnce` sends it, and its exchange logged under `to`. */
+export function remoteSeat(module: WebAssembly.Module, target: string, to: string, log: MessageLog): Answerer {
+  return {
+    async post(message, clock) {
+      const e = await postOnce(module, target, message, clock);
+      log.add({ ...e, to });
+      return { reply: e.reply, failure: e.failure, logs: [], millis: e.millis };
+    },
+  };
 }
 
 /** Checks `address` with (INFO): where to reach it (directly, or through the relay when it

@@ -7,7 +7,8 @@
 // game, so a reload offers to resume it without losing a finished game; it downloads as JSON
 // (`gdl tournament`'s record) and CSV. Each finished game opens in the Play pane. A student's
 // player may enter (`my:NAME`): its games are played on this thread (driven.ts), refereed by
-// core as its tournament sets each game up, the others still in workers.
+// core as its tournament sets each game up, the others still in workers (after them, one at a
+// time, when a remote player is entered too: it is reached from this thread as well).
 
 import { byId, h } from '../dom';
 import {
@@ -30,7 +31,7 @@ import {
 } from '../engine/engine';
 import { examples } from '../editor/examples';
 import { randomSeed, startPlayers, type Players, type PlayersReply } from './protocol';
-import { MessageLog, abortSoon, reach } from './remote';
+import { MessageLog, abortSoon, reach, remoteSeat } from './remote';
 import { MY_PLAYER, studentEntrants } from '../student/seat';
 import { findPlayer } from '../student/store';
 import type { Sandbox } from '../student/sandbox';
@@ -175,9 +176,6 @@ export class TournamentPane {
     if (missing.length === 0) return this.#finish();
     // Games with a student's player are played on this thread, where its sandbox lives.
     const student = (f: Fixture) => f.seats.some((p) => p !== null && plan.entrants[p].startsWith(MY_PLAYER));
-    if (remotes.length > 0 && missing.some(student)) {
-      return this.#stop('A tournament cannot yet hold both a remote player and a student’s player: take one of them out.');
-    }
     const queue = missing.filter((f) => !student(f));
     const cores = navigator.hardwareConcurrency || 2;
     const workers = queue.length === 0 ? 0 : remotes.length > 0 ? 1 : Math.max(1, Math.min(queue.length, cores - 1));
@@ -199,15 +197,24 @@ export class TournamentPane {
       me = startPlayers(request, (reply) => this.#reply(reply, () => next(me)), (m) => m.type !== 'error');
       this.#pool.push(me);
     };
-    for (let w = 0; w < workers; w++) next(null);
-    void this.#playDriven(missing.filter(student), run, queue);
+    const startWorkers = () => {
+      for (let w = 0; w < workers; w++) next(null);
+    };
+    const driven = missing.filter(student);
+    // A remote player plays one game at a time: with one entered, the games on this thread
+    // come first, then the worker's, one after another.
+    if (remotes.length > 0) void this.#playDriven(driven, run, queue, targets).then(() => run === this.#runs && startWorkers());
+    else {
+      startWorkers();
+      void this.#playDriven(driven, run, queue, targets);
+    }
     this.#show();
   }
 
   /** Plays the games of `fixtures` (each with a student's player) one after another on this
    * thread (driven.ts), each refereed by core as its tournament sets it up; `queue`: the
-   * workers' games still to start. */
-  async #playDriven(fixtures: Fixture[], run: number, queue: Fixture[]): Promise<void> {
+   * workers' games still to start; `targets`: where each remote entrant is reached. */
+  async #playDriven(fixtures: Fixture[], run: number, queue: Fixture[], targets: Record<string, string>): Promise<void> {
     const plan = this.#record?.plan;
     if (fixtures.length === 0 || !plan) return;
     // Counted as in play from now, so that the workers' last game does not end the run.
@@ -216,13 +223,14 @@ export class TournamentPane {
     const sandboxes = new Map<string, Sandbox>();
     const sessions = new Map<string, Session>();
     const seat = async (entrant: string): Promise<Seat> => {
+      if (entrant in targets) return { player: remoteSeat(this.module, targets[entrant], entrant, this.#log), who: entrant };
       if (!entrant.startsWith(MY_PLAYER)) return { spec: entrant };
       if (!sandboxes.has(entrant)) {
         const opened = await Sandbox.open(findPlayer(entrant.slice(MY_PLAYER.length))?.code ?? '', randomSeed());
         if (opened.error) this.#log.fault(`${playerLabel(entrant)}: ${opened.error}`);
         sandboxes.set(entrant, opened.sandbox);
       }
-      return { sandbox: sandboxes.get(entrant) as Sandbox, who: playerLabel(entrant) };
+      return { player: sandboxes.get(entrant) as Sandbox, who: playerLabel(entrant) };
     };
     try {
       for (const fixture of fixtures) {
