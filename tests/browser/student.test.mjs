@@ -332,7 +332,7 @@ test('in a tournament, a player that loops forever is stopped at each move, its 
   await context.close();
 });
 
-test("a student's player and a remote player meet in one tournament: each game is refereed by core, one at a time", { timeout: 300_000 }, async () => {
+test("a student's player and a remote player meet in one tournament, and in the Match tab: each game is refereed by core, one at a time", { timeout: 300_000 }, async () => {
   const remote = await startGdlPlayer(['--player', 'mc:20']);
   try {
     const { context, page, errors } = await openPage(env.browser, env.url);
@@ -348,6 +348,22 @@ test("a student's player and a remote player meet in one tournament: each game i
     assert.equal(met.length, 2);
     assert.ok(met.every((f) => f.record.goals !== null && f.record.faults.length === 0));
     assert.ok((await page.locator('#to-log li').allTextContents()).some((l) => l.includes(remote.url) && /\(play /i.test(l)), 'the remote player\'s messages are not in the log');
+
+    // The same two in the Match tab: its games on this page too.
+    await page.locator('#ma-a').focus();
+    await page.locator('#ma-a').selectOption('my:minimax');
+    await page.locator('#ma-b').selectOption('remote');
+    const address = page.locator('input[aria-label="Address of player B"]');
+    await address.fill(remote.url);
+    await address.dispatchEvent('change');
+    await page.waitForFunction(() => document.querySelector('#ma-remote .remote-status')?.dataset.reachable === 'true', null, { timeout: 15_000 });
+    await page.locator('#ma-games').fill('2');
+    await page.locator('#ma-run').click();
+    await page.waitForFunction(() => document.querySelector('#ma-where')?.textContent.startsWith('2 of 2 games'), null, { timeout: 120_000 });
+    const row = (await page.locator('#ma-results table.match-table').first().locator('tbody tr').allTextContents()).find((r) => r.startsWith('my player: minimax'));
+    assert.match(row ?? '', /^my player: minimax2\d\d0/, row);
+    assert.equal(await page.locator('#ma-log li.fault').count(), 0);
+    assert.ok((await page.locator('#ma-log li').allTextContents()).some((l) => l.includes(remote.url) && /\(stop /i.test(l)), 'the remote player\'s messages are not in the Match log');
     assert.deepEqual(errors, []);
     await context.close();
   } finally {

@@ -16,7 +16,7 @@ import { findPlayer } from '../student/store';
 import type { Sandbox } from '../student/sandbox';
 import { playDriven, type Seat } from './driven';
 import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
-import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote } from './remote';
+import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote, remoteSeat } from './remote';
 import { UpgradeController } from '../engine/upgrade';
 
 /** Most games in one match. */
@@ -122,8 +122,9 @@ export class MatchPane {
     this.#log.clear();
     const rules = game.text;
     const chosen = [this.#seat('ma-a'), this.#seat('ma-b')];
+    const targets = Object.fromEntries(remote.map((r) => [r.url, r.target as string]));
     if (chosen.some((c) => c.startsWith(MY_PLAYER))) {
-      void this.#startDriven(rules, chosen, game.roles);
+      void this.#startDriven(rules, chosen, game.roles, targets);
       return;
     }
     const players = chosen.join(',');
@@ -145,7 +146,6 @@ export class MatchPane {
     let where = `${workers} worker${workers > 1 ? 's' : ''}`;
     out.replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
     let running = workers;
-    const targets = Object.fromEntries(remote.map((r) => [r.url, r.target as string]));
     const id = `playground.${Date.now()}`;
     const kind = (games: number[]): PlayersTask =>
       remote.length > 0 ? { kind: 'referee', players, targets, id, ...this.#clocks, seed, games, maxSteps: 1000 } : { kind: 'games', players, seed, games, maxSteps: 1000 };
@@ -210,8 +210,9 @@ export class MatchPane {
 
   /** A match with a student's player: its games one after another on this thread (the
    * sandbox lives in the page), refereed step by step by core (driven.ts) on the clocks given
-   * for remote players; the players' logs and faults go to the message log. */
-  async #startDriven(rules: string, chosen: string[], roles: string[]): Promise<void> {
+   * for remote players (a remote player met here is reached from this thread, at `targets`);
+   * the players' logs and faults go to the message log. */
+  async #startDriven(rules: string, chosen: string[], roles: string[], targets: Record<string, string>): Promise<void> {
     const count = Math.min(MAX_GAMES, Math.max(1, Math.round(Number(byId<HTMLInputElement>('ma-games').value) || 10)));
     const seedText = byId<HTMLInputElement>('ma-seed').value.trim();
     const seed = /^\d+$/.test(seedText) ? Number(seedText) : randomSeed();
@@ -229,6 +230,7 @@ export class MatchPane {
       // One sandbox per student's player, for the whole match (a player meeting itself: two).
       const seats = await Promise.all(
         chosen.map(async (c): Promise<Seat> => {
+          if (c in targets) return { player: remoteSeat(this.module, targets[c], c, this.#log), who: c };
           if (!c.startsWith(MY_PLAYER)) return { spec: c };
           const name = c.slice(MY_PLAYER.length);
           const { sandbox, error } = await Sandbox.open(findPlayer(name)?.code ?? '', randomSeed());
