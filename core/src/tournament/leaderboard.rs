@@ -85,7 +85,7 @@ pub fn leaderboard(record: &Record) -> Leaderboard {
         let mut finished: Vec<&Finished> =
             (record.finished.iter()).filter(|f| game.is_none_or(|g| record.schedule[f.fixture].game == g)).collect();
         // In schedule order, whatever order the games finished in.
-        finished.sort_by_key(|f| f.fixture);
+        crate::order::sort_by_key(&mut finished, |f| f.fixture);
         board(plan, record, &finished)
     };
     Leaderboard {
@@ -114,7 +114,7 @@ fn board(plan: &Plan, record: &Record, finished: &[&Finished]) -> Vec<Standing> 
         })
         .collect();
     let key = |s: &Standing| (s.tally.points.mean, s.rating.map_or(f64::NEG_INFINITY, |r| r.elo));
-    standings.sort_by(|a, b| key(b).partial_cmp(&key(a)).unwrap_or(std::cmp::Ordering::Equal));
+    crate::order::sort_by(&mut standings, |a, b| key(b).partial_cmp(&key(a)).unwrap_or(std::cmp::Ordering::Equal));
     for i in 0..standings.len() {
         standings[i].rank = match i {
             0 => 1,

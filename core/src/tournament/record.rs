@@ -165,7 +165,7 @@ impl Record {
     pub fn csv(&self) -> String {
         let mut out = String::from("number,game,seed,players,goals,result,moves,faults,fault details,joint moves\n");
         let mut finished: Vec<&Finished> = self.finished.iter().collect();
-        finished.sort_by_key(|f| f.fixture);
+        crate::order::sort_by_key(&mut finished, |f| f.fixture);
         for f in finished {
             let r = &f.record;
             let fixture = &self.schedule[f.fixture];
