@@ -247,3 +247,28 @@ fn the_whole_game_is_searched_outside_the_factored_class() {
     assert!(plain.factored.is_none());
     assert_eq!((values(&plain), plain.nodes), (values(&whole), whole.nodes));
 }
+
+/// A state where only left-out moves are legal is outside the argument (the player must
+/// pass there): the solve then searches the whole game, with its values.
+#[test]
+fn a_state_with_only_passes_legal_makes_the_solve_search_the_whole_game() {
+    let text = "(role p) (init (a 0)) (init (lamp off))
+        (<= (legal p go) (true (a 0)))
+        (<= (legal p switch) (true (lamp off)))
+        (<= (next (a 1)) (does p go))
+        (<= (next (a 0)) (true (a 0)) (not (does p go)))
+        (<= (next (a 2)) (true (a 1)))
+        (<= (next (lamp on)) (does p switch))
+        (<= (next (lamp off)) (true (lamp off)) (not (does p switch)))
+        (<= terminal (true (a 2)))
+        (<= (goal p 100) (true (a 2))) (<= (goal p 0) (not (true (a 2))))";
+    let desc = crate::validated(text).unwrap().description;
+    let mut m = build(Choice::Propnet, &desc, Default::default(), Default::default(), &|| 0.0).unwrap().engine;
+    assert!(super::factored::left_out(&m).is_some(), "the lamp is a factor no goal reads");
+    let s = m.initial_state();
+    let solution = solve(&mut m, &s, Limit::nodes(1_000)).unwrap();
+    let whole = solve_whole(&mut m, &s, Limit::nodes(1_000)).unwrap();
+    assert!(solution.factored.is_none());
+    assert_eq!(values(&solution), values(&whole));
+    assert_eq!(values(&solution)[0], ("go".to_string(), Some(100)));
+}
