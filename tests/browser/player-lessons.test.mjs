@@ -117,6 +117,14 @@ function play(game) {
 }
 `;
 
+/** The minimax above over the factors that decide the game: the moves of a factor that
+ * neither the end nor a goal reads (a lamp) are left out, unless nothing else is legal. */
+const FACTORED = MINIMAX.replace('const exact = new Map();', 'const exact = new Map();\nlet ignored = new Set();')
+  .replace('  exact.clear();', '  exact.clear();\n  ignored = new Set(game.factors().filter((f) => !f.relevant).flatMap((f) => Object.values(f.moves).flat()));')
+  .replace('const joints = game.roles.map((r) => game.legal(state, r));', 'const joints = game.roles.map((r) => kept(game.legal(state, r)));')
+  .replace('for (const move of game.legal(state, me)) {', 'for (const move of kept(game.legal(state, me))) {')
+  .concat('function kept(moves) {\n  const k = moves.filter((m) => !ignored.has(m));\n  return k.length > 0 ? k : moves;\n}\n');
+
 /** Puts `code` into the player editor (beside the lesson on a wide screen). */
 async function paste(page, code) {
   await page.locator('.player-code .cm-content').click();
@@ -140,6 +148,8 @@ const LESSONS = [
   { id: 'player-minimax', wrong: RANDOM, why: /— game \d+ \((x|o)\): (x|o) wins\.$/, right: MINIMAX },
   { id: 'player-heuristic', wrong: RANDOM, why: /— it won [0-8] of 10 games, not 9 or more: game \d+ \((red|yellow)\): /, right: HEURISTIC },
   { id: 'player-montecarlo', wrong: RANDOM, why: /— it won [0-2] of 4 games, not 3 or more: game \d+ \((red|yellow)\): /, right: MONTE_CARLO },
+  // The starter searches the whole game: its first move takes the clock, and the check stops there.
+  { id: 'player-factoring', wrong: null, why: /— game 1: player 1 \(x\) at step 1: no reply in 3 s; played .+ for it\.$/, right: FACTORED },
 ];
 
 test('each lesson on players fails a wrong player with the reason and passes its solution, by real matches', { timeout: 900_000 }, async () => {

@@ -41,6 +41,9 @@ fn text(solution: &Solution, seconds: f64, rate: f64, engine: &str) -> String {
     if let Some(why) = &solution.stopped {
         out += &format!("stopped: {why}\n");
     }
+    if let Some(what) = &solution.factored {
+        out += &format!("factored: {what}\n");
+    }
     out += &format!("{} states expanded in {seconds:.3} s ({rate:.0} nodes/s, engine {engine})\n", solution.nodes);
     out
 }

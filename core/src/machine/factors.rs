@@ -92,6 +92,9 @@ pub struct Factors {
     pub free_moves: Vec<RoleMove>,
     pub terminal: Combination,
     pub goals: Vec<GoalCombination>,
+    /// The factors `terminal` or some goal reads, in order: the others cannot change the
+    /// outcome (their moves act as passes).
+    pub relevant: Vec<usize>,
 }
 
 impl Factors {
@@ -100,10 +103,10 @@ impl Factors {
         self.factors.iter().position(|f| f.moves.iter().any(|m| m.role == role && m.text == text))
     }
 
-    /// The factors `terminal` or some goal reads: the others cannot change the outcome.
-    pub fn relevant(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = std::iter::once(&self.terminal)
-            .chain(self.goals.iter().map(|g| &g.combination))
+    /// The factors `terminal` or some goal among `goals` reads, in order.
+    pub fn read_by(terminal: &Combination, goals: &[GoalCombination]) -> Vec<usize> {
+        let mut v: Vec<usize> = std::iter::once(terminal)
+            .chain(goals.iter().map(|g| &g.combination))
             .flat_map(Combination::factors)
             .collect();
         v.sort_unstable();

@@ -214,7 +214,7 @@ impl Uct {
             mine.iter().filter_map(|&mv| f.factor_of_move(&roles[role], &m.move_text(mv))).collect();
         own.sort_unstable();
         own.dedup();
-        let relevant = f.relevant();
+        let relevant = &f.relevant;
         if own.iter().any(|k| relevant.contains(k)) {
             own.retain(|k| relevant.contains(k));
         }

@@ -10,7 +10,11 @@
 //!
 //! Invariant: a value is reported only when the search finished; the budget or a state
 //! repeated along a line of play (the game could go on forever) stop it without a value.
+//!
+//! Where it is exact (`factored`), the search leaves out the moves of factors that no goal
+//! reads; everywhere else it searches the whole game.
 
+mod factored;
 mod perft;
 
 pub use perft::{perft, Perft};
@@ -80,6 +84,9 @@ pub struct Solution {
     pub complete: bool,
     /// Why the search stopped early, if it did.
     pub stopped: Option<String>,
+    /// What the search left out, in words, when it searched only the factors that decide
+    /// the game (`factored`); none when it searched the whole game.
+    pub factored: Option<String>,
 }
 
 /// How far a solve may go: states expanded, and optionally a time in milliseconds on the
@@ -102,6 +109,8 @@ enum Stop {
     Budget,
     Time,
     Cycle,
+    /// The factored search met a state where only left-out moves are legal.
+    Unfactored,
     Engine(RuntimeError),
 }
 
@@ -121,6 +130,8 @@ struct RoleSearch<'a, M: StateMachine> {
     budget: u64,
     /// When the time runs out, on the clock given.
     deadline: Option<(&'a mut Deadline, &'a dyn Fn() -> f64)>,
+    /// The role's moves the search leaves out (`factored`), if any.
+    left_out: Option<factored::LeftOut<M::Move>>,
 }
 
 impl<M: StateMachine> RoleSearch<'_, M>
@@ -161,8 +172,18 @@ where
         Ok(v)
     }
 
-    fn legal(&mut self, s: &M::State) -> Result<Vec<Vec<M::Move>>> {
-        (0..self.m.roles().len()).map(|r| self.m.legal_moves(s, r)).collect()
+    /// The legal moves of each role, but those the search leaves out.
+    fn legal(&mut self, s: &M::State) -> std::result::Result<Vec<Vec<M::Move>>, Stop> {
+        let mut legal: Vec<Vec<M::Move>> =
+            (0..self.m.roles().len()).map(|r| self.m.legal_moves(s, r)).collect::<Result<_>>()?;
+        if let Some(out) = &mut self.left_out {
+            let all = std::mem::take(&mut legal[self.role]);
+            legal[self.role] = all.iter().copied().filter(|&mv| !out.leaves_out(&*self.m, mv)).collect();
+            if legal[self.role].is_empty() && !all.is_empty() {
+                return Err(Stop::Unfactored);
+            }
+        }
+        Ok(legal)
     }
 
     /// The worst value for the role over the others' replies to its move `mine`.
@@ -183,8 +204,36 @@ where
 
 /// The values of the legal moves of each role that has a choice in `state` (every role if
 /// none has), within `limit` (expanded states in all, and time). A search stopped by the
-/// limit says how big the game tree is (`tree_size`).
+/// limit says how big the game tree is (`tree_size`). Where it is exact (`factored`), the
+/// moves of factors no goal reads are left out of the search.
 pub fn solve<M: StateMachine>(m: &mut M, state: &M::State, limit: Limit) -> Result<Solution>
+where
+    M::State: Hash,
+{
+    if let Some(out) = factored::left_out(m) {
+        if let Some(solution) = solve_with(m, state, limit, Some(out))? {
+            return Ok(solution);
+        }
+    }
+    solve_whole(m, state, limit)
+}
+
+/// `solve`, searching the whole game whatever its factors.
+pub fn solve_whole<M: StateMachine>(m: &mut M, state: &M::State, limit: Limit) -> Result<Solution>
+where
+    M::State: Hash,
+{
+    Ok(solve_with(m, state, limit, None)?.expect("a search of the whole game leaves nothing out"))
+}
+
+/// `solve` leaving out the moves `left_out` names; `None` when that search met a state where
+/// only those moves are legal (then only the whole game's search is exact).
+fn solve_with<M: StateMachine>(
+    m: &mut M,
+    state: &M::State,
+    limit: Limit,
+    mut left_out: Option<factored::LeftOut<M::Move>>,
+) -> Result<Option<Solution>>
 where
     M::State: Hash,
 {
@@ -201,6 +250,7 @@ where
     if choosers.is_empty() {
         choosers = (0..legal.len()).collect();
     }
+    let factored = left_out.as_ref().map(|out| out.why.clone());
     let mut nodes = 0;
     let mut stopped = None;
     let mut roles = Vec::new();
@@ -213,32 +263,49 @@ where
             nodes: &mut nodes,
             budget,
             deadline: deadline.as_mut().zip(limit.time.map(|(_, now)| now)),
+            left_out: left_out.take(),
         };
         search.line.insert(state.clone());
-        let mut moves = Vec::new();
-        for &mine in &legal[r] {
-            let value = if stopped.is_some() {
-                None
-            } else {
-                match search.worst(state, &legal, mine) {
-                    Ok(v) => Some(v),
-                    Err(Stop::Budget) => {
-                        stopped = Some(format!("the node budget ({budget}) ran out"));
-                        None
-                    }
-                    Err(Stop::Time) => {
-                        stopped = Some("the time ran out".into());
-                        None
-                    }
-                    Err(Stop::Cycle) => {
-                        stopped = Some("a line of play returns to an earlier state, so the game may not end".into());
-                        None
-                    }
-                    Err(Stop::Engine(e)) => return Err(e),
-                }
-            };
-            moves.push(MoveValue { text: search.m.move_text(mine), value });
+        // A left-out move (a pass) is worth what the best kept move is worth: searched last.
+        let passes: Vec<bool> = match &mut search.left_out {
+            Some(out) => legal[r].iter().map(|&mv| out.leaves_out(&*search.m, mv)).collect(),
+            None => vec![false; legal[r].len()],
+        };
+        if passes.iter().all(|&p| p) && search.left_out.is_some() {
+            return Ok(None);
         }
+        let mut values: Vec<Option<i64>> = vec![None; legal[r].len()];
+        for (i, &mine) in legal[r].iter().enumerate().filter(|&(i, _)| !passes[i]) {
+            if stopped.is_some() {
+                break;
+            }
+            values[i] = match search.worst(state, &legal, mine) {
+                Ok(v) => Some(v),
+                Err(Stop::Budget) => {
+                    stopped = Some(format!("the node budget ({budget}) ran out"));
+                    None
+                }
+                Err(Stop::Time) => {
+                    stopped = Some("the time ran out".into());
+                    None
+                }
+                Err(Stop::Cycle) => {
+                    stopped = Some("a line of play returns to an earlier state, so the game may not end".into());
+                    None
+                }
+                Err(Stop::Unfactored) => return Ok(None),
+                Err(Stop::Engine(e)) => return Err(e),
+            };
+        }
+        let kept: Vec<Option<i64>> = (0..values.len()).filter(|&i| !passes[i]).map(|i| values[i]).collect();
+        let pass_value = kept.iter().all(Option::is_some).then(|| kept.iter().flatten().max().copied()).flatten();
+        for (i, value) in values.iter_mut().enumerate() {
+            if passes[i] {
+                *value = pass_value;
+            }
+        }
+        let mut moves: Vec<MoveValue> =
+            legal[r].iter().zip(values).map(|(&mv, value)| MoveValue { text: search.m.move_text(mv), value }).collect();
         crate::order::sort_by_key(&mut moves, |mv| std::cmp::Reverse(mv.value));
         let value = moves.iter().all(|mv| mv.value.is_some()).then(|| moves[0].value.expect("solved"));
         let role = search.m.roles()[r].clone();
@@ -256,7 +323,7 @@ where
             ));
         }
     }
-    Ok(Solution { roles, nodes, complete, stopped })
+    Ok(Some(Solution { roles, nodes, complete, stopped, factored }))
 }
 
 /// "5,478": a whole number with its thousands separated by commas.

@@ -176,3 +176,99 @@ fn double_tictactoe_is_not_the_best_of_its_boards_solved_apart() {
     assert_eq!((v1, v2, together), (100, 50, 50));
     assert_ne!(together, v1.max(v2), "the best board for the mover is not the value of both");
 }
+
+/// `name`'s rules (from `games/`, with each `(from to)` of `renames` applied to the text)
+/// on the propnet, which knows the game's factors, at its initial state.
+fn on_propnet(name: &str, renames: &[(&str, &str)]) -> (crate::engine::Engine, crate::engine::State) {
+    let mut text = std::fs::read_to_string(format!("{}/../games/{name}.kif", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for (from, to) in renames {
+        text = text.replace(from, to);
+    }
+    let desc = crate::validated(&text).unwrap().description;
+    let m = build(Choice::Propnet, &desc, Default::default(), Default::default(), &|| 0.0).unwrap().engine;
+    let s = m.initial_state();
+    (m, s)
+}
+
+/// Each move's text and value, sorted by text.
+fn values(s: &Solution) -> Vec<(String, Option<i64>)> {
+    let mut v: Vec<_> = s.roles.iter().flat_map(|r| r.moves.iter().map(|mv| (mv.text.clone(), mv.value))).collect();
+    v.sort();
+    v
+}
+
+/// A one-player game with factors no goal reads (sudoku beside six lamps) is solved with
+/// the lamps' moves left out: the same value for every move as the whole game's search, on
+/// far fewer states; so is a disguised copy (every symbol renamed). The lamps at the root
+/// are worth what the best fill is worth.
+#[test]
+fn lamps_no_goal_reads_are_left_out_of_a_one_player_solve_with_the_same_values() {
+    let disguise = [
+        ("light", "q1"),
+        ("lamp", "q2"),
+        ("switch", "q3"),
+        ("cell", "q4"),
+        ("fill", "q5"),
+        ("solver", "q6"),
+        ("conflict", "q7"),
+    ];
+    for renames in [&[][..], &disguise[..]] {
+        let (mut m, s) = on_propnet("lampsudoku", renames);
+        let factored = solve(&mut m, &s, Limit::nodes(10_000_000)).unwrap();
+        let whole = solve_whole(&mut m, &s, Limit::nodes(10_000_000)).unwrap();
+        assert!(factored.complete && whole.complete);
+        assert_eq!(values(&factored), values(&whole), "{renames:?}");
+        assert_eq!(factored.roles[0].value, Some(100));
+        let why = factored.factored.as_deref().unwrap();
+        assert!(why.starts_with("left out the 6 moves of 6 factors that neither the end nor a goal reads"), "{why}");
+        assert!(whole.factored.is_none());
+        assert!(factored.nodes * 10 < whole.nodes, "{} against {}", factored.nodes, whole.nodes);
+        let lamp = factored.roles[0]
+            .moves
+            .iter()
+            .find(|mv| mv.text.contains(if renames.is_empty() { "switch" } else { "q3" }));
+        assert_eq!(lamp.unwrap().value, Some(100));
+    }
+}
+
+/// Elsewhere the whole game is searched: a game of two roles, though its lamps are factors no
+/// goal reads (a lamp is a pass, and passing can matter there), double tic-tac-toe (both
+/// boards decide the game), and a game of one factor, solved as before (sudoku: the same
+/// values and states as the whole game's search).
+#[test]
+fn the_whole_game_is_searched_outside_the_factored_class() {
+    for name in ["lamptictactoe", "doubletictactoe", "sudoku", "nim"] {
+        let (m, _) = on_propnet(name, &[]);
+        assert!(super::factored::left_out(&m).is_none(), "{name}");
+    }
+    let (mut m, s) = on_propnet("sudoku", &[]);
+    let plain = solve(&mut m, &s, Limit::nodes(10_000_000)).unwrap();
+    let whole = solve_whole(&mut m, &s, Limit::nodes(10_000_000)).unwrap();
+    assert!(plain.factored.is_none());
+    assert_eq!((values(&plain), plain.nodes), (values(&whole), whole.nodes));
+}
+
+/// A state where only left-out moves are legal is outside the argument (the player must
+/// pass there): the solve then searches the whole game, with its values.
+#[test]
+fn a_state_with_only_passes_legal_makes_the_solve_search_the_whole_game() {
+    let text = "(role p) (init (a 0)) (init (lamp off))
+        (<= (legal p go) (true (a 0)))
+        (<= (legal p switch) (true (lamp off)))
+        (<= (next (a 1)) (does p go))
+        (<= (next (a 0)) (true (a 0)) (not (does p go)))
+        (<= (next (a 2)) (true (a 1)))
+        (<= (next (lamp on)) (does p switch))
+        (<= (next (lamp off)) (true (lamp off)) (not (does p switch)))
+        (<= terminal (true (a 2)))
+        (<= (goal p 100) (true (a 2))) (<= (goal p 0) (not (true (a 2))))";
+    let desc = crate::validated(text).unwrap().description;
+    let mut m = build(Choice::Propnet, &desc, Default::default(), Default::default(), &|| 0.0).unwrap().engine;
+    assert!(super::factored::left_out(&m).is_some(), "the lamp is a factor no goal reads");
+    let s = m.initial_state();
+    let solution = solve(&mut m, &s, Limit::nodes(1_000)).unwrap();
+    let whole = solve_whole(&mut m, &s, Limit::nodes(1_000)).unwrap();
+    assert!(solution.factored.is_none());
+    assert_eq!(values(&solution), values(&whole));
+    assert_eq!(values(&solution)[0], ("go".to_string(), Some(100)));
+}

@@ -17,7 +17,7 @@ describe('lessons', () => {
 
   it('then lessons on players: a starter player, a game and a match that can be won', () => {
     const onPlayers = lessons.filter((l) => l.match);
-    expect(onPlayers.map((l) => l.id)).toEqual(['player-legal', 'player-random', 'player-lookahead', 'player-minimax', 'player-heuristic', 'player-montecarlo']);
+    expect(onPlayers.map((l) => l.id)).toEqual(['player-legal', 'player-random', 'player-lookahead', 'player-minimax', 'player-heuristic', 'player-montecarlo', 'player-factoring']);
     for (const l of onPlayers) {
       const m = l.match!;
       expect(l.starter, l.id).toMatch(/^function play\(game\)/m);

@@ -161,6 +161,42 @@ function play(game) {
 }
 `;
 
+/** The starter of the lesson on factoring: minimax with alpha-beta over the whole game (the
+ * lesson on minimax solved), which the lamps overwhelm. */
+const WHOLE_MINIMAX = `// Minimax with alpha-beta over the whole game; the exact values of states are kept.
+const exact = new Map();
+function start(game) {
+  exact.clear();
+}
+function value(game, state, me, alpha, beta) {
+  if (game.terminal(state)) return game.goal(state, me);
+  if (exact.has(state)) return exact.get(state);
+  const joints = game.roles.map((r) => game.legal(state, r));
+  const mover = Math.max(0, joints.findIndex((ms) => ms.length > 1));
+  const mine = game.roles[mover] === me;
+  let best = mine ? -1 : 101;
+  const [a0, b0] = [alpha, beta];
+  for (const move of joints[mover]) {
+    const v = value(game, game.next(state, joints.map((ms, r) => (r === mover ? move : ms[0]))), me, alpha, beta);
+    if (mine) { best = Math.max(best, v); alpha = Math.max(alpha, v); } else { best = Math.min(best, v); beta = Math.min(beta, v); }
+    if (alpha >= beta) break;
+  }
+  // Only a value found inside the window it was searched with is exact.
+  if (best > a0 && best < b0) exact.set(state, best);
+  return best;
+}
+function play(game) {
+  const state = game.current(), me = game.role;
+  let choice = null, alpha = -1;
+  for (const move of game.legal(state, me)) {
+    const next = game.next(state, game.roles.map((r) => (r === me ? move : game.legal(state, r)[0])));
+    const v = value(game, next, me, alpha, 101);
+    if (choice === null || v > alpha) [choice, alpha] = [move, v];
+  }
+  return choice;
+}
+`;
+
 export const lessons: Lesson[] = [
   {
     id: 'roles-init',
@@ -375,6 +411,7 @@ function oneMoveFromWinning(ttt: string): string {
 function playerLessons(): Lesson[] {
   const ttt = example('tictactoe')?.text ?? '';
   const connectFour = example('connectfour')?.text ?? '';
+  const lamps = example('lamptictactoe')?.text ?? '';
   const clocks = { startClock: 5, playClock: 3, varied: 0, wins: 0 };
   return [
     {
@@ -441,6 +478,19 @@ function playerLessons(): Lesson[] {
       starter: LOOKAHEAD,
       requirements: [],
       match: { text: "In 4 games of connect four against the lesson's minimax, it wins 3 or more.", game: connectFour, opponent: 'random', rival: SHALLOW_MINIMAX, games: 4, expect: 'wins', ...clocks, wins: 3 },
+    },
+    {
+      id: 'player-factoring',
+      title: 'Factoring: search what decides the game',
+      text: [
+        'This tic-tac-toe has sixteen lamps beside the board: instead of marking a cell, the player in control may switch a lamp on. Neither the end of the game nor any goal reads the lamps, yet a search of the whole game tries every lamp at every turn, in every order: each lamp doubles the states. The starter, the minimax that solved tic-tac-toe at once, now runs out of its clock at its first move.',
+        'game.factors() lists the independent subgames found in the rules (factoring, Cox et al. 2009): here the board, and each lamp apart. Each has its moves per role, its fluents, and relevant: whether the end or a goal reads it. A move of a factor that is not relevant changes nothing the outcome depends on: leave those moves out of your search (keep them when nothing else is legal), and the search is as small as plain tic-tac-toe.',
+        'Why it is safe here: a lamp is a pass, and in tic-tac-toe a pass never helps (an extra mark of yours never hurts you), so an opponent who switches a lamp only hands you a move. In a game where passing can matter (zugzwang), leaving such moves out is a heuristic. And when several factors decide the game together, as the two boards of double tic-tac-toe that share the turn, searching each board apart and playing on the best one is only a heuristic: a threat on one board must be answered there, or the move on the other board must come with a bigger threat.',
+        'Check plays 4 games against MCTS (uct:1000), as x and o in turn, with 3 seconds a move.',
+      ],
+      starter: WHOLE_MINIMAX,
+      requirements: [],
+      match: { text: 'In 4 games of tic-tac-toe with lamps against MCTS, it never loses and never runs out of time.', game: lamps, opponent: 'uct:1000', games: 4, expect: 'never-loses', ...clocks },
     },
   ];
 }

@@ -52,6 +52,9 @@ export async function checkPlayer(check: MatchCheck, code: string, progress: (ga
       if (played.first) firstMoves.add(played.first);
       fault ??= played.fault && `game ${g + 1}: ${played.fault}`;
       games.push(`game ${g + 1} (${roles[me]}): ${verdict.text}${played.fault ? `; ${played.fault}` : ''}${played.rivalFault ? `; the rival's fault: ${played.rivalFault}` : ''}`);
+      // A fault fails the check: the games after it are not played (a player too slow for
+      // its clock would take the clock at every move of every game).
+      if (fault) break;
     }
     if (fault) return { ok: false, why: fault, games };
     const lost = verdicts.findIndex((v, g) => v.ending === 'unfinished' || v.losers.includes(seats[g]));

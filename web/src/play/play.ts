@@ -159,7 +159,7 @@ export class PlayPane {
     this.#solution = result;
     box.replaceChildren(
       ...result.roles.map((r) => h('p', { class: 'solution-line', 'data-role': r.role }, h('strong', {}, r.summary))),
-      h('p', { class: 'muted' }, `Guaranteed goal values whatever the others do; ${result.nodes.toLocaleString('en')} positions searched${result.stopped ? `, then stopped: ${result.stopped}` : ''}.`),
+      h('p', { class: 'muted' }, `Guaranteed goal values whatever the others do; ${result.nodes.toLocaleString('en')} positions searched${result.factored ? ` (${result.factored})` : ''}${result.stopped ? `, then stopped: ${result.stopped}` : ''}.`),
     );
     this.#renderMoves(this.#view);
   }

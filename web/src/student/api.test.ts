@@ -87,7 +87,8 @@ describe("the student's player API", () => {
     };
     runner(game('doubletictactoe'), 0);
     runner(game('tictactoe'), 1);
-    const [double, single] = found;
+    runner(game('lamptictactoe'), 0);
+    const [double, single, lamps] = found;
     expect(double.length).toBe(2);
     expect(double.map((f) => [f.moves.x.length, f.moves.o.length, f.fluents.length])).toEqual([[9, 9, 27], [9, 9, 27]]);
     const boards = double.map((f) => new Set(f.moves.x.map((mv) => mv.split(' ')[1])));
@@ -95,6 +96,10 @@ describe("the student's player API", () => {
     expect(double[0].fluents.every((fl) => fl.startsWith(`(cell ${[...boards[0]][0]} `))).toBe(true);
     expect(single.length).toBe(1);
     expect(single[0].moves.x).toContain('(mark 1 1)');
+    // Both boards decide the outcome; of the board and its sixteen lamps, only the board does.
+    expect(double.map((f) => f.relevant)).toEqual([true, true]);
+    expect(lamps.map((f) => f.relevant)).toEqual([true, ...Array(16).fill(false)]);
+    expect(lamps[1].moves.o).toEqual(['(switch 1)']);
   });
 
   it('says why a player fails, and which call was wrong', () => {

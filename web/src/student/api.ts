@@ -19,6 +19,8 @@ export type State = number;
 export interface Factor {
   moves: Record<string, string[]>;
   fluents: string[];
+  /** Whether the game's end or a goal reads this factor: if not, its moves never change the outcome. */
+  relevant: boolean;
 }
 
 /** What a player logs: its text and the values it chose to report, at step `step`. */
@@ -223,10 +225,10 @@ export class PlayerRunner {
 /** Each factor of `found` with its moves grouped by role (every role listed, in order). A
  * game without factors apart is one factor: all its moves and fluents. */
 function factorsByRole(found: Factors, roles: string[]): Factor[] {
-  return found.factors.map((f) => {
+  return found.factors.map((f, k) => {
     const moves: Record<string, string[]> = Object.fromEntries(roles.map((r) => [r, []]));
     for (const m of f.moves) moves[m.role].push(m.move);
-    return { moves, fluents: f.fluents };
+    return { moves, fluents: f.fluents, relevant: found.relevant.includes(k) };
   });
 }
 

@@ -162,12 +162,14 @@ pub(super) fn of_program(p: &Program) -> Factors {
     }
     let mut combine = Combiner { p, factor_of: &factor_of, memo: vec![None; na], merges: Vec::new() };
     let (terminal, goals) = combine.outputs();
+    let relevant = Factors::read_by(&terminal, &goals);
     Factors {
         factors: parts,
         bookkeeping: (0..nf).filter(|&f| bookkeeping[f]).map(|f| store.text(p.fluents[f]).to_string()).collect(),
         free_moves,
         terminal,
         goals,
+        relevant,
     }
 }
 

@@ -21,6 +21,16 @@ fn sizes(f: &Factors) -> Vec<(usize, usize)> {
 }
 
 #[test]
+fn the_lamps_beside_tictactoe_are_factors_no_goal_reads() {
+    let f = factors(&grounded(&game("lamptictactoe")).unwrap());
+    // The board (27 cells, 9 marks per role), then each lamp (off, on; a switch per role).
+    assert_eq!(sizes(&f), [vec![(27, 18)], vec![(2, 2); 16]].concat());
+    assert_eq!(f.terminal, Combination::One(0));
+    assert_eq!(f.relevant, [0]);
+    assert_eq!(f.factor_of_move("o", "(switch 16)"), Some(f.factor_of_move("x", "(switch 16)").unwrap()));
+}
+
+#[test]
 fn double_tictactoe_has_two_boards_sharing_the_turn() {
     let f = factors(&grounded(&game("doubletictactoe")).unwrap());
     // Each board: 27 cell fluents, 9 marks for each role.
@@ -37,7 +47,7 @@ fn double_tictactoe_has_two_boards_sharing_the_turn() {
         |role: &str, value: &str| &f.goals.iter().find(|g| g.role == role && g.value == value).unwrap().combination;
     assert_eq!(goal("x", "100"), &Combination::Any(vec![0, 1]));
     assert_eq!(goal("o", "50"), &Combination::All(vec![0, 1]));
-    assert_eq!(f.relevant(), [0, 1]);
+    assert_eq!(f.relevant, [0, 1]);
     assert_eq!(f.factor_of_move("o", "(mark 2 1 3)"), Some(1));
     assert_eq!(f.factor_of_move("o", "noop"), None);
 }
@@ -75,7 +85,7 @@ fn a_clock_is_bookkeeping_and_the_goal_a_disjunction() {
     assert_eq!(f.terminal, Combination::Bookkeeping);
     assert_eq!(f.goals[1].combination, Combination::Any(vec![0, 1, 2]));
     assert_eq!(f.goals[0].combination, Combination::All(vec![0, 1, 2]));
-    assert!(f.relevant().len() == 3);
+    assert!(f.relevant.len() == 3);
 }
 
 /// A move that reads two boards links them: one factor.
