@@ -120,12 +120,6 @@ impl RefereeMatch {
         self.game.said(role as usize, text);
     }
 
-    /// The match's record so far: steps, faults and what the players said.
-    #[wasm_bindgen(unchecked_return_type = "MatchRecord")]
-    pub fn record(&self) -> Result<JsValue, JsError> {
-        to_js(self.game.record())
-    }
-
     /// A tournament's game, once over: its result for the tournament's record.
     #[wasm_bindgen(unchecked_return_type = "Finished")]
     pub fn finished(&self) -> Result<JsValue, JsError> {

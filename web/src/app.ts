@@ -162,16 +162,11 @@ export class App {
       const game = this.#current();
       return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
     };
-    // A game of a match or a tournament opens with its log (what players said, faults).
-    new MatchPane(module, typedGame, (moves, log) => {
-      this.#openPath(moves);
-      this.#seats.showLog(log);
-    });
-    new TournamentPane(module, typedGame, (rules, moves, log) => {
+    new MatchPane(module, typedGame, (moves) => this.#openPath(moves));
+    new TournamentPane(module, typedGame, (rules, moves) => {
       // A library game of the tournament first goes into the editor, drawn as its example is.
       if (rules !== this.#loadedText) this.#openRules(rules, examples.find((e) => e.text === rules)?.view ?? this.#orientation);
       this.#openPath(moves);
-      this.#seats.showLog(log);
     });
     this.#grounder = new GroundClient(module);
     this.#ground = new GroundPane(this.#grounder, {

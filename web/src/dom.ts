@@ -32,11 +32,3 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   if (!el) throw new Error(`index.html has no #${id}`);
   return el as T;
 }
-
-/** Saves `text` as the file `name` of type `type` (a download the browser offers). */
-export function download(name: string, text: string, type: string): void {
-  const a = h('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
-  a.click();
-  // Revoked once the browser has started the download.
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}

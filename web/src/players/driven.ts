@@ -7,7 +7,7 @@
 // the players' log lines (`said`). Used by the lessons' checks, the Match tab and the
 // tournament.
 
-import type { MatchGame, MatchRecord, RefereeMatch, Session } from '../engine/engine';
+import type { MatchGame, RefereeMatch, Session } from '../engine/engine';
 import { logLine } from '../student/seat';
 import type { Ran } from '../student/sandbox';
 
@@ -23,8 +23,6 @@ export type Seat = { player: Answerer; who: string } | { spec: string };
 
 export interface Driven {
   game: MatchGame;
-  /** The referee's record: steps, faults and what the players said. */
-  record: MatchRecord;
   /** Per role, its first fault in core's words, if any. */
   faults: (string | null)[];
   /** Per role, the first move it chose among several, if it had a choice. */
@@ -89,5 +87,5 @@ export async function playDriven(session: Session, referee: RefereeMatch, seats:
   }
   for (const { r, ran } of await each((r) => referee.stopMessage(r), terms.playClock)) fault(r, referee.stopped(r, ran.reply ?? undefined, ran.failure));
   const goals = view.terminal && view.goals ? view.goals.map((gs) => Number(gs[0])) : null;
-  return { game: { seats: entrants, goals, length: view.step, moves }, record: referee.record(), faults, firsts, log };
+  return { game: { seats: entrants, goals, length: view.step, moves }, faults, firsts, log };
 }

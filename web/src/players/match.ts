@@ -9,25 +9,18 @@
 // A seat may be a student's player (`my:NAME`): the match is then played on this thread,
 // refereed step by step by core (driven.ts), on the same clocks.
 
-import { byId, download, h } from '../dom';
-import { RefereeMatch, Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type MatchRecord, type Tally } from '../engine/engine';
-import { MY_PLAYER, openStudent, studentEntrants } from '../student/seat';
+import { byId, h } from '../dom';
+import { RefereeMatch, Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
+import { MY_PLAYER, studentEntrants } from '../student/seat';
+import { findPlayer } from '../student/store';
 import type { Sandbox } from '../student/sandbox';
 import { playDriven, type Seat } from './driven';
-import { gameLog, recordLines, type LogLine } from './record-log';
 import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote, remoteSeat } from './remote';
 import { UpgradeController } from '../engine/upgrade';
 
 /** Most games in one match. */
 const MAX_GAMES = 1000;
-
-/** A game of the match as it ended: its number (from 0), core's game and, when refereed, its record. */
-interface Played {
-  n: number;
-  game: MatchGame;
-  record: MatchRecord | null;
-}
 
 export class MatchPane {
   /** The workers playing the match's games. */
@@ -49,8 +42,8 @@ export class MatchPane {
   constructor(
     private module: WebAssembly.Module,
     private rules: () => { text: string; roles: string[] } | null,
-    /** Opens a game, its joint moves from the start, in the Play pane, with its log. */
-    private open: (moves: string[][], log: LogLine[]) => void,
+    /** Opens a game, its joint moves from the start, in the Play pane. */
+    private open: (moves: string[][]) => void,
   ) {
     // Every player of core's catalogue, for any game (one that cannot play the game loaded
     // refuses it in core's words), with its note where it is not for every game; a remote
@@ -141,8 +134,9 @@ export class MatchPane {
     // A seed given replays the match move for move, here or with `gdl match --seed`.
     const seedText = byId<HTMLInputElement>('ma-seed').value.trim();
     const seed = /^\d+$/.test(seedText) ? Number(seedText) : randomSeed();
-    /** The games ended so far. */
-    const games: Played[] = [];
+    /** The games ended so far, by their number. */
+    const games: MatchGame[] = [];
+    const numbers: number[] = [];
     const played = new Set<number>();
     const progress = byId<HTMLProgressElement>('ma-progress');
     progress.max = count;
@@ -163,9 +157,10 @@ export class MatchPane {
     const onReply = (reply: PlayersReply) => {
       if (reply.type === 'game' && !played.has(reply.index)) {
         played.add(reply.index);
-        games.push({ n: reply.index, game: reply.game, record: reply.record ?? null });
+        games.push(reply.game);
+        numbers.push(reply.index);
         progress.value = games.length;
-        this.#show(chosen, game.roles, games, count, where, seed);
+        this.#show(chosen, game.roles, games, numbers, count, where, seed);
       } else if (reply.type === 'exchange') {
         this.#log.add(reply.exchange);
       } else if (reply.type === 'fault') {
@@ -227,6 +222,7 @@ export class MatchPane {
     const run = ++this.#driven;
     const where = 'this page, one at a time';
     byId('ma-results').replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
+    const { Sandbox } = await import('../student/sandbox');
     const session = new Session();
     const sandboxes: Sandbox[] = [];
     try {
@@ -236,12 +232,15 @@ export class MatchPane {
         chosen.map(async (c): Promise<Seat> => {
           if (c in targets) return { player: remoteSeat(this.module, targets[c], c, this.#log), who: c };
           if (!c.startsWith(MY_PLAYER)) return { spec: c };
-          const sandbox = await openStudent(c.slice(MY_PLAYER.length), (why) => this.#log.fault(`${playerLabel(c)}: ${why}`));
+          const name = c.slice(MY_PLAYER.length);
+          const { sandbox, error } = await Sandbox.open(findPlayer(name)?.code ?? '', randomSeed());
           sandboxes.push(sandbox);
+          if (error) this.#log.fault(`${playerLabel(c)}: ${error}`);
           return { player: sandbox, who: playerLabel(c) };
         }),
       );
-      const games: Played[] = [];
+      const games: MatchGame[] = [];
+      const numbers: number[] = [];
       const id = `playground.${Date.now()}`;
       for (let g = 0; g < count && run === this.#driven; g++) {
         const at = matchSeats(chosen.length, roles, g);
@@ -251,9 +250,10 @@ export class MatchPane {
         const driven = await playDriven(session, referee, who, at, terms).finally(() => referee.free());
         if (run !== this.#driven) return;
         for (const { kind, text } of driven.log) this.#log[kind](kind === 'note' ? `game ${g + 1}: ${text}` : text);
-        games.push({ n: g, game: driven.game, record: driven.record });
+        games.push(driven.game);
+        numbers.push(g);
         progress.value = games.length;
-        this.#show(chosen, roles, games, count, where, seed);
+        this.#show(chosen, roles, games, numbers, count, where, seed);
       }
       if (run === this.#driven) this.#finish('');
     } catch (e) {
@@ -264,12 +264,10 @@ export class MatchPane {
     }
   }
 
-  /** The tally of the games `played` between the `chosen` players so far, played on `where`
-   * (workers and engine): per player, per seat, and the games themselves, each with its log
-   * when refereed; the record downloads as JSON. */
-  #show(chosen: string[], roles: string[], played: Played[], count: number, where: string, seed: number): void {
+  /** The tally of `games` between the `chosen` players so far (game `numbers[i]` is `games[i]`), played on `where`
+   * (workers and engine): per player, per seat, and the games themselves. */
+  #show(chosen: string[], roles: string[], games: MatchGame[], numbers: number[], count: number, where: string, seed: number): void {
     const players = chosen.join(',');
-    const games = played.map((p) => p.game);
     const tallies = matchTally(players, games);
     const pm = (e: { mean: number; plus_minus: number }, scale: number) => `${(scale * e.mean).toFixed(1)} ± ${(scale * e.plus_minus).toFixed(1)}`;
     const bySeat = h(
@@ -289,7 +287,7 @@ export class MatchPane {
         ),
       ),
     );
-    const order = [...played].sort((a, b) => a.n - b.n);
+    const order = numbers.map((n, i) => [n, i]).sort((a, b) => a[0] - b[0]);
     const gameList = h(
       'details',
       { class: 'match-games', id: 'ma-games-list' },
@@ -297,11 +295,11 @@ export class MatchPane {
       h(
         'ol',
         {},
-        ...order.map(({ n, game: g, record }) => {
+        ...order.map(([n, i]) => {
+          const g = games[i];
           const who = roles.map((r, k) => `${r}: ${g.seats[k] === null ? 'nature' : playerLabel(chosen[g.seats[k] as number])}`).join(', ');
           const end = `${matchVerdict(roles, g).text}${g.goals ? ` (goals ${g.goals.join(' / ')})` : ''}`;
-          const open = h('button', { type: 'button', class: 'small', onclick: () => this.open(g.moves, recordLines(record)) }, 'Open in Play');
-          return h('li', { value: n + 1, 'data-game': n }, `${who} · ${g.length} moves · ${end} `, open, gameLog(record));
+          return h('li', { value: n + 1, 'data-game': n }, `${who} · ${g.length} moves · ${end} `, h('button', { type: 'button', class: 'small', onclick: () => this.open(g.moves) }, 'Open in Play'));
         }),
       ),
     );
@@ -315,12 +313,8 @@ export class MatchPane {
       const part = (n: number, cls: string, label: string) => n > 0 && h('span', { class: `bar ${cls}`, style: `width: ${(100 * n) / t.games}%`, title: `${n} ${label}` }, String(n));
       return h('div', { class: 'chart-row' }, h('span', { class: 'chart-label' }, playerLabel(t.player)), h('div', { class: 'chart-bar' }, part(t.wins, 'win', 'wins'), part(t.draws, 'draw', 'draws'), part(t.losses, 'loss', 'losses')));
     };
-    // The record as `gdl match --json` writes it: the tallies, the games, and the referee's
-    // records of the games refereed (remote or students' players).
-    const record = () => ({ game: 'the editor’s rules', roles, seed, players: tallies, games: order.map((p) => p.game), matches: order.flatMap((p) => (p.record ? [p.record] : [])) });
-    const save = h('button', { type: 'button', class: 'small', id: 'ma-record', onclick: () => download('match.json', JSON.stringify(record(), null, 2), 'application/json') }, 'Download record (JSON)');
     byId('ma-results').replaceChildren(
-      h('p', { class: 'muted', id: 'ma-where' }, `${games.length} of ${count} games on ${where}; seats alternate between games; seed ${seed}. `, save),
+      h('p', { class: 'muted', id: 'ma-where' }, `${games.length} of ${count} games on ${where}; seats alternate between games; seed ${seed}.`),
       table,
       h('div', { class: 'match-chart', 'aria-label': 'Wins, draws and losses per player' }, ...tallies.map(bar)),
       h('p', { class: 'muted chart-key' }, h('span', { class: 'key win' }), ' wins ', h('span', { class: 'key draw' }), ' draws ', h('span', { class: 'key loss' }), ' losses'),

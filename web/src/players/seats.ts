@@ -18,7 +18,6 @@ import { byId, h } from '../dom';
 import { playerCatalogue, type Catalogue, type Thought, type View } from '../engine/engine';
 import { RemoteSeat } from './remote-seat';
 import { MessageLog, addressBox, clockBoxes, newRemote } from './remote';
-import type { LogLine } from './record-log';
 import { randomSeed, startPlayers, type Players, type PlayersReply, type Remote, type Seat } from './protocol';
 import { MY_PLAYER, WRITE_PLAYER, newStudentRemote, studentEntrants, studentTransport } from '../student/seat';
 import { showMyPlayers } from '../student/panel';
@@ -112,12 +111,6 @@ export class Seats {
     this.#view = null;
     for (const r of [...this.#workers.keys()]) this.#endWorker(r);
     this.#endRemotes();
-  }
-
-  /** The log of a refereed game opened from a match or a tournament, in place of the seats'. */
-  showLog(lines: LogLine[]): void {
-    this.#log.clear();
-    for (const { kind, text } of lines) this.#log[kind](text);
   }
 
   #endRemotes(): void {

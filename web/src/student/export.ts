@@ -6,7 +6,6 @@
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 import scriptUrl from './ggp-node.ts?worker&url';
 import type { StudentPlayer } from './store';
-import { download } from '../dom';
 
 /** Base64 of `bytes`, in pieces (one call to btoa per 32 KB). */
 function base64(bytes: Uint8Array): string {
@@ -34,5 +33,9 @@ export async function ggpPlayerScript(player: StudentPlayer): Promise<string> {
 
 /** Downloads `player` as a node GGP player. */
 export async function downloadGgpPlayer(player: StudentPlayer): Promise<void> {
-  download(scriptName(player), await ggpPlayerScript(player), 'text/javascript');
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([await ggpPlayerScript(player)], { type: 'text/javascript' }));
+  a.download = scriptName(player);
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }

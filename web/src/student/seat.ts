@@ -34,21 +34,19 @@ export function logLine(who: string, e: LogEntry): string {
   return `${who} logs at step ${e.step + 1}, after ${Math.round(e.millis)} ms: ${e.text}${values}`;
 }
 
-/** A sandbox running the saved player named `name` (loaded on demand); `fault` hears why its
- * code does not load, if it does not (the sandbox then answers as a failing player). */
-export async function openStudent(name: string, fault: (why: string) => void): Promise<Sandbox> {
-  const { Sandbox } = await import('./sandbox');
-  const { sandbox, error } = await Sandbox.open(findPlayer(name)?.code ?? '', randomSeed());
-  if (error) fault(error);
-  return sandbox;
-}
-
 /** Messages to the player named `name`, answered in its sandbox; its logs go to `log` under `who()`. */
 export function studentTransport(name: string, log: MessageLog, who: () => string): Transport {
   let opened: Promise<Sandbox> | null = null;
+  const open = async () => {
+    const code = findPlayer(name)?.code ?? '';
+    const { Sandbox } = await import('./sandbox');
+    const { sandbox, error } = await Sandbox.open(code, randomSeed());
+    if (error) log.fault(`${who()}: ${error}`);
+    return sandbox;
+  };
   return {
     async post(message: string, clock: number) {
-      opened ??= openStudent(name, (why) => log.fault(`${who()}: ${why}`));
+      opened ??= open();
       const sandbox = await opened;
       const at = Date.now();
       const ran = await sandbox.post(message, clock);

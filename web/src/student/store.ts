@@ -5,7 +5,6 @@
 
 import { deflateSync, strFromU8, strToU8 } from 'fflate';
 import { fromBase64url, inflateCapped, toBase64url } from '../storage/share';
-import { download } from '../dom';
 
 const KEY = 'gdl-playground-players';
 /** The prefix of a link that carries a player. */
@@ -91,5 +90,9 @@ export function acceptPending(player: StudentPlayer): void {
 
 /** Downloads `player` as a JavaScript file. */
 export function exportPlayer(player: StudentPlayer): void {
-  download(`${player.name.replace(/[^\w-]+/g, '_') || 'player'}.js`, `// GDL Playground player: ${player.name}\n${player.code}`, 'text/javascript');
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([`// GDL Playground player: ${player.name}\n${player.code}`], { type: 'text/javascript' }));
+  a.download = `${player.name.replace(/[^\w-]+/g, '_') || 'player'}.js`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
