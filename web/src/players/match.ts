@@ -11,8 +11,7 @@
 
 import { byId, h } from '../dom';
 import { RefereeMatch, Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
-import { MY_PLAYER, studentEntrants } from '../student/seat';
-import { findPlayer } from '../student/store';
+import { MY_PLAYER, openStudent, studentEntrants } from '../student/seat';
 import type { Sandbox } from '../student/sandbox';
 import { playDriven, type Seat } from './driven';
 import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
@@ -221,7 +220,6 @@ export class MatchPane {
     const run = ++this.#driven;
     const where = 'this page, one at a time';
     byId('ma-results').replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
-    const { Sandbox } = await import('../student/sandbox');
     const session = new Session();
     const sandboxes: Sandbox[] = [];
     try {
@@ -230,10 +228,8 @@ export class MatchPane {
       const seats = await Promise.all(
         chosen.map(async (c): Promise<Seat> => {
           if (!c.startsWith(MY_PLAYER)) return { spec: c };
-          const name = c.slice(MY_PLAYER.length);
-          const { sandbox, error } = await Sandbox.open(findPlayer(name)?.code ?? '', randomSeed());
+          const sandbox = await openStudent(c.slice(MY_PLAYER.length), (line) => this.#log.fault(line));
           sandboxes.push(sandbox);
-          if (error) this.#log.fault(`${playerLabel(c)}: ${error}`);
           return { sandbox, who: playerLabel(c) };
         }),
       );

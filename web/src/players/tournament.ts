@@ -31,8 +31,7 @@ import {
 import { examples } from '../editor/examples';
 import { randomSeed, startPlayers, type Players, type PlayersReply } from './protocol';
 import { MessageLog, abortSoon, reach } from './remote';
-import { MY_PLAYER, studentEntrants } from '../student/seat';
-import { findPlayer } from '../student/store';
+import { MY_PLAYER, openStudent, studentEntrants } from '../student/seat';
 import type { Sandbox } from '../student/sandbox';
 import { playDriven, type Seat } from './driven';
 import './tournament.css';
@@ -212,16 +211,12 @@ export class TournamentPane {
     if (fixtures.length === 0 || !plan) return;
     // Counted as in play from now, so that the workers' last game does not end the run.
     for (const f of fixtures) this.#playing.add(f.number);
-    const { Sandbox } = await import('../student/sandbox');
+    // One sandbox per student's entrant, for all its games.
     const sandboxes = new Map<string, Sandbox>();
     const sessions = new Map<string, Session>();
     const seat = async (entrant: string): Promise<Seat> => {
       if (!entrant.startsWith(MY_PLAYER)) return { spec: entrant };
-      if (!sandboxes.has(entrant)) {
-        const opened = await Sandbox.open(findPlayer(entrant.slice(MY_PLAYER.length))?.code ?? '', randomSeed());
-        if (opened.error) this.#log.fault(`${playerLabel(entrant)}: ${opened.error}`);
-        sandboxes.set(entrant, opened.sandbox);
-      }
+      if (!sandboxes.has(entrant)) sandboxes.set(entrant, await openStudent(entrant.slice(MY_PLAYER.length), (line) => this.#log.fault(line)));
       return { sandbox: sandboxes.get(entrant) as Sandbox, who: playerLabel(entrant) };
     };
     try {
