@@ -9,7 +9,7 @@
 // player may enter (`my:NAME`): its games are played on this thread (driven.ts), refereed by
 // core as its tournament sets each game up, the others still in workers.
 
-import { byId, h } from '../dom';
+import { byId, download, h } from '../dom';
 import {
   errorMessage,
   playerCatalogue,
@@ -24,6 +24,7 @@ import {
   tournamentStart,
   type Finished,
   type Fixture,
+  type MatchRecord,
   type Plan,
   type Standing,
   type TournamentRecord,
@@ -34,6 +35,7 @@ import { MessageLog, abortSoon, reach } from './remote';
 import { MY_PLAYER, openStudent, studentEntrants } from '../student/seat';
 import type { Sandbox } from '../student/sandbox';
 import { playDriven, type Seat } from './driven';
+import { gameLog } from './game-log';
 import './tournament.css';
 
 /** Where the tournament's record and its games' rules are kept between visits. */
@@ -65,8 +67,8 @@ export class TournamentPane {
   constructor(
     private module: WebAssembly.Module,
     private editorGame: () => { text: string; roles: string[] } | null,
-    /** Opens a game (its rules, and its joint moves from the start) in the Play pane. */
-    private open: (rules: string, moves: string[][]) => void,
+    /** Opens a game (its rules, its joint moves from the start, its record) in the Play pane. */
+    private open: (rules: string, moves: string[][], record: MatchRecord) => void,
   ) {
     const catalogue = playerCatalogue(null);
     const add = byId<HTMLSelectElement>('to-add');
@@ -343,7 +345,13 @@ export class TournamentPane {
             const who = f.record.roles.map((r, k) => `${r}: ${f.record.players[k]}`).join(', ');
             const goals = f.record.goals ? `goals ${f.record.goals.join(' / ')}` : 'cut at the move limit';
             const moves = f.record.steps.map((s) => s.moves);
-            return h('li', { value: f.fixture + 1, 'data-game': f.fixture }, `${name} · ${who} · ${moves.length} moves · ${goals} `, h('button', { type: 'button', class: 'small', onclick: () => this.open(this.#rules[name], moves) }, 'Open in Play'));
+            return h(
+              'li',
+              { value: f.fixture + 1, 'data-game': f.fixture },
+              `${name} · ${who} · ${moves.length} moves · ${goals} `,
+              h('button', { type: 'button', class: 'small', onclick: () => this.open(this.#rules[name], moves, f.record) }, 'Open in Play'),
+              gameLog(f.record),
+            );
           }),
         ),
       ),
@@ -354,9 +362,7 @@ export class TournamentPane {
   #download(csv: boolean): void {
     if (this.#record === null) return;
     const text = csv ? tournamentCsv(this.#record) : JSON.stringify(this.#record, null, 2);
-    const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: csv ? 'text/csv' : 'application/json' })), download: `tournament.${csv ? 'csv' : 'json'}` });
-    a.click();
-    URL.revokeObjectURL(a.href);
+    download(`tournament.${csv ? 'csv' : 'json'}`, text, csv ? 'text/csv' : 'application/json');
   }
 }
 
