@@ -142,6 +142,7 @@ async function opensWithItsLog(page, game, lines, steps) {
   assert.deepEqual(await page.locator('#opened-log li').allTextContents(), lines);
   await page.locator('#undo').click();
   const here = await page.locator('#opened-log li.here').allTextContents();
+  await shot(page, 'student-opened-log');
   assert.ok(here.length > 0 && here.every((l) => l.startsWith(`at step ${steps} · `)), `${steps}: ${here.join('\n')}`);
 }
 
@@ -181,6 +182,7 @@ test("a student's player enters the Match tab: its games are refereed by core to
   assert.equal(file.matches.length, 4);
   assert.ok(file.matches.every((m) => m.players.includes('my:minimax') && m.goals !== null && m.said.length > 0), JSON.stringify(file.matches.map((m) => m.players)));
   assert.equal(file.matches[0].said.length, lines.length);
+  await shot(page, 'student-match-log');
   await opensWithItsLog(page, first, lines, file.matches[0].steps.length);
   assert.deepEqual(errors, []);
   await context.close();
