@@ -2,12 +2,14 @@
 // run in a sandboxed worker, seated at the Play pane and refereed by core as remote players
 // are. The starter player and a minimax play tic-tac-toe to the end against MCTS; a player that
 // loops forever is stopped at its clock and the game goes on, at a seat and in a tournament;
-// a minimax enters the Match tab and a tournament, also beside a remote player;
-// a player from a link runs only
+// a minimax enters the Match tab and a tournament (also beside a remote player), where each
+// game shows its log (and again in the Play pane after Open in Play) and its downloaded
+// record holds it; a player from a link runs only
 // after Run; from inside the sandbox, storage, IndexedDB and the network are out of reach.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { openPage, shot, startGdlPlayer, useBrowser } from './lib.mjs';
 
 const env = useBrowser();
@@ -120,12 +122,38 @@ test('the starter player, then a minimax written here, play tic-tac-toe against 
   await context.close();
 });
 
-test("a student's player enters the Match tab: its games are refereed by core to the end, tallied, and its log kept", { timeout: 300_000 }, async () => {
-  const { context, page, errors } = await openPage(env.browser, env.url);
-  // One sandbox plays the whole match, as one GGP player plays match after match: its table
-  // of states is emptied at each START (state numbers and its role hold for one game only).
+/** Saves the minimax as 'minimax' (its table of states emptied at each START: one sandbox
+ * plays every game, and state numbers hold for one game only) and opens the Match tab. */
+async function minimaxInMatchTab(page) {
   await savePlayer(page, 'minimax', `${MINIMAX}function start(game) {\n  known.clear();\n}\n`);
   await page.locator('#tab-match').click();
+}
+
+/** The lines of the log under game `game` of a list of games, unfolded. */
+async function logUnder(game) {
+  await game.locator('details.game-log > summary').click();
+  return game.locator('.game-log-lines li').allTextContents();
+}
+
+/** Opens `game` (of `steps` joint moves) in the Play pane, which then shows `lines`, its log;
+ * one step back, the lines said at the position shown (for the last move) are marked. */
+async function opensWithItsLog(page, game, lines, steps) {
+  await game.locator('button:has-text("Open in Play")').click();
+  await page.locator('#opened-log').waitFor();
+  assert.deepEqual(await page.locator('#opened-log li').allTextContents(), lines);
+  await page.locator('#undo').click();
+  const here = await page.locator('#opened-log li.here').allTextContents();
+  await shot(page, 'student-opened-log');
+  assert.ok(here.length > 0 && here.every((l) => l.startsWith(`at step ${steps} · `)), `${steps}: ${here.join('\n')}`);
+}
+
+/** The minimax's log lines as a game's log shows them (core's words for the step). */
+const MINIMAX_LINE = /^at step \d+ · [xo] · my player: minimax logs at step \d+, after \d+ ms: minimax \{"move":/;
+
+test("a student's player enters the Match tab: its games are refereed by core to the end, tallied, and its log kept", { timeout: 300_000 }, async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  // One sandbox plays the whole match, as one GGP player plays match after match.
+  await minimaxInMatchTab(page);
   // The menus list the players saved when they open.
   await page.locator('#ma-a').focus();
   await page.locator('#ma-a').selectOption('my:minimax');
@@ -142,15 +170,28 @@ test("a student's player enters the Match tab: its games are refereed by core to
   const notes = await page.locator('#ma-log li.player-said').allTextContents();
   assert.ok(notes.some((l) => /^game 1: my player: minimax logs at step \d+, after \d+ ms: minimax \{"move":"\(mark \d \d\)"/.test(l)), notes.join('\n'));
   assert.equal(await page.locator('#ma-log li.fault').count(), 0);
-  assert.equal(await page.locator('#ma-games-list li').count(), 4);
+  assert.equal(await page.locator('#ma-games-list > ol > li').count(), 4);
+  // Under each game, its log: what the minimax said, step by step.
+  await page.locator('#ma-games-list > summary').click();
+  const first = page.locator('#ma-games-list li[data-game="0"]');
+  const lines = await logUnder(first);
+  assert.ok(lines.length > 0 && lines.every((l) => MINIMAX_LINE.test(l)), lines.join('\n'));
+  // The record downloads as `gdl match --record` writes it, with what was said.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#ma-record').click()]);
+  assert.equal(download.suggestedFilename(), 'match.json');
+  const file = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.equal(file.matches.length, 4);
+  assert.ok(file.matches.every((m) => m.players.includes('my:minimax') && m.goals !== null && m.said.length > 0), JSON.stringify(file.matches.map((m) => m.players)));
+  assert.equal(file.matches[0].said.length, lines.length);
+  await shot(page, 'student-match-log');
+  await opensWithItsLog(page, first, lines, file.matches[0].steps.length);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test("a student's player enters a tournament: its games are played in the page, the others in workers, and the leaderboard is core's", { timeout: 300_000 }, async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
-  await savePlayer(page, 'minimax', `${MINIMAX}function start(game) {\n  known.clear();\n}\n`);
-  await page.locator('#tab-match').click();
+  await minimaxInMatchTab(page);
   await page.locator('#to-section > summary').click();
   await page.locator('#to-add').focus();
   await page.locator('#to-add').selectOption('my:minimax');
@@ -178,6 +219,17 @@ test("a student's player enters a tournament: its games are played in the page, 
     const role = f.record.roles[f.record.players.indexOf('my:minimax')];
     assert.ok(f.record.said.length > 0 && f.record.said.every((s) => s.role === role && /^my player: minimax logs at step \d+, after \d+ ms: minimax \{/.test(s.text)), JSON.stringify(f.record.said));
   }
+  // The downloaded record holds them too.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#to-json').click()]);
+  const downloaded = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepEqual(downloaded.finished.filter((f) => f.record.players.includes('my:minimax')).map((f) => f.record.said), its.map((f) => f.record.said));
+  // Under its game in the list, the log; and in the Play pane after Open in Play.
+  await page.locator('#to-games > summary').click();
+  const game = page.locator(`#to-games li[data-game="${its[0].fixture}"]`);
+  const lines = await logUnder(game);
+  assert.equal(lines.length, its[0].record.said.length);
+  assert.ok(lines.every((l) => MINIMAX_LINE.test(l)), lines.join('\n'));
+  await opensWithItsLog(page, game, lines, its[0].record.steps.length);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -14,8 +14,7 @@ pub mod text;
 pub mod tournament;
 
 use gdl_core::analyze::Options;
-use gdl_core::play::Stats;
-use gdl_core::play::{self, EngineInfo, ThoughtReport, ENGINES};
+use gdl_core::play::{self, EngineInfo, Stats, ThoughtReport, ENGINES};
 use gdl_core::players::arena::Game;
 use gdl_core::reasoner::{Limits, TimeLimit};
 use gdl_core::solve::Limit;

@@ -8,8 +8,7 @@ use crate::{from_js, js_err, performance_now, to_js, Session};
 use gdl_core::ast::Description;
 use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
-use gdl_core::players::arena::Game;
-use gdl_core::players::catalogue::entrants;
+use gdl_core::players::{arena::Game, catalogue::entrants};
 use gdl_core::protocol::fault::{Answer, NoReply};
 use gdl_core::protocol::game::{game_id, Terms};
 use gdl_core::protocol::message::Message;
@@ -42,6 +41,12 @@ pub fn match_game_id(id: &str, game: u32) -> String {
     game_id(id, game as usize)
 }
 
+/// What a match's players said and their faults, by step (core's `Record::log`).
+#[wasm_bindgen(js_name = recordLog, unchecked_return_type = "Logged[]")]
+pub fn record_log(#[wasm_bindgen(unchecked_param_type = "MatchRecord")] record: JsValue) -> Result<JsValue, JsError> {
+    to_js(&from_js::<Record>(record, "not a match's record")?.log())
+}
+
 /// A reply's text, or (`failure`, a `NoReply`) why none came.
 fn answer(reply: Option<String>, failure: JsValue) -> Result<Answer, JsError> {
     match reply {
@@ -50,8 +55,7 @@ fn answer(reply: Option<String>, failure: JsValue) -> Result<Answer, JsError> {
     }
 }
 
-/// A reply to PLAY judged by core's referee: the move that stands (the player's, or one
-/// drawn for it from the match's seed) and, when the reply did not stand, the fault.
+/// A reply to PLAY judged by core's referee: the move that stands and, if the reply did not, the fault.
 #[derive(Serialize, tsify::Tsify)]
 #[tsify(missing_as_null)]
 pub struct Judged {
@@ -60,10 +64,9 @@ pub struct Judged {
     pub fault: Option<String>,
 }
 
-/// A match of the GGP protocol refereed by core one message at a time, for a caller that
-/// reaches the players itself and whose other roles are played elsewhere (a remote seat of
-/// the Play pane): it gives each message to send, judges each answer, and follows the joint
-/// moves played. It keeps its own copy of the game, so that the page's engine may change.
+/// A match of the GGP protocol refereed by core one message at a time, for a caller that reaches
+/// the players itself (a remote seat of the Play pane, a student's player's games): it gives each
+/// message to send, judges each answer, follows the moves played, and keeps its own game copy.
 #[wasm_bindgen]
 pub struct RefereeMatch {
     machine: Engine,
@@ -118,6 +121,12 @@ impl RefereeMatch {
     /// Keeps what role number `role`'s player said (a student's log line) with the record.
     pub fn said(&mut self, role: u32, text: String) {
         self.game.said(role as usize, text);
+    }
+
+    /// The record so far, the player at each role named as `players` says.
+    #[wasm_bindgen(unchecked_return_type = "MatchRecord")]
+    pub fn record(&self, players: Vec<String>) -> Result<JsValue, JsError> {
+        to_js(&Record { players, ..self.game.record().clone() })
     }
 
     /// A tournament's game, once over: its result for the tournament's record.
@@ -254,9 +263,8 @@ fn send(post: &js_sys::Function, url: &str, message: &Message, clock: f64) -> An
 
 #[wasm_bindgen]
 impl Session {
-    /// Game number `game` of a match between `players` (`uct:1000,http://127.0.0.1:9147`),
-    /// refereed by the protocol on these clocks (seconds): `{game, record}`. Remote players
-    /// are reached through `post`; every fault is also said to `log` as it happens.
+    /// Game `game` of a match between `players` (`uct:1000,http://127.0.0.1:9147`) refereed on these
+    /// clocks (seconds): `{game, record, line}`; remote players reached by `post`, faults said to `log`.
     #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(js_name = refereeGame, unchecked_return_type = "Refereed")]
     pub fn referee_game(

@@ -390,7 +390,7 @@ fn js(json: &str) -> JsValue {
 /// missing or illegal reply judged and replaced from the seed, in core's words.
 #[wasm_bindgen_test]
 fn a_referee_match_judges_each_answer_in_cores_words() {
-    use gdl_wasm::protocol::{match_game_id, no_reply_text, RefereeMatch};
+    use gdl_wasm::protocol::{match_game_id, no_reply_text, record_log, RefereeMatch};
     assert_eq!(no_reply_text(js(r#"{"kind":"timeout","millis":2500}"#)).unwrap(), "no reply in 2.5 s");
     assert_eq!(no_reply_text(js(r#"{"kind":"status","code":503,"body":"busy"}"#)).unwrap(), "answered HTTP 503 'busy'");
     assert!(message(no_reply_text(js(r#"{"kind":"lost"}"#)).unwrap_err()).contains("why there is no reply"));
@@ -412,6 +412,21 @@ fn a_referee_match_judges_each_answer_in_cores_words() {
             .contains("noop is not a legal move of o at step 2"));
         let judged = m.answered(1, Some("(MARK 1 1)".into()), JsValue::NULL, 5.0).unwrap();
         assert!(get(&judged, "fault").is_null() || chosen == "(mark 1 1)");
+        // What a player says is kept in the record, named as the page names the seats, and
+        // the record's log gives it and the faults by step, in core's words.
+        m.started(1, Some("ready".into()), JsValue::NULL, 1.0).unwrap();
+        m.said(1, "thinking".into());
+        let record = m.record(vec!["my:minimax".into(), "random".into()]).unwrap();
+        assert_eq!(strings(&get(&record, "players")), ["my:minimax", "random"]);
+        let log = record_log(record).unwrap();
+        let line = |i: u32, key: &str| get(&js_sys::Reflect::get_u32(&log, i).unwrap(), key);
+        assert_eq!(
+            [line(0, "when").as_string(), line(1, "when").as_string()],
+            [Some("at the start".into()), Some("at step 1".into())]
+        );
+        // o's line answers the next PLAY: step 2, said at the position after step 1.
+        assert_eq!((line(2, "step").as_f64(), line(2, "position").as_f64()), (Some(2.0), Some(1.0)));
+        assert_eq!(line(2, "text").as_string().as_deref(), Some("thinking"));
         chosen
     };
     // The move played for a failing player comes from the seed: the same every time.

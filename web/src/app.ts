@@ -9,7 +9,7 @@
 import type { BoardView } from './play/board';
 import { byId } from './dom';
 import { createEditor, type Editor } from './editor/editor';
-import { Session, errorMessage, formatText, type Capabilities, type Knowledge, type LoadResult, type View } from './engine/engine';
+import { Session, errorMessage, formatText, type Capabilities, type Knowledge, type LoadResult, type MatchRecord, type View } from './engine/engine';
 import { wireToolbar } from './editor/toolbar';
 import { examples } from './editor/examples';
 import { AnalysisPane } from './analysis/analysis';
@@ -18,6 +18,7 @@ import { GroundClient } from './ground/client';
 import { LessonPane } from './lessons/lessons';
 import { MatchPane } from './players/match';
 import { TournamentPane } from './players/tournament';
+import { OpenedLog } from './players/game-log';
 import { PlayPane } from './play/play';
 import { PlayoutsPane } from './playouts/playouts';
 import { decodeShare, type Shared } from './storage/share';
@@ -70,6 +71,8 @@ export class App {
   #loadedText = '';
   /** The moves of the last game shown, kept while the rules have errors. */
   #kept: { moves: string[][]; step: number } = { moves: [], step: 0 };
+  /** The log of the game last opened from a match or a tournament, beside the moves played. */
+  #openedLog = new OpenedLog(byId('opened-log'));
   #orientation: BoardView = { swap: false, flip: false };
   #scale = 1;
   #lintTimer = 0;
@@ -162,11 +165,11 @@ export class App {
       const game = this.#current();
       return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
     };
-    new MatchPane(module, typedGame, (moves) => this.#openPath(moves));
-    new TournamentPane(module, typedGame, (rules, moves) => {
+    new MatchPane(module, typedGame, (moves, record) => this.#openPath(moves, record));
+    new TournamentPane(module, typedGame, (rules, moves, record) => {
       // A library game of the tournament first goes into the editor, drawn as its example is.
       if (rules !== this.#loadedText) this.#openRules(rules, examples.find((e) => e.text === rules)?.view ?? this.#orientation);
-      this.#openPath(moves);
+      this.#openPath(moves, record);
     });
     this.#grounder = new GroundClient(module);
     this.#ground = new GroundPane(this.#grounder, {
@@ -323,6 +326,7 @@ export class App {
     this.#seats.update(view);
     this.#knows(view);
     this.#kept = { moves: view.history, step: view.step };
+    this.#openedLog.show(view.history, view.step);
     this.#autosave.schedule();
   }
 
@@ -374,8 +378,10 @@ export class App {
   }
 
   /** Plays a witness path from the analysis pane and shows it in the play pane. */
-  #openPath(moves: string[][]): void {
+  /** Opens a game, its joint moves from the start, in the Play pane, with its log if its record is given. */
+  #openPath(moves: string[][], record: MatchRecord | null = null): void {
     if (!this.#loaded?.ok) return;
+    this.#openedLog.open(moves, record);
     const played = this.#session.replay(moves);
     this.#show(this.#session.goTo(played));
     this.#tabs.select('play');

@@ -32,3 +32,10 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   if (!el) throw new Error(`index.html has no #${id}`);
   return el as T;
 }
+
+/** Downloads `text` as a file named `name` of this MIME `type`. */
+export function download(name: string, text: string, type: string): void {
+  const a = h('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}

@@ -147,13 +147,29 @@ pub enum When {
     Stop,
 }
 
+impl When {
+    /// When a record's step `step` was, in a match of `steps` joint moves.
+    pub fn of_step(step: usize, steps: usize) -> When {
+        match step {
+            0 => When::Start,
+            s if s > steps => When::Stop,
+            s => When::Step(s),
+        }
+    }
+}
+
+impl std::fmt::Display for When {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            When::Start => write!(f, "at the start"),
+            When::Step(s) => write!(f, "at step {s}"),
+            When::Stop => write!(f, "at the stop"),
+        }
+    }
+}
+
 /// A fault as the record and the log say it: "player 1 (x) at step 3: …".
 pub fn fault_line(player: usize, role: &str, when: When, what: &str) -> String {
-    let when = match when {
-        When::Start => "at the start".to_string(),
-        When::Step(s) => format!("at step {s}"),
-        When::Stop => "at the stop".to_string(),
-    };
     format!("player {player} ({role}) {when}: {what}")
 }
 

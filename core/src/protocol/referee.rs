@@ -155,7 +155,41 @@ pub struct Record {
     pub said: Vec<Said>,
 }
 
+/// A line of a match's log as the faces show it under the game: what a player said, or a
+/// fault in the referee's words, at its step (as a fault's) and at the position the player
+/// was in (0: the initial one; the stop: the last).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct Logged {
+    pub step: usize,
+    /// The step in words: "at the start", "at step 3", "at the stop".
+    pub when: String,
+    pub position: usize,
+    pub role: String,
+    pub fault: bool,
+    pub text: String,
+}
+
 impl Record {
+    /// What the players said and their faults, in the order of the steps (at each step, what
+    /// was said before the fault), in a match over (a step past the last is the stop).
+    pub fn log(&self) -> Vec<Logged> {
+        let said = self.said.iter().map(|s| (s.step, &s.role, false, &s.text));
+        let faults = self.faults.iter().map(|f| (f.step, &f.role, true, &f.message));
+        let mut lines: Vec<Logged> = (said.chain(faults))
+            .map(|(step, role, fault, text)| Logged {
+                step,
+                when: When::of_step(step, self.steps.len()).to_string(),
+                position: step.saturating_sub(1).min(self.steps.len()),
+                role: role.clone(),
+                fault,
+                text: text.clone(),
+            })
+            .collect();
+        lines.sort_by_key(|l| (l.step, l.fault));
+        lines
+    }
+
     /// Its line as game number `g` (from 0) of a match, with core's verdict: "game 1: 9 moves, x
     /// wins (goals 100 0), 2 faults".
     pub fn summary(&self, g: usize) -> String {
@@ -194,6 +228,8 @@ pub struct Match<M: StateMachine> {
     histories: Vec<History<M::Move>>,
     /// What each role is told next (with PLAY or STOP).
     last: Vec<Last>,
+    /// Whether each role's answer to START was judged (what it says next is said at a step).
+    started: Vec<bool>,
     record: Record,
 }
 
@@ -221,6 +257,7 @@ impl<M: StateMachine> Match<M> {
             hidden: defines_sees(m)?,
             histories: (0..roles.len()).map(History::new).collect(),
             last: vec![Last::Nothing; roles.len()],
+            started: vec![false; roles.len()],
             state,
             record: Record { goals, ..record },
         })
@@ -234,6 +271,7 @@ impl<M: StateMachine> Match<M> {
 
     /// Judges role `r`'s answer to START after `took` ms: the fault, if any (recorded).
     pub fn started(&mut self, r: usize, answer: Answer, took: f64) -> Option<String> {
+        self.started[r] = true;
         let (kind, why) = judge_ready(answer, took, self.record.start_clock).err()?;
         Some(self.fault(When::Start, r, kind, why))
     }
@@ -321,13 +359,15 @@ impl<M: StateMachine> Match<M> {
         Message::Abort { id: self.record.id.clone() }
     }
 
-    /// The record so far.
-    /// Keeps what role `r`'s player said (a student's log line) with the record, at this step.
+    /// Keeps what role `r`'s player said (a student's log line) with the record, at the step
+    /// of the message it answers: 0 before its START is judged, then the next joint move's
+    /// (whose number the STOP also has).
     pub fn said(&mut self, r: usize, text: String) {
-        let (step, role) = (self.record.steps.len(), self.record.roles[r].clone());
-        self.record.said.push(Said { step, role, text });
+        let step = if self.started[r] { self.record.steps.len() + 1 } else { 0 };
+        self.record.said.push(Said { step, role: self.record.roles[r].clone(), text });
     }
 
+    /// The record so far.
     pub fn record(&self) -> &Record {
         &self.record
     }

@@ -550,3 +550,40 @@ fn a_students_gdl2_match_follows_percepts_alone_after_its_move() {
         "percepts before this player made any move: send its move too"
     );
 }
+
+/// What a player says is kept at the step of the message it answers, and the record's log
+/// puts it in the order of the steps, a step's lines before its fault, each at the position
+/// the player was in.
+#[test]
+fn a_record_logs_what_was_said_and_the_faults_by_step() {
+    use super::referee::Match as Refereed;
+    let rules = text("tictactoe");
+    let desc = crate::parse::parse(&rules).description;
+    let mut m = engine(&rules);
+    let setup = Setup {
+        id: "m1",
+        description: &desc,
+        start_clock: 10.0,
+        play_clock: 3.0,
+        max_steps: 9,
+        seed: 1,
+        players: vec![1, 2],
+    };
+    let mut game = Refereed::new(&mut m, &setup, vec!["a".into(), "b".into()]).unwrap();
+    game.said(0, "hello".into());
+    for r in 0..2 {
+        game.started(r, Ok("ready".into()), 0.0);
+    }
+    game.said(0, "thinking".into());
+    let judged = game.answered(&mut m, 0, Ok("(mark 9 9)".into()), 0.0).unwrap();
+    let other = game.answered(&mut m, 1, Ok("noop".into()), 0.0).unwrap();
+    game.advance(&mut m, &[judged.chosen, other.chosen], vec![0.0; 2]).unwrap();
+    // The match ends here (an ABORT): what is said now is said at the stop.
+    game.said(1, "bye".into());
+    let log = game.record().log();
+    let seen: Vec<_> = log.iter().map(|l| (l.step, l.position, l.role.as_str(), l.fault)).collect();
+    assert_eq!(seen, [(0, 0, "x", false), (1, 0, "x", false), (1, 0, "x", true), (2, 1, "o", false)]);
+    assert!(log[2].text.starts_with("player 1 (x) at step 1: "), "{}", log[2].text);
+    let when: Vec<_> = log.iter().map(|l| l.when.as_str()).collect();
+    assert_eq!(when, ["at the start", "at step 1", "at step 1", "at the stop"]);
+}

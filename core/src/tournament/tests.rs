@@ -315,10 +315,11 @@ fn a_game_refereed_step_by_step_is_set_up_as_play_sets_it_up() {
     }
     assert!(game.is_over());
     assert_eq!(game.record().goals, played.goals);
-    // What a player says is kept with the record, and read back.
+    // What a player says is kept with the record, at the step of the message it answers (the
+    // stop's, after the last joint move), and read back.
     game.said(1, "minimax: value 50".into());
     let said = &game.record().said;
-    assert_eq!((said[0].step, said[0].role.as_str()), (played.steps.len(), "o"));
+    assert_eq!((said[0].step, said[0].role.as_str()), (played.steps.len() + 1, "o"));
     let json = serde_json::to_string(game.record()).unwrap();
     assert_eq!(serde_json::from_str::<referee::Record>(&json).unwrap(), *game.record());
 }

@@ -1,10 +1,10 @@
 // The engine (gdl-wasm) as the page uses it: typed results, one compiled module shared with
 // the playouts worker.
 
-import init, { RefereeMatch, Session, capabilities, detectSyntax, factors, formatText, groundStageNames, initSync, largerLimits, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, messageKind, noReplyText, playerCatalogue, playerLabel, protocolMessage, ruleGraph, tournamentCsv, tournamentFinish, tournamentGameId, tournamentLeaderboard, tournamentMissing, tournamentStart } from '../../pkg/gdl_wasm.js';
+import init, { RefereeMatch, Session, capabilities, detectSyntax, factors, formatText, groundStageNames, initSync, largerLimits, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, messageKind, noReplyText, playerCatalogue, playerLabel, protocolMessage, recordLog, ruleGraph, tournamentCsv, tournamentFinish, tournamentGameId, tournamentLeaderboard, tournamentMissing, tournamentStart } from '../../pkg/gdl_wasm.js';
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
 
-export { RefereeMatch, Session, capabilities, detectSyntax, factors, formatText, groundStageNames, largerLimits, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, messageKind, noReplyText, playerCatalogue, playerLabel, protocolMessage, ruleGraph, tournamentCsv, tournamentFinish, tournamentGameId, tournamentLeaderboard, tournamentMissing, tournamentStart };
+export { RefereeMatch, Session, capabilities, detectSyntax, factors, formatText, groundStageNames, largerLimits, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, mergePlayouts, messageKind, noReplyText, playerCatalogue, playerLabel, protocolMessage, recordLog, ruleGraph, tournamentCsv, tournamentFinish, tournamentGameId, tournamentLeaderboard, tournamentMissing, tournamentStart };
 
 export type {
   Capabilities,
@@ -20,6 +20,7 @@ export type {
   Knowledge,
   Leaderboard,
   LoadResult,
+  Logged,
   MatchGame,
   MatchRecord,
   NoReply,

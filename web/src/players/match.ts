@@ -9,12 +9,12 @@
 // A seat may be a student's player (`my:NAME`): the match is then played on this thread,
 // refereed step by step by core (driven.ts), on the same clocks.
 
-import { byId, h } from '../dom';
-import { RefereeMatch, Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type Tally } from '../engine/engine';
-import { MY_PLAYER, studentEntrants } from '../student/seat';
-import { findPlayer } from '../student/store';
+import { byId, download, h } from '../dom';
+import { RefereeMatch, Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type MatchRecord, type Tally } from '../engine/engine';
+import { MY_PLAYER, openStudent, studentEntrants } from '../student/seat';
 import type { Sandbox } from '../student/sandbox';
 import { playDriven, type Seat } from './driven';
+import { gameLog } from './game-log';
 import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote, remoteSeat } from './remote';
 import { UpgradeController } from '../engine/upgrade';
@@ -42,8 +42,8 @@ export class MatchPane {
   constructor(
     private module: WebAssembly.Module,
     private rules: () => { text: string; roles: string[] } | null,
-    /** Opens a game, its joint moves from the start, in the Play pane. */
-    private open: (moves: string[][]) => void,
+    /** Opens a game, its joint moves from the start, in the Play pane, with its record if any. */
+    private open: (moves: string[][], record: MatchRecord | null) => void,
   ) {
     // Every player of core's catalogue, for any game (one that cannot play the game loaded
     // refuses it in core's words), with its note where it is not for every game; a remote
@@ -137,6 +137,7 @@ export class MatchPane {
     /** The games ended so far, by their number. */
     const games: MatchGame[] = [];
     const numbers: number[] = [];
+    const records: (MatchRecord | null)[] = [];
     const played = new Set<number>();
     const progress = byId<HTMLProgressElement>('ma-progress');
     progress.max = count;
@@ -159,8 +160,9 @@ export class MatchPane {
         played.add(reply.index);
         games.push(reply.game);
         numbers.push(reply.index);
+        records.push(reply.record ?? null);
         progress.value = games.length;
-        this.#show(chosen, game.roles, games, numbers, count, where, seed);
+        this.#show(chosen, game.roles, games, numbers, records, count, where, seed);
       } else if (reply.type === 'exchange') {
         this.#log.add(reply.exchange);
       } else if (reply.type === 'fault') {
@@ -222,7 +224,6 @@ export class MatchPane {
     const run = ++this.#driven;
     const where = 'this page, one at a time';
     byId('ma-results').replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
-    const { Sandbox } = await import('../student/sandbox');
     const session = new Session();
     const sandboxes: Sandbox[] = [];
     try {
@@ -232,28 +233,32 @@ export class MatchPane {
         chosen.map(async (c): Promise<Seat> => {
           if (c in targets) return { player: remoteSeat(this.module, targets[c], c, this.#log), who: c };
           if (!c.startsWith(MY_PLAYER)) return { spec: c };
-          const name = c.slice(MY_PLAYER.length);
-          const { sandbox, error } = await Sandbox.open(findPlayer(name)?.code ?? '', randomSeed());
+          const sandbox = await openStudent(c.slice(MY_PLAYER.length), (line) => this.#log.fault(line));
           sandboxes.push(sandbox);
-          if (error) this.#log.fault(`${playerLabel(c)}: ${error}`);
           return { player: sandbox, who: playerLabel(c) };
         }),
       );
       const games: MatchGame[] = [];
       const numbers: number[] = [];
+      const records: MatchRecord[] = [];
       const id = `playground.${Date.now()}`;
       for (let g = 0; g < count && run === this.#driven; g++) {
         const at = matchSeats(chosen.length, roles, g);
         const terms = { ...this.#clocks, seed: seed + g, maxSteps: 1000 };
         const referee = new RefereeMatch(rules, matchGameId(id, g), terms.startClock, terms.playClock, terms.seed);
         const who = at.map((p: number | null) => (p === null ? { spec: 'random' } : seats[p]));
-        const driven = await playDriven(session, referee, who, at, terms).finally(() => referee.free());
+        // The record names each seat's player as the match does (nature: random).
+        const names = at.map((p: number | null) => (p === null ? 'random' : chosen[p]));
+        const driven = await playDriven(session, referee, who, at, terms)
+          .then((d) => ({ ...d, record: referee.record(names) }))
+          .finally(() => referee.free());
         if (run !== this.#driven) return;
         for (const { kind, text } of driven.log) this.#log[kind](kind === 'note' ? `game ${g + 1}: ${text}` : text);
         games.push(driven.game);
         numbers.push(g);
+        records.push(driven.record);
         progress.value = games.length;
-        this.#show(chosen, roles, games, numbers, count, where, seed);
+        this.#show(chosen, roles, games, numbers, records, count, where, seed);
       }
       if (run === this.#driven) this.#finish('');
     } catch (e) {
@@ -264,9 +269,10 @@ export class MatchPane {
     }
   }
 
-  /** The tally of `games` between the `chosen` players so far (game `numbers[i]` is `games[i]`), played on `where`
-   * (workers and engine): per player, per seat, and the games themselves. */
-  #show(chosen: string[], roles: string[], games: MatchGame[], numbers: number[], count: number, where: string, seed: number): void {
+  /** The tally of `games` between the `chosen` players so far (game `numbers[i]` is `games[i]`,
+   * its record `records[i]` when refereed), played on `where` (workers and engine): per player,
+   * per seat, and the games themselves, each with its log. */
+  #show(chosen: string[], roles: string[], games: MatchGame[], numbers: number[], records: (MatchRecord | null)[], count: number, where: string, seed: number): void {
     const players = chosen.join(',');
     const tallies = matchTally(players, games);
     const pm = (e: { mean: number; plus_minus: number }, scale: number) => `${(scale * e.mean).toFixed(1)} ± ${(scale * e.plus_minus).toFixed(1)}`;
@@ -299,7 +305,8 @@ export class MatchPane {
           const g = games[i];
           const who = roles.map((r, k) => `${r}: ${g.seats[k] === null ? 'nature' : playerLabel(chosen[g.seats[k] as number])}`).join(', ');
           const end = `${matchVerdict(roles, g).text}${g.goals ? ` (goals ${g.goals.join(' / ')})` : ''}`;
-          return h('li', { value: n + 1, 'data-game': n }, `${who} · ${g.length} moves · ${end} `, h('button', { type: 'button', class: 'small', onclick: () => this.open(g.moves) }, 'Open in Play'));
+          const record = records[i];
+          return h('li', { value: n + 1, 'data-game': n }, `${who} · ${g.length} moves · ${end} `, h('button', { type: 'button', class: 'small', onclick: () => this.open(g.moves, record) }, 'Open in Play'), record && gameLog(record));
         }),
       ),
     );
@@ -320,6 +327,7 @@ export class MatchPane {
       h('p', { class: 'muted chart-key' }, h('span', { class: 'key win' }), ' wins ', h('span', { class: 'key draw' }), ' draws ', h('span', { class: 'key loss' }), ' losses'),
       bySeat,
       gameList,
+      recordButton(order.map(([, i]) => records[i])),
     );
   }
 
@@ -342,4 +350,13 @@ export class MatchPane {
     byId<HTMLButtonElement>('ma-run').disabled = on;
     byId<HTMLButtonElement>('ma-stop').disabled = !on;
   }
+}
+
+/** "Download record": the games' records as `gdl match --record` writes them; or, for a match
+ * whose games were not refereed by the protocol (no remote or student's player), why there is none. */
+function recordButton(records: (MatchRecord | null)[]): HTMLElement {
+  const matches = records.filter((r): r is MatchRecord => r !== null);
+  if (matches.length === 0 || matches.length < records.length) return h('p', { class: 'muted' }, 'A record of each game is kept when the match is refereed by the protocol (with a remote or a student’s player).');
+  const file = { game: 'the editor’s game', matches };
+  return h('p', {}, h('button', { type: 'button', id: 'ma-record', onclick: () => download('match.json', `${JSON.stringify(file, null, 2)}\n`, 'application/json') }, 'Download record'));
 }

@@ -1,7 +1,7 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
-import type { Finished, MatchGame, NoReply, Plan, PlayerChoice, PlayerKind, Thought } from '../engine/engine';
+import type { Finished, MatchGame, MatchRecord, NoReply, Plan, PlayerChoice, PlayerKind, Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
 
 export type PlayersTask =
@@ -32,7 +32,8 @@ export type PlayersReply =
   | { type: 'thought'; thought: Thought }
   /** A thinking computer's playouts and best move so far (every 100 ms of a search). */
   | { type: 'progress'; soFar: Thought }
-  | { type: 'game'; index: number; game: MatchGame }
+  /** A game of a match; a refereed one (`referee` task) comes with its record. */
+  | { type: 'game'; index: number; game: MatchGame; record?: MatchRecord }
   /** A tournament's game, finished, and its number. */
   | { type: 'finished'; game: number; finished: Finished }
   | { type: 'upgraded'; moved: boolean; note: string }

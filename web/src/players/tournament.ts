@@ -10,7 +10,7 @@
 // core as its tournament sets each game up, the others still in workers (after them, one at a
 // time, when a remote player is entered too: it is reached from this thread as well).
 
-import { byId, h } from '../dom';
+import { byId, download, h } from '../dom';
 import {
   errorMessage,
   playerCatalogue,
@@ -25,6 +25,7 @@ import {
   tournamentStart,
   type Finished,
   type Fixture,
+  type MatchRecord,
   type Plan,
   type Standing,
   type TournamentRecord,
@@ -32,10 +33,10 @@ import {
 import { examples } from '../editor/examples';
 import { randomSeed, startPlayers, type Players, type PlayersReply } from './protocol';
 import { MessageLog, abortSoon, reach, remoteSeat } from './remote';
-import { MY_PLAYER, studentEntrants } from '../student/seat';
-import { findPlayer } from '../student/store';
+import { MY_PLAYER, openStudent, studentEntrants } from '../student/seat';
 import type { Sandbox } from '../student/sandbox';
 import { playDriven, type Seat } from './driven';
+import { gameLog } from './game-log';
 import './tournament.css';
 
 /** Where the tournament's record and its games' rules are kept between visits. */
@@ -67,8 +68,8 @@ export class TournamentPane {
   constructor(
     private module: WebAssembly.Module,
     private editorGame: () => { text: string; roles: string[] } | null,
-    /** Opens a game (its rules, and its joint moves from the start) in the Play pane. */
-    private open: (rules: string, moves: string[][]) => void,
+    /** Opens a game (its rules, its joint moves from the start, its record) in the Play pane. */
+    private open: (rules: string, moves: string[][], record: MatchRecord) => void,
   ) {
     const catalogue = playerCatalogue(null);
     const add = byId<HTMLSelectElement>('to-add');
@@ -219,17 +220,13 @@ export class TournamentPane {
     if (fixtures.length === 0 || !plan) return;
     // Counted as in play from now, so that the workers' last game does not end the run.
     for (const f of fixtures) this.#playing.add(f.number);
-    const { Sandbox } = await import('../student/sandbox');
+    // One sandbox per student's entrant, for all its games.
     const sandboxes = new Map<string, Sandbox>();
     const sessions = new Map<string, Session>();
     const seat = async (entrant: string): Promise<Seat> => {
       if (entrant in targets) return { player: remoteSeat(this.module, targets[entrant], entrant, this.#log), who: entrant };
       if (!entrant.startsWith(MY_PLAYER)) return { spec: entrant };
-      if (!sandboxes.has(entrant)) {
-        const opened = await Sandbox.open(findPlayer(entrant.slice(MY_PLAYER.length))?.code ?? '', randomSeed());
-        if (opened.error) this.#log.fault(`${playerLabel(entrant)}: ${opened.error}`);
-        sandboxes.set(entrant, opened.sandbox);
-      }
+      if (!sandboxes.has(entrant)) sandboxes.set(entrant, await openStudent(entrant.slice(MY_PLAYER.length), (line) => this.#log.fault(line)));
       return { player: sandboxes.get(entrant) as Sandbox, who: playerLabel(entrant) };
     };
     try {
@@ -356,7 +353,13 @@ export class TournamentPane {
             const who = f.record.roles.map((r, k) => `${r}: ${f.record.players[k]}`).join(', ');
             const goals = f.record.goals ? `goals ${f.record.goals.join(' / ')}` : 'cut at the move limit';
             const moves = f.record.steps.map((s) => s.moves);
-            return h('li', { value: f.fixture + 1, 'data-game': f.fixture }, `${name} · ${who} · ${moves.length} moves · ${goals} `, h('button', { type: 'button', class: 'small', onclick: () => this.open(this.#rules[name], moves) }, 'Open in Play'));
+            return h(
+              'li',
+              { value: f.fixture + 1, 'data-game': f.fixture },
+              `${name} · ${who} · ${moves.length} moves · ${goals} `,
+              h('button', { type: 'button', class: 'small', onclick: () => this.open(this.#rules[name], moves, f.record) }, 'Open in Play'),
+              gameLog(f.record),
+            );
           }),
         ),
       ),
@@ -367,9 +370,7 @@ export class TournamentPane {
   #download(csv: boolean): void {
     if (this.#record === null) return;
     const text = csv ? tournamentCsv(this.#record) : JSON.stringify(this.#record, null, 2);
-    const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: csv ? 'text/csv' : 'application/json' })), download: `tournament.${csv ? 'csv' : 'json'}` });
-    a.click();
-    URL.revokeObjectURL(a.href);
+    download(`tournament.${csv ? 'csv' : 'json'}`, text, csv ? 'text/csv' : 'application/json');
   }
 }
 

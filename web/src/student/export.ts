@@ -4,6 +4,7 @@
 // player"); node 20.16 or later, nothing to install.
 
 import wasmUrl from '../../pkg/gdl_wasm_bg.wasm?url';
+import { download } from '../dom';
 import scriptUrl from './ggp-node.ts?worker&url';
 import type { StudentPlayer } from './store';
 
@@ -33,9 +34,5 @@ export async function ggpPlayerScript(player: StudentPlayer): Promise<string> {
 
 /** Downloads `player` as a node GGP player. */
 export async function downloadGgpPlayer(player: StudentPlayer): Promise<void> {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([await ggpPlayerScript(player)], { type: 'text/javascript' }));
-  a.download = scriptName(player);
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  download(scriptName(player), await ggpPlayerScript(player), 'text/javascript');
 }

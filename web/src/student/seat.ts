@@ -3,6 +3,7 @@
 // player logs goes into the seat's message log. The sandbox is opened at the first message
 // and closed with the seat.
 
+import { playerLabel } from '../engine/engine';
 import type { Remote } from '../players/protocol';
 import type { MessageLog } from '../players/remote';
 import type { Transport } from '../players/remote-seat';
@@ -34,19 +35,21 @@ export function logLine(who: string, e: LogEntry): string {
   return `${who} logs at step ${e.step + 1}, after ${Math.round(e.millis)} ms: ${e.text}${values}`;
 }
 
+/** Opens a sandbox for the student's player named `name` (the one way every face does); if
+ * its code does not load, `fault` hears why, under `who` (by default its label). */
+export async function openStudent(name: string, fault: (line: string) => void, who = playerLabel(MY_PLAYER + name)): Promise<Sandbox> {
+  const { Sandbox } = await import('./sandbox');
+  const { sandbox, error } = await Sandbox.open(findPlayer(name)?.code ?? '', randomSeed());
+  if (error) fault(`${who}: ${error}`);
+  return sandbox;
+}
+
 /** Messages to the player named `name`, answered in its sandbox; its logs go to `log` under `who()`. */
 export function studentTransport(name: string, log: MessageLog, who: () => string): Transport {
   let opened: Promise<Sandbox> | null = null;
-  const open = async () => {
-    const code = findPlayer(name)?.code ?? '';
-    const { Sandbox } = await import('./sandbox');
-    const { sandbox, error } = await Sandbox.open(code, randomSeed());
-    if (error) log.fault(`${who()}: ${error}`);
-    return sandbox;
-  };
   return {
     async post(message: string, clock: number) {
-      opened ??= open();
+      opened ??= openStudent(name, (line) => log.fault(line), who());
       const sandbox = await opened;
       const at = Date.now();
       const ran = await sandbox.post(message, clock);

@@ -4,6 +4,7 @@
 // its code and pressed Run: only then is it kept, and offered at the seats.
 
 import { deflateSync, strFromU8, strToU8 } from 'fflate';
+import { download } from '../dom';
 import { fromBase64url, inflateCapped, toBase64url } from '../storage/share';
 
 const KEY = 'gdl-playground-players';
@@ -90,9 +91,5 @@ export function acceptPending(player: StudentPlayer): void {
 
 /** Downloads `player` as a JavaScript file. */
 export function exportPlayer(player: StudentPlayer): void {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([`// GDL Playground player: ${player.name}\n${player.code}`], { type: 'text/javascript' }));
-  a.download = `${player.name.replace(/[^\w-]+/g, '_') || 'player'}.js`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  download(`${player.name.replace(/[^\w-]+/g, '_') || 'player'}.js`, `// GDL Playground player: ${player.name}\n${player.code}`, 'text/javascript');
 }
