@@ -203,18 +203,27 @@ impl Sliced {
         self.bits[1..self.width].iter().fold(0, |a, &w| a | w)
     }
 
-    #[inline(always)]
+    #[cfg(test)]
     fn get(&self, lane: usize) -> usize {
         self.bits[..self.width].iter().rev().fold(0, |n, &w| n << 1 | (w >> lane & 1) as usize)
     }
+}
 
-    /// Sets lane `lane`'s number (which is 0) to `n`.
-    #[inline(always)]
-    fn put(&mut self, lane: usize, n: usize) {
-        for (b, w) in self.bits[..self.width].iter_mut().enumerate() {
-            *w |= (((n >> b) & 1) as u64) << lane;
-        }
+/// Each lane whose `count` is at least 2 draws its `rank` below it from its generator
+/// (`rank` is 0 and as wide as `count`, `W` words: a role has at most 64 moves here). With
+/// the width known, both counters stay in registers and a lane's number is read and
+/// written without a loop.
+#[inline(always)]
+fn draw_ranks<const W: usize>(count: &Sliced, rank: &mut Sliced, rng: &mut [Rng; LANES]) {
+    debug_assert!(count.width == W && rank.width == W);
+    let c: [u64; W] = std::array::from_fn(|b| count.bits[b]);
+    let mut r = [0u64; W];
+    for lane in lanes(count.above_one()) {
+        let n = (0..W).fold(0, |n, b| n | (c[b] >> lane & 1) << b);
+        let k = rng[lane].below(n as usize) as u64;
+        (0..W).for_each(|b| r[b] |= (k >> b & 1) << lane);
     }
+    rank.bits[..W].copy_from_slice(&r);
 }
 
 /// Transposes a 64 × 64 bit matrix, bit `j` of word `i` ↔ bit `i` of word `j`: the
@@ -527,8 +536,14 @@ impl Propnet {
         }
         let stuck = moving & !count.nonzero();
         rank.reset(n);
-        for lane in lanes(count.above_one()) {
-            rank.put(lane, rng[lane].below(count.get(lane)));
+        match count.width {
+            1 => {}
+            2 => draw_ranks::<2>(count, rank, rng),
+            3 => draw_ranks::<3>(count, rank, rng),
+            4 => draw_ranks::<4>(count, rank, rng),
+            5 => draw_ranks::<5>(count, rank, rng),
+            6 => draw_ranks::<6>(count, rank, rng),
+            _ => draw_ranks::<7>(count, rank, rng),
         }
         let mut pending = moving & !stuck;
         for (i, &legal) in rows.iter().enumerate() {
@@ -675,7 +690,5 @@ mod tests {
         assert_eq!(c.nonzero(), rows.iter().fold(0, |a, &r| a | r));
         rows.iter().for_each(|&r| c.sub(r));
         assert_eq!(c.nonzero(), 0);
-        c.put(5, 300);
-        assert_eq!((c.get(5), c.above_one()), (300, 1 << 5));
     }
 }
