@@ -31,8 +31,6 @@ pub struct Lanes {
     state: Vec<u64>,
     /// Per fluent, all ones when it holds initially.
     init: Vec<u64>,
-    /// Per move of the role being chosen, the lanes where it is legal (`choose_sliced`).
-    rows: Vec<u64>,
     /// The role being chosen's legal moves, one bit set per lane: the bits of moves
     /// `64 b..64 (b + 1)` of lane `i` are word `i * blocks + b` (`choose_transposed`).
     by_lane: Vec<u64>,
@@ -122,7 +120,6 @@ impl Default for Lanes {
             val: Vec::new(),
             state: Vec::new(),
             init: Vec::new(),
-            rows: Vec::new(),
             by_lane: Vec::new(),
             rng: std::array::from_fn(|_| Rng::new(0)),
             index: [0; LANES],
@@ -511,33 +508,30 @@ impl Propnet {
         let net = &self.net;
         let moves = self.role_moves[r].clone();
         let first = 1 + self.fluent_text.len() + moves.start as usize;
-        let Lanes { rows, val, rng, .. } = l;
+        let Lanes { val, rng, .. } = l;
+        let legal = &net.outputs[net.slots.legal + moves.start as usize..][..moves.len()];
+        // Per move, the lanes where it is legal.
+        let mut rows = [0u64; LANES];
         let mut count = Sliced::<W>::ZERO;
-        rows.clear();
-        for m in moves {
-            let legal = lit(val, net.outputs[net.slots.legal + m as usize]) & moving;
-            rows.push(legal);
-            count.add(legal);
+        for (row, &g) in rows.iter_mut().zip(legal) {
+            *row = lit(val, g) & moving;
+            count.add(*row);
         }
+        let rows = &rows[..legal.len()];
         let stuck = moving & !count.nonzero();
         let mut rank = Sliced::<W>::ZERO;
         for lane in lanes(count.above_one()) {
             rank.put(lane, rng[lane].below(count.get(lane) as usize) as u64);
         }
         let mut pending = moving & !stuck;
+        // Without branches: which rows hold a lane's move depends on the lane's draw.
         for (i, &legal) in rows.iter().enumerate() {
             let here = legal & pending;
-            if here == 0 {
-                continue;
-            }
             let hit = here & !rank.nonzero();
             let now = val[2 * (first + i)] | hit;
             set(val, first + i, now);
             pending &= !hit;
             rank.sub(here & !hit);
-            if pending == 0 {
-                break;
-            }
         }
         stuck
     }
