@@ -198,18 +198,25 @@ impl<const W: usize> Sliced<W> {
 /// off-diagonal halves swap, then the quarters within them, down to single bits.
 #[inline(always)]
 fn transpose(a: &mut [u64; LANES]) {
-    let mut j = 32;
-    let mut mask: u64 = 0x0000_0000_ffff_ffff;
-    while j != 0 {
-        let mut k = 0;
-        while k < LANES {
-            let t = ((a[k] >> j) ^ a[k + j]) & mask;
-            a[k] ^= t << j;
-            a[k + j] ^= t;
-            k = (k + j + 1) & !j;
+    swap_blocks::<32>(a, 0x0000_0000_ffff_ffff);
+    swap_blocks::<16>(a, 0x0000_ffff_0000_ffff);
+    swap_blocks::<8>(a, 0x00ff_00ff_00ff_00ff);
+    swap_blocks::<4>(a, 0x0f0f_0f0f_0f0f_0f0f);
+    swap_blocks::<2>(a, 0x3333_3333_3333_3333);
+    swap_blocks::<1>(a, 0x5555_5555_5555_5555);
+}
+
+/// One step of `transpose`: in every pair of row groups `J` apart, the high `J`-bit
+/// columns of the first group swap with the low ones of the second (`mask`: the low
+/// columns). With `J` known the loops unroll and run on several words at once.
+#[inline(always)]
+fn swap_blocks<const J: usize>(a: &mut [u64; LANES], mask: u64) {
+    for base in (0..LANES).step_by(2 * J) {
+        for k in base..base + J {
+            let t = ((a[k] >> J) ^ a[k + J]) & mask;
+            a[k] ^= t << J;
+            a[k + J] ^= t;
         }
-        j >>= 1;
-        mask ^= mask << j;
     }
 }
 
