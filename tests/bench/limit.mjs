@@ -4,8 +4,9 @@
 // Builds what it needs (gdl, the limit native and wasm; the page's wasm must be built:
 // scripts/serve or scripts/test do it), runs every measurement --rounds times interleaved,
 // and writes the medians of playouts per CPU second to tests/bench/LIMIT.md.
-// Targets (issue 4): native at least 1/10 of the limit on tic-tac-toe and connect four, 1/20
-// on breakthrough; our wasm at least 0.7 of our native rate.
+// Targets: native at least 1/10 of the limit on tic-tac-toe and connect four (issue 4),
+// 1/4 on breakthrough (issue 39, met; the other two still short of it); our wasm at
+// least 0.7 of our native rate.
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ const CORPUS = join(ROOT, '../shared/corpus/ggp-base');
 const GAMES = [
   { name: 'tictactoe', file: 'tictactoe.kif', target: 1 / 10 },
   { name: 'connectfour', file: 'connectFour.kif', target: 1 / 10 },
-  { name: 'breakthrough', file: 'breakthrough.kif', target: 1 / 20 },
+  { name: 'breakthrough', file: 'breakthrough.kif', target: 1 / 4 },
 ];
 
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

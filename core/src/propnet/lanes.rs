@@ -31,11 +31,6 @@ pub struct Lanes {
     state: Vec<u64>,
     /// Per fluent, all ones when it holds initially.
     init: Vec<u64>,
-    /// Per move of the role being chosen, the lanes where it is legal (`choose_sliced`).
-    rows: Vec<u64>,
-    /// Counters of the role being chosen: legal moves, then the rank of the move drawn.
-    count: Sliced,
-    rank: Sliced,
     /// The role being chosen's legal moves, one bit set per lane: the bits of moves
     /// `64 b..64 (b + 1)` of lane `i` are word `i * blocks + b` (`choose_transposed`).
     by_lane: Vec<u64>,
@@ -125,9 +120,6 @@ impl Default for Lanes {
             val: Vec::new(),
             state: Vec::new(),
             init: Vec::new(),
-            rows: Vec::new(),
-            count: Sliced::default(),
-            rank: Sliced::default(),
             by_lane: Vec::new(),
             rng: std::array::from_fn(|_| Rng::new(0)),
             index: [0; LANES],
@@ -149,29 +141,19 @@ fn set(val: &mut [u64], node: usize, v: u64) {
     val[2 * node + 1] = !v;
 }
 
-/// Small counters of the 64 lanes, bit-sliced: bit `b` of lane `i`'s number is bit `i` of
-/// `bits[b]`.
-#[derive(Clone, Default)]
-struct Sliced {
-    bits: [u64; 32],
-    width: usize,
-}
+/// Small counters of the 64 lanes, bit-sliced, `W` bits each: bit `b` of lane `i`'s
+/// number is bit `i` of word `b`. With `W` known the words stay in registers and every
+/// operation is a fixed run of instructions, without a loop to exit.
+#[derive(Clone, Copy)]
+struct Sliced<const W: usize>([u64; W]);
 
-impl Sliced {
-    /// Zero counters for numbers up to `max` (only the words that takes are cleared).
-    #[inline(always)]
-    fn reset(&mut self, max: usize) {
-        self.width = (usize::BITS - max.leading_zeros()).max(1) as usize;
-        self.bits[..self.width].fill(0);
-    }
+impl<const W: usize> Sliced<W> {
+    const ZERO: Sliced<W> = Sliced([0; W]);
 
-    /// Adds 1 in the lanes of `carry`.
+    /// Adds 1 in the lanes of `carry` (whose numbers stay below `2^W`).
     #[inline(always)]
     fn add(&mut self, mut carry: u64) {
-        for w in &mut self.bits[..self.width] {
-            if carry == 0 {
-                break;
-            }
+        for w in &mut self.0 {
             let next = *w & carry;
             *w ^= carry;
             carry = next;
@@ -181,10 +163,7 @@ impl Sliced {
     /// Subtracts 1 in the lanes of `borrow` (whose numbers are not 0).
     #[inline(always)]
     fn sub(&mut self, mut borrow: u64) {
-        for w in &mut self.bits[..self.width] {
-            if borrow == 0 {
-                break;
-            }
+        for w in &mut self.0 {
             let next = !*w & borrow;
             *w ^= borrow;
             borrow = next;
@@ -194,26 +173,24 @@ impl Sliced {
     /// The lanes whose number is not 0.
     #[inline(always)]
     fn nonzero(&self) -> u64 {
-        self.bits[..self.width].iter().fold(0, |a, &w| a | w)
+        self.0.iter().fold(0, |a, &w| a | w)
     }
 
     /// The lanes whose number is at least 2.
     #[inline(always)]
     fn above_one(&self) -> u64 {
-        self.bits[1..self.width].iter().fold(0, |a, &w| a | w)
+        self.0[1..].iter().fold(0, |a, &w| a | w)
     }
 
     #[inline(always)]
-    fn get(&self, lane: usize) -> usize {
-        self.bits[..self.width].iter().rev().fold(0, |n, &w| n << 1 | (w >> lane & 1) as usize)
+    fn get(&self, lane: usize) -> u64 {
+        (0..W).fold(0, |n, b| n | (self.0[b] >> lane & 1) << b)
     }
 
     /// Sets lane `lane`'s number (which is 0) to `n`.
     #[inline(always)]
-    fn put(&mut self, lane: usize, n: usize) {
-        for (b, w) in self.bits[..self.width].iter_mut().enumerate() {
-            *w |= (((n >> b) & 1) as u64) << lane;
-        }
+    fn put(&mut self, lane: usize, n: u64) {
+        (0..W).for_each(|b| self.0[b] |= (n >> b & 1) << lane);
     }
 }
 
@@ -221,18 +198,25 @@ impl Sliced {
 /// off-diagonal halves swap, then the quarters within them, down to single bits.
 #[inline(always)]
 fn transpose(a: &mut [u64; LANES]) {
-    let mut j = 32;
-    let mut mask: u64 = 0x0000_0000_ffff_ffff;
-    while j != 0 {
-        let mut k = 0;
-        while k < LANES {
-            let t = ((a[k] >> j) ^ a[k + j]) & mask;
-            a[k] ^= t << j;
-            a[k + j] ^= t;
-            k = (k + j + 1) & !j;
+    swap_blocks::<32>(a, 0x0000_0000_ffff_ffff);
+    swap_blocks::<16>(a, 0x0000_ffff_0000_ffff);
+    swap_blocks::<8>(a, 0x00ff_00ff_00ff_00ff);
+    swap_blocks::<4>(a, 0x0f0f_0f0f_0f0f_0f0f);
+    swap_blocks::<2>(a, 0x3333_3333_3333_3333);
+    swap_blocks::<1>(a, 0x5555_5555_5555_5555);
+}
+
+/// One step of `transpose`: in every pair of row groups `J` apart, the high `J`-bit
+/// columns of the first group swap with the low ones of the second (`mask`: the low
+/// columns). With `J` known the loops unroll and run on several words at once.
+#[inline(always)]
+fn swap_blocks<const J: usize>(a: &mut [u64; LANES], mask: u64) {
+    for base in (0..LANES).step_by(2 * J) {
+        for k in base..base + J {
+            let t = ((a[k] >> J) ^ a[k + J]) & mask;
+            a[k] ^= t << J;
+            a[k + J] ^= t;
         }
-        j >>= 1;
-        mask ^= mask << j;
     }
 }
 
@@ -508,42 +492,53 @@ impl Propnet {
         }
     }
 
-    /// `choose`, word-wise: the lanes' numbers of legal moves are counted in bit-sliced
-    /// counters (`Sliced`); each lane with a choice draws its move's rank; then one pass
-    /// over the moves gives every lane the legal move of that rank.
+    /// `choose`, word-wise, with counters as wide as the role's number of moves takes
+    /// (at most 64: 7 bits).
     #[inline(always)]
     fn choose_sliced(&self, l: &mut Lanes, r: usize, moving: u64) -> u64 {
+        match usize::BITS - self.role_moves[r].len().leading_zeros() {
+            0 | 1 => self.choose_sliced_in::<1>(l, r, moving),
+            2 => self.choose_sliced_in::<2>(l, r, moving),
+            3 => self.choose_sliced_in::<3>(l, r, moving),
+            4 => self.choose_sliced_in::<4>(l, r, moving),
+            5 => self.choose_sliced_in::<5>(l, r, moving),
+            6 => self.choose_sliced_in::<6>(l, r, moving),
+            _ => self.choose_sliced_in::<7>(l, r, moving),
+        }
+    }
+
+    /// `choose`, word-wise: the lanes' numbers of legal moves are counted in bit-sliced
+    /// counters of `W` bits (`Sliced`); each lane with a choice draws its move's rank; then
+    /// one pass over the moves gives every lane the legal move of that rank.
+    #[inline(always)]
+    fn choose_sliced_in<const W: usize>(&self, l: &mut Lanes, r: usize, moving: u64) -> u64 {
         let net = &self.net;
         let moves = self.role_moves[r].clone();
         let first = 1 + self.fluent_text.len() + moves.start as usize;
-        let n = moves.len();
-        let Lanes { count, rank, rows, val, rng, .. } = l;
-        count.reset(n);
-        rows.clear();
-        for m in moves {
-            let legal = lit(val, net.outputs[net.slots.legal + m as usize]) & moving;
-            rows.push(legal);
-            count.add(legal);
+        let Lanes { val, rng, .. } = l;
+        let legal = &net.outputs[net.slots.legal + moves.start as usize..][..moves.len()];
+        // Per move, the lanes where it is legal.
+        let mut rows = [0u64; LANES];
+        let mut count = Sliced::<W>::ZERO;
+        for (row, &g) in rows.iter_mut().zip(legal) {
+            *row = lit(val, g) & moving;
+            count.add(*row);
         }
+        let rows = &rows[..legal.len()];
         let stuck = moving & !count.nonzero();
-        rank.reset(n);
+        let mut rank = Sliced::<W>::ZERO;
         for lane in lanes(count.above_one()) {
-            rank.put(lane, rng[lane].below(count.get(lane)));
+            rank.put(lane, rng[lane].below(count.get(lane) as usize) as u64);
         }
         let mut pending = moving & !stuck;
+        // Without branches: which rows hold a lane's move depends on the lane's draw.
         for (i, &legal) in rows.iter().enumerate() {
             let here = legal & pending;
-            if here == 0 {
-                continue;
-            }
             let hit = here & !rank.nonzero();
             let now = val[2 * (first + i)] | hit;
             set(val, first + i, now);
             pending &= !hit;
             rank.sub(here & !hit);
-            if pending == 0 {
-                break;
-            }
         }
         stuck
     }
@@ -664,18 +659,19 @@ mod tests {
     #[test]
     fn sliced_counters_count_per_lane() {
         let mut rng = Rng::new(3);
-        let rows: Vec<u64> = (0..300).map(|_| rng.next_u64() & rng.next_u64()).collect();
-        let mut c = Sliced::default();
-        c.reset(rows.len());
+        let rows: Vec<u64> = (0..100).map(|_| rng.next_u64() & rng.next_u64()).collect();
+        let mut c = Sliced::<7>::ZERO;
         rows.iter().for_each(|&r| c.add(r));
-        let expected = |lane: usize| rows.iter().filter(|&&r| r >> lane & 1 != 0).count();
+        let expected = |lane: usize| rows.iter().filter(|&&r| r >> lane & 1 != 0).count() as u64;
         for lane in 0..64 {
             assert_eq!(c.get(lane), expected(lane), "lane {lane}");
         }
         assert_eq!(c.nonzero(), rows.iter().fold(0, |a, &r| a | r));
+        let above_one = (0..64).filter(|&lane| expected(lane) > 1).fold(0, |a, lane| a | 1 << lane);
+        assert_eq!(c.above_one(), above_one);
         rows.iter().for_each(|&r| c.sub(r));
         assert_eq!(c.nonzero(), 0);
-        c.put(5, 300);
-        assert_eq!((c.get(5), c.above_one()), (300, 1 << 5));
+        c.put(5, 100);
+        assert_eq!((c.get(5), c.above_one()), (100, 1 << 5));
     }
 }
