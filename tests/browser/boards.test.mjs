@@ -254,10 +254,16 @@ test('an othello whose empty cells are `green` is drawn on green, not on a chess
   const board = page.locator('#board');
   assert.doesNotMatch(await board.getAttribute('class'), /\bchequered\b/);
   assert.match(await board.getAttribute('class'), /\bclothed\b/);
-  // Read once the board stands (fit.ts may draw it again as it sizes it).
-  const backgrounds = () => page.locator('#board .cell').evaluateAll((els) => [...new Set(els.filter((e) => e.isConnected).map((e) => getComputedStyle(e).backgroundColor))]);
-  await page.waitForFunction(() => [...document.querySelectorAll('#board .cell')].every((e) => getComputedStyle(e).backgroundColor !== ''));
-  assert.deepEqual(await backgrounds(), ['rgb(24, 128, 56)']);
+  // Read in one go once the board stands with its 64 cells (fit.ts may draw it again as it
+  // sizes it: read in two steps, the cells could be gone in between).
+  const backgrounds = await page
+    .waitForFunction(() => {
+      const cells = [...document.querySelectorAll('#board .cell')];
+      const colours = cells.map((e) => getComputedStyle(e).backgroundColor);
+      return cells.length === 64 && colours.every((c) => c !== '') && [...new Set(colours)];
+    })
+    .then((found) => found.jsonValue());
+  assert.deepEqual(backgrounds, ['rgb(24, 128, 56)']);
   assert.equal(await page.locator('#board .disc').count(), 4);
   await cell(page, 1, 1).click();
   assert.equal(await page.locator('#board .disc').count(), 5);
