@@ -18,6 +18,7 @@
 mod decompose;
 mod invariant;
 pub mod model;
+mod outputs;
 mod relax;
 mod rules;
 pub mod stages;
@@ -118,6 +119,9 @@ pub struct Ground {
     pub stages: Vec<Stage>,
     /// Whether the game defines `sees` (GDL-II), even if no ground `sees` rule is left.
     defines_sees: bool,
+    /// The rules as written when terminal and goal are left to the reasoner (`outputs`):
+    /// the game did not ground with them.
+    pub outputs: Option<Description>,
 }
 
 impl Ground {
@@ -224,7 +228,8 @@ impl Ground {
             .defining_sees(self.defines_sees))
     }
 
-    /// The ground program as a syntax tree (to load it into an engine).
+    /// The ground program as a syntax tree (to load it into an engine), with the first-order
+    /// rules of terminal and goal when they are left to the reasoner.
     pub fn description(&self) -> Description {
         let items = (0..self.rules.len())
             .map(|r| {
@@ -242,14 +247,37 @@ impl Ground {
                     .collect();
                 Item::Rule(Rule { head: self.atom_term(self.rules.head(r)), body, span: Span::default() })
             })
+            .chain(self.outputs.iter().flat_map(|d| outputs::first_order(d).items))
             .collect();
         Description { items }
     }
 }
 
 /// Grounds a description, stage by stage (`stages::STAGES`). `now` gives milliseconds (for
-/// the stages' times); `progress` is told each stage's name as it starts.
+/// the stages' times); `progress` is told each stage's name as it starts. When it does not
+/// ground, it is ground again without the rules only terminal and goal need, which are
+/// then left to the reasoner (`outputs`); if that fails too, the first error is returned.
 pub fn ground(
+    desc: &Description,
+    options: Options,
+    now: &dyn Fn() -> f64,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Ground, Diagnostic> {
+    let failed = match ground_program(desc, options, now, progress) {
+        Ok(g) => return Ok(g),
+        Err(e) => e,
+    };
+    let Some(network) = outputs::without_outputs(desc) else { return Err(failed) };
+    let Ok(mut g) = ground_program(&network, options, now, progress) else { return Err(failed) };
+    g.stats.warnings.push(format!(
+        "terminal and goal are computed by the reasoner on each state: with them the game does not ground ({})",
+        failed.message
+    ));
+    g.outputs = Some(desc.clone());
+    Ok(g)
+}
+
+fn ground_program(
     desc: &Description,
     options: Options,
     now: &dyn Fn() -> f64,
@@ -330,7 +358,7 @@ pub fn ground(
     let stages = timeline.stages;
     stats.stage_ms = stages.iter().map(|s| (s.name, s.ms)).collect();
     let defines_sees = desc.rules().any(crate::gdl2::is_sees);
-    Ok(Ground { store, rules, stats, renamed, stages, defines_sees })
+    Ok(Ground { store, rules, stats, renamed, stages, defines_sees, outputs: None })
 }
 
 /// The ground program (or the instances before pruning: `what`) passed `max`; names the

@@ -15,6 +15,7 @@ mod eval;
 pub mod factors;
 mod lanes;
 mod layout;
+mod outputs;
 mod read;
 
 use compile::Label;
@@ -111,6 +112,8 @@ pub struct Propnet {
     lanes: lanes::Lanes,
     /// The game's independent subgames.
     factors: std::sync::Arc<factors::Factors>,
+    /// Terminal and goal from the reasoner, when the grounder left them to it.
+    outputs: Option<outputs::Outputs>,
     pub stats: Stats,
 }
 
@@ -136,6 +139,7 @@ impl Propnet {
             (count(Label::Permanent), count(Label::Persistent), count(Label::Ephemeral));
         let net = layout::layout(built, p.moves.len() as u32);
         let store = g.store();
+        let outputs = g.outputs.as_ref().map(|d| outputs::Outputs::new(d, store, &p.fluents)).transpose()?;
         let stats = Stats {
             fluents: p.fluents.len(),
             moves: p.moves.len(),
@@ -180,12 +184,19 @@ impl Propnet {
             chosen: Vec::new(),
             lanes: Default::default(),
             factors,
+            outputs,
             net,
             stats,
         };
         let built = now();
         let (strategy, per_ply) = match options.strategy {
             Some(s) => (s, None),
+            // Terminal and goal on the reasoner cost more than either strategy, and lanes
+            // cannot ask it: one playout at a time.
+            None if m.outputs.is_some() => {
+                m.stats.lanes_from = None;
+                (Strategy::Propagate, None)
+            }
             None => {
                 let (s, per_ply) = m.measure(now);
                 (s, Some(per_ply))
@@ -296,9 +307,12 @@ impl Propnet {
         }
     }
 
-    fn is_terminal_now(&mut self) -> bool {
+    fn is_terminal_now(&mut self) -> Result<bool> {
+        if let Some(o) = &mut self.outputs {
+            return o.is_terminal(&self.current);
+        }
         self.need(LEGAL);
-        self.values.out(self.net.slots.terminal)
+        Ok(self.values.out(self.net.slots.terminal))
     }
 
     /// The legal moves of `role` in the current state, into `out`.
@@ -322,13 +336,16 @@ impl Propnet {
         }
     }
 
-    fn goals_now(&mut self) -> Vec<Vec<GoalValue>> {
+    fn goals_now(&mut self) -> Result<Vec<Vec<GoalValue>>> {
+        if let Some(o) = &mut self.outputs {
+            return o.goals(&self.current);
+        }
         self.need(GOAL);
         let v = &self.values;
         let goals = self.net.goals.iter().zip(&self.goal_values);
-        goals
+        Ok(goals
             .map(|(lits, values)| lits.iter().zip(values).filter(|(&l, _)| v.get(l)).map(|(_, x)| x.clone()).collect())
-            .collect()
+            .collect())
     }
 
     /// The next state after `joint` from the current state, into `self.next`:
@@ -380,8 +397,8 @@ impl Propnet {
         let (mut legal, mut chosen) = (std::mem::take(&mut self.legal), std::mem::take(&mut self.chosen));
         let mut result = Outcome::cut(max_steps);
         'play: for length in 0..=max_steps {
-            if self.is_terminal_now() {
-                result = Outcome::ended(length, self.goals_now());
+            if self.is_terminal_now()? {
+                result = Outcome::ended(length, self.goals_now()?);
                 break;
             }
             if length == max_steps {
@@ -428,12 +445,12 @@ impl StateMachine for Propnet {
 
     fn is_terminal(&mut self, state: &State) -> Result<bool> {
         self.load(state);
-        Ok(self.is_terminal_now())
+        self.is_terminal_now()
     }
 
     fn goals(&mut self, state: &State) -> Result<Vec<Vec<GoalValue>>> {
         self.load(state);
-        Ok(self.goals_now())
+        self.goals_now()
     }
 
     fn next_state(&mut self, state: &State, joint: &[u32]) -> Result<State> {
@@ -471,7 +488,8 @@ impl StateMachine for Propnet {
     }
 
     fn factors(&self) -> Option<&factors::Factors> {
-        Some(&self.factors)
+        // Subgames are found in the ground program, which lacks terminal and goal then.
+        self.outputs.is_none().then_some(&*self.factors)
     }
 
     fn playout(&mut self, rng: &mut Rng, max_steps: usize) -> Result<Outcome> {
