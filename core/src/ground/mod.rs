@@ -222,8 +222,15 @@ impl Ground {
 
     /// The ground program loaded into the reasoner (engine `ground`). A ground program is
     /// already as specific as it gets: no specialisation, no demand transformation.
+    /// With first-order rules for terminal and goal, the reasoner chooses how to evaluate
+    /// them as for any game.
     pub fn reasoner(&self, limits: Limits) -> Result<Reasoner, Diagnostic> {
-        Ok(Reasoner::from_rules(normalise(&self.description())?, limits)?
+        let desc = self.description();
+        let r = match self.outputs {
+            Some(_) => Reasoner::new(&desc, limits)?,
+            None => Reasoner::from_rules(normalise(&desc)?, limits)?,
+        };
+        Ok(r
             .named("ground")
             .defining_sees(self.defines_sees))
     }
