@@ -230,9 +230,7 @@ impl Ground {
             Some(_) => Reasoner::new(&desc, limits)?,
             None => Reasoner::from_rules(normalise(&desc)?, limits)?,
         };
-        Ok(r
-            .named("ground")
-            .defining_sees(self.defines_sees))
+        Ok(r.named("ground").defining_sees(self.defines_sees))
     }
 
     /// The ground program as a syntax tree (to load it into an engine), with the first-order

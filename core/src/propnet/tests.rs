@@ -243,3 +243,72 @@ fn batch_playouts_from_a_state_equal_one_at_a_time() {
         assert!(one.iter().all(|o| o.length < 40), "{name}: playouts start from the state, not the initial one");
     }
 }
+
+/// Marks on six squares; the game is won by four marked squares in a row, read through
+/// `quad` (360 instances, more than `LEFT_OUT_LIMIT` allows), which only terminal and goal
+/// need; the rest grounds into 45 rules.
+const TRIPLES: &str = "(role r) (v 1) (v 2) (v 3) (v 4) (v 5) (v 6)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6)
+(init (step 0))
+(<= (legal r (mark ?x)) (v ?x) (not (true (m ?x))))
+(<= (next (m ?x)) (does r (mark ?x)))
+(<= (next (m ?x)) (true (m ?x)))
+(<= (next (step ?n)) (true (step ?k)) (succ ?k ?n))
+(<= (quad ?a ?b ?c ?d) (true (m ?a)) (true (m ?b)) (true (m ?c)) (true (m ?d))
+    (distinct ?a ?b) (distinct ?a ?c) (distinct ?a ?d) (distinct ?b ?c) (distinct ?b ?d) (distinct ?c ?d))
+(<= win (quad ?a ?b ?c ?d) (succ ?a ?b) (succ ?b ?c) (succ ?c ?d))
+(<= terminal win)
+(<= terminal (true (step 5)))
+(<= (goal r 100) win)
+(<= (goal r 0) (not win))";
+const LEFT_OUT_LIMIT: usize = 50;
+
+/// When only terminal and goal overflow the grounding, the network plays with the reasoner
+/// computing them per state: the traces (network under every option, one playout at a time
+/// and in batches, and the ground engine with the first-order rules) are the reasoner's.
+#[test]
+fn terminal_and_goal_left_to_the_reasoner_play_like_it() {
+    let loaded = crate::load(TRIPLES, Default::default()).unwrap();
+    let flat = ground(&loaded.description, GroundOptions::default(), &|| 0.0, &mut |_| {}).unwrap();
+    assert!(flat.outputs.is_none() && flat.stats.rules > LEFT_OUT_LIMIT, "{}", flat.stats.rules);
+    let options = GroundOptions { max_rules: LEFT_OUT_LIMIT, ..Default::default() };
+    let g = ground(&loaded.description, options, &|| 0.0, &mut |_| {}).unwrap();
+    assert!(g.outputs.is_some() && g.stats.warnings.iter().any(|w| w.contains("terminal and goal")));
+    assert!(g.stats.rules <= LEFT_OUT_LIMIT && !g.print(crate::parse::Syntax::Prefix).contains("quad"));
+    let mut r = loaded.reasoner;
+    let mut ground_engine = g.reasoner(Default::default()).unwrap();
+    let mut nets: Vec<Propnet> = ALL_OPTS
+        .iter()
+        .flat_map(|&opt| [Strategy::Sweep, Strategy::Propagate].map(|s| (opt, Some(s))))
+        .chain([(Opt { frame: true, persist: true }, None)])
+        .map(|(opt, strategy)| Propnet::new(&g, Options { opt, strategy }, &|| 0.0).unwrap())
+        .collect();
+    assert!(nets.last().unwrap().stats.lanes_from.is_none() && nets[0].factors().is_none());
+    let mut ended = [0, 0];
+    for seed in 0..40 {
+        let a = record_playout(&mut r, &mut Rng::new(seed), 20).unwrap();
+        assert_eq!(a, record_playout(&mut ground_engine, &mut Rng::new(seed), 20).unwrap(), "seed {seed}");
+        for p in &mut nets {
+            assert_eq!(a, record_playout(p, &mut Rng::new(seed), 20).unwrap(), "seed {seed} {:?}", p.stats);
+        }
+        let x = step_playout(&mut r, &mut Rng::new(seed), 20).unwrap();
+        ended[usize::from(x.goals.as_ref().is_some_and(|g| g[0] == [GoalValue::Int(100)]))] += 1;
+    }
+    assert!(ended[0] > 0 && ended[1] > 0, "both outcomes are played: {ended:?}");
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    let init = r.initial_state();
+    r.playouts_from(&init, &mut Rng::new(7), 64, 20, &mut |i, o| xs.push((i, o.clone()))).unwrap();
+    let p = nets.last_mut().unwrap();
+    let init = p.initial_state();
+    p.playouts_from(&init, &mut Rng::new(7), 64, 20, &mut |i, o| ys.push((i, o.clone()))).unwrap();
+    assert_eq!(xs, ys);
+}
+
+/// A game whose network part overflows too still fails.
+#[test]
+fn a_network_part_that_overflows_still_fails() {
+    let loaded = crate::load(TRIPLES, Default::default()).unwrap();
+    let options = GroundOptions { max_rules: 5, ..Default::default() };
+    let e = ground(&loaded.description, options, &|| 0.0, &mut |_| {}).unwrap_err();
+    assert_eq!(e.code, "too-many-ground-rules", "{}", e.message);
+}
