@@ -26,13 +26,16 @@ pub type Result<T> = std::result::Result<T, String>;
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null, rename = "GroundStage"))]
 pub struct Stage {
-    /// `normalised`, `fixed`, `specialised`, `decomposed`, `domains`, `ground`, `network`.
+    /// A name of `ground::stages::STAGES`, or `network`.
     pub name: &'static str,
     /// What it does, in a sentence.
     pub explanation: &'static str,
     /// What it holds, in words with its counts ("180 rules", "29 base fluents (declared) ...").
     pub summary: String,
     pub ms: f64,
+    /// Whether the stage's rules can be shown (`GroundProgram::stage_text`): the passes'
+    /// rules are recorded, the ground program is kept; the rules between are not.
+    pub text: bool,
 }
 
 /// The engine `auto` picks for a game, known before the full grounding (which may be long).
@@ -181,16 +184,19 @@ impl GroundProgram {
         let mut passes = Vec::new();
         let mut stages: Vec<Stage> = Vec::new();
         for stage in recorded {
-            let summary = match (&stage.rules, stage.name) {
-                (Some(rules), _) => plural(rules.len(), "rule"),
-                (None, "domains") => format!(
+            let rules = |what| plural(stage.count.unwrap_or_default(), what);
+            let summary = match stage.name {
+                "domains" => format!(
                     "{}, {}",
                     domain(s.base, s.declared_base, "base fluent"),
                     domain(s.input, s.declared_input, "input")
                 ),
-                (None, _) => format!("{}, {}", plural(s.rules, "ground rule"), plural(model.atoms.len(), "atom")),
+                "instantiated" => rules("rule instance"),
+                "ground" => format!("{}, {}", rules("ground rule"), plural(model.atoms.len(), "atom")),
+                _ => rules("rule"),
             };
-            stages.push(Stage { name: stage.name, explanation: stage.explanation, summary, ms: stage.ms });
+            let text = stage.rules.is_some() || matches!(stage.name, "domains" | "ground");
+            stages.push(Stage { name: stage.name, explanation: stage.explanation, summary, ms: stage.ms, text });
             if let Some(rules) = stage.rules {
                 passes.push((stage.name, rules));
             }
@@ -211,6 +217,7 @@ impl GroundProgram {
                 None => "not built: the game plays on the reasoner".into(),
             },
             ms: network.as_ref().map_or(0.0, |n| n.build_ms),
+            text: false,
         });
         let mut relations: Vec<(String, usize)> = s.rules_per_relation.clone().into_iter().collect();
         crate::order::sort_by(&mut relations, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -381,10 +388,17 @@ mod tests {
         let p = program(TICTACTOE);
         let s = p.summary();
         let names: Vec<&str> = s.stages.iter().map(|st| st.name).collect();
-        assert_eq!(names, ["normalised", "fixed", "specialised", "decomposed", "domains", "ground", "network"]);
+        let all = ["normalised", "fixed", "specialised", "decomposed", "domains", "instantiated", "pruned", "unfolded"];
+        assert_eq!(names, [&all[..], &["ground", "network"]].concat());
         assert!(s.stages.iter().all(|st| st.ms > 0.0), "{:?}", s.stages);
         assert_eq!(s.stages[4].summary, "29 base fluents (declared), 20 inputs (declared)");
-        assert!(s.stages[5].summary.starts_with("180 ground rules"), "{}", s.stages[5].summary);
+        // Each pass over the ground rules leaves at most what it was given.
+        let counts: Vec<usize> =
+            s.stages[5..9].iter().map(|st| st.summary.split(' ').next().unwrap().parse().unwrap()).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]) && counts[3] == 180, "{counts:?}");
+        assert!(s.stages[8].summary.starts_with("180 ground rules"), "{}", s.stages[8].summary);
+        let shown: Vec<&str> = s.stages.iter().filter(|st| st.text).map(|st| st.name).collect();
+        assert_eq!(shown, ["normalised", "fixed", "specialised", "decomposed", "domains", "ground"]);
         assert_eq!((s.choice.engine, s.rules), ("propnet", 180));
         assert!(s.choice.engine_note.starts_with("propnet (180 ground rules"), "{}", s.choice.engine_note);
         assert!(s.choice.network.as_ref().is_some_and(|n| n.gates > 0));

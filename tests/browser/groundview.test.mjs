@@ -118,11 +118,12 @@ test('a limit that stops grounding is named, and "Try with larger limits" ground
 test('tic-tac-toe: the ground program shows the position, a chosen move lights its rules', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await openGround(page);
-  // Pipeline: seven stages with counts and times.
+  // Pipeline: ten stages with counts and times.
   const stages = page.locator('.gv-stage');
-  assert.equal(await stages.count(), 7);
+  assert.equal(await stages.count(), 10);
   assert.match(await stages.nth(4).textContent(), /domains29 base fluents \(declared\), 20 inputs \(declared\)[\d.]+ ms/);
-  assert.match(await stages.nth(5).textContent(), /ground180 ground rules/);
+  assert.match(await stages.nth(5).textContent(), /instantiated\d+ rule instances/);
+  assert.match(await stages.nth(8).textContent(), /ground180 ground rules/);
   assert.match(await count(page), /^180 ground rules · \d+ fire now$/);
   // legal/2 and "fires now": x's nine marks and o's noop.
   await page.locator('#gv-relation').selectOption({ label: 'legal/2 (20)' });
@@ -199,7 +200,7 @@ test('tic-tac-toe: each stage of the pipeline can be viewed; the program follows
   const { context, page, errors } = await openPage(env.browser, env.url);
   await openGround(page);
   // The stages in order, each saying in a line what it does; the colours have a legend.
-  assert.deepEqual(await page.locator('.gv-stage').evaluateAll((bs) => bs.map((b) => b.dataset.stage)), ['normalised', 'fixed', 'specialised', 'decomposed', 'domains', 'ground', 'network']);
+  assert.deepEqual(await page.locator('.gv-stage').evaluateAll((bs) => bs.map((b) => b.dataset.stage)), ['normalised', 'fixed', 'specialised', 'decomposed', 'domains', 'instantiated', 'pruned', 'unfolded', 'ground', 'network']);
   for (const why of await page.locator('.gv-stage-why').allTextContents()) assert.ok(why.length > 20, why);
   assert.equal(await page.locator('#gv-legend .gv-key').count(), 5);
   // A rule's row holds its whole text on hover.
@@ -218,6 +219,9 @@ test('tic-tac-toe: each stage of the pipeline can be viewed; the program follows
     const text = (await page.locator('#gv-stage-list').textContent()) ?? '';
     assert.match(text, line, stage);
   }
+  // The passes over the ground rules say how many rules each left, and that their rules are not kept.
+  await page.locator('.gv-stage[data-stage="pruned"]').click();
+  assert.match((await page.locator('#gv-stage').textContent()) ?? '', /This stage left \d+ rules; its rules are not kept/);
   await shot(page, 'groundview-stage');
   // In infix the program prints in infix, and a chosen move still finds its rules.
   await page.locator('#to-infix').click();

@@ -410,8 +410,12 @@ test("a student's player and a remote player meet in one tournament, and in the 
     await address.dispatchEvent('change');
     await page.waitForFunction(() => document.querySelector('#ma-remote .remote-status')?.dataset.reachable === 'true', null, { timeout: 15_000 });
     await page.locator('#ma-games').fill('2');
+    // The remote player is reached through one worker for the whole match, not one a message.
+    let workers = 0;
+    page.on('worker', (w) => (workers += /match-worker/.test(w.url()) ? 1 : 0));
     await page.locator('#ma-run').click();
     await page.waitForFunction(() => document.querySelector('#ma-where')?.textContent.startsWith('2 of 2 games'), null, { timeout: 120_000 });
+    assert.equal(workers, 1, 'match workers started for the match');
     const row = (await page.locator('#ma-results table.match-table').first().locator('tbody tr').allTextContents()).find((r) => r.startsWith('my player: minimax'));
     assert.match(row ?? '', /^my player: minimax2\d\d0/, row);
     assert.equal(await page.locator('#ma-log li.fault').count(), 0);

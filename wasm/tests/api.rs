@@ -213,14 +213,17 @@ fn ground_reports_the_engine_stages_program_and_values_and_another_engine_plays(
     let stages = gdl_wasm::groundview::ground_stage_names().unwrap().dyn_into::<Array>().unwrap();
     let names = |a: &Array| a.iter().map(|s| s.as_string().unwrap()).collect::<Vec<_>>();
     assert_eq!(names(&told), names(&stages));
-    assert_eq!(names(&stages), ["normalised", "fixed", "specialised", "decomposed", "domains", "ground"]);
+    assert_eq!(
+        names(&stages),
+        ["normalised", "fixed", "specialised", "decomposed", "domains", "instantiated", "pruned", "unfolded", "ground"]
+    );
     // After a limit stopped it, the page may ground again with limits 4 times as large.
     let larger = gdl_wasm::groundview::larger_limits(1).unwrap();
     assert_eq!(num(&larger, "scale"), 4.0);
     assert_eq!(num(&game.ground("prefix", 4, None).unwrap().summary().unwrap(), "rules"), 180.0);
     let summary = g.summary().unwrap();
     assert_eq!(num(&summary, "rules"), 180.0);
-    assert_eq!(get(&summary, "stages").dyn_into::<Array>().unwrap().length(), 7);
+    assert_eq!(get(&summary, "stages").dyn_into::<Array>().unwrap().length(), 10);
     let atoms = g.atoms();
     assert!(atoms.iter().any(|a| a == "legal(x, mark(1, 1))"), "{atoms:?}");
     assert_eq!(g.heads().len(), 180);

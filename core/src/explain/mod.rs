@@ -140,8 +140,7 @@ impl Explainer {
         let rules = flatten(desc).map_err(|d| d.message)?;
         let index = LineIndex::new(text);
         let lines = rules.iter().map(|r| index.line_col(r.span.start).0).collect();
-        let mut m =
-            Reasoner::from_rules(stratify(Program::new(rules.clone())).into_rules(), limits).map_err(|d| d.message)?;
+        let mut m = Reasoner::from_program(stratify(Program::new(rules.clone())), limits).map_err(|d| d.message)?;
         let mut graph = graph_of(&rules);
         let does = graph.id(("does".into(), 2));
         let sccs = graph.sccs();

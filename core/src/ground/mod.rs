@@ -26,7 +26,7 @@ pub mod stages;
 use crate::ast::{Description, Item, Literal, Rule, Term};
 use crate::diagnostic::{Diagnostic, Span};
 use crate::parse::Syntax;
-use crate::program::{normalise, NRule, Program};
+use crate::program::{NRule, Program};
 use crate::reasoner::{Limits, LoadFailure, Reasoner};
 use crate::term::{SymId, TermId, TermStore};
 use relax::{Capture, Relaxed};
@@ -228,7 +228,7 @@ impl Ground {
         let desc = self.description();
         let r = match self.outputs {
             Some(_) => Reasoner::new(&desc, limits)?,
-            None => Reasoner::from_rules(normalise(&desc)?, limits)?,
+            None => Reasoner::from_program(Program::normalised(&desc)?, limits)?,
         };
         Ok(r.named("ground").defining_sees(self.defines_sees))
     }
@@ -313,9 +313,9 @@ fn ground_program(
     stats.declared_input = relaxed.declared_input;
     stats.base = engine.facts("base", 1).len();
     stats.input = engine.facts("input", 2).len();
-    timeline.end(None);
+    timeline.end(None, None);
 
-    timeline.start(stages::GROUND);
+    timeline.start(stages::INSTANTIATED);
     // Each capture fact is one rule instance: too many fail before any is built.
     let counts: Vec<(&str, usize)> = (relaxed.captures.iter())
         .flat_map(|c| c.relations.iter().map(|r| (c.name.as_str(), engine.fact_count(r, c.vars.len()))))
@@ -341,11 +341,20 @@ fn ground_program(
     // Only the terms are needed from here on; each pass frees its input.
     let mut store = std::mem::take(engine.store_mut());
     drop(engine);
-    let parts: FxHashMap<_, _> = parts.iter().enumerate().map(|(i, p)| (store.symbol(p), i)).collect();
+    timeline.end(Some(out.len()), None);
+
+    timeline.start(stages::PRUNED);
     let rules = out.keep_used(&store);
     drop(out);
+    timeline.end(Some(rules.len()), None);
+
+    timeline.start(stages::UNFOLDED);
+    let parts: FxHashMap<_, _> = parts.iter().enumerate().map(|(i, p)| (store.symbol(p), i)).collect();
     let unfolded = rules.unfold_parts(&store, &parts);
     drop(rules);
+    timeline.end(Some(unfolded.len()), None);
+
+    timeline.start(stages::GROUND);
     let rules = unfolded.in_order(&store);
     let renamed = parseable_names(&store);
     for r in 0..rules.len() {
@@ -359,7 +368,7 @@ fn ground_program(
         return Err(too_many(counts, options.max_rules, "rules"));
     }
     stats.rules = rules.len();
-    timeline.end(None);
+    timeline.end(Some(rules.len()), None);
     let stages = timeline.stages;
     stats.stage_ms = stages.iter().map(|s| (s.name, s.ms)).collect();
     let defines_sees = desc.rules().any(crate::gdl2::is_sees);
@@ -492,7 +501,7 @@ fn evaluate(
         }
         sure_too_many.is_none()
     };
-    let built = Reasoner::build_while(relaxed.rules.clone(), limits, &mut go_on);
+    let built = Reasoner::build_while(Program::new(relaxed.rules.clone()), limits, &mut go_on);
     let finished = match built {
         Ok(mut engine) => engine.evaluate_all_while(&mut go_on).map(|_| engine),
         Err(LoadFailure::Invalid(d)) => return Err(d),

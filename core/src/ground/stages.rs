@@ -1,5 +1,6 @@
 //! The grounding pipeline as one list of stages (`STAGES`): passes over one program
-//! (normalised, fixed, specialised, decomposed), then the domains and the ground program.
+//! (normalised, fixed, specialised, decomposed), then the domains, and passes over the
+//! ground rules (instantiated, pruned, unfolded, put in order: the ground program).
 //! One clock (`Timeline`) tells the progress callback each stage as it starts and records
 //! it as it ends, with its name, what it does and how long it took, and, when asked, the
 //! rules a pass left: the list the Grounded rules pane shows (`crate::grounded`).
@@ -21,6 +22,8 @@ pub struct Stage {
     /// What the stage does, in a sentence.
     pub explanation: &'static str,
     pub ms: f64,
+    /// How many rules the stage left (`None` for the domains).
+    pub count: Option<usize>,
     /// The rules a pass over the program left, one per line, when the grounding keeps them
     /// (`Options::record_rules`); `None` for the domains and the ground program, which the
     /// ground program itself holds.
@@ -30,7 +33,7 @@ pub struct Stage {
 /// Every stage of a grounding, in the order they run: its name and what it does, in a
 /// sentence. The progress callback is told each name as its stage starts; the page's stage
 /// list and progress bar are this list.
-pub const STAGES: [(&str, &str); 6] = [
+pub const STAGES: [(&str, &str); 9] = [
     (
         "normalised",
         "The rules are rewritten in a simpler form that means the same: a rule with an 'or' becomes one rule per \
@@ -57,15 +60,25 @@ pub const STAGES: [(&str, &str); 6] = [
          by one pass over the rules that ignores every 'not'.",
     ),
     (
+        "instantiated",
+        "Every variable is replaced by each value it can take, giving rules without variables; conditions on facts \
+         known before the game starts are checked once and left out.",
+    ),
+    ("pruned", "Rules that no game question (legal, next, goal, terminal, sees) can ever read are dropped."),
+    ("unfolded", "Where cutting a long rule did not make the rules fewer, its pieces are put back together."),
+    (
         "ground",
-        "Every variable is replaced by each value it can take, giving rules without variables; facts known \
-         before the game starts are filled in, and rules no game question needs are dropped.",
+        "The rules without variables are put in a fixed order, with no rule twice: the ground program the game \
+         plays on.",
     ),
 ];
 
 /// Where the stages after the passes over the program are in `STAGES`.
 pub(super) const DOMAINS: usize = 4;
-pub(super) const GROUND: usize = 5;
+pub(super) const INSTANTIATED: usize = 5;
+pub(super) const PRUNED: usize = 6;
+pub(super) const UNFOLDED: usize = 7;
+pub(super) const GROUND: usize = 8;
 
 /// The one clock of a grounding: tells `progress` each stage as it starts and records it,
 /// timed, as it ends.
@@ -88,12 +101,13 @@ impl<'a> Timeline<'a> {
         self.running = (i, (self.now)());
     }
 
-    /// The stage started last ends, having left `rules` (printed) if they are kept.
-    pub fn end(&mut self, rules: Option<Vec<String>>) {
+    /// The stage started last ends, having left `count` rules (`rules`, printed, if they
+    /// are kept).
+    pub fn end(&mut self, count: Option<usize>, rules: Option<Vec<String>>) {
         let (i, started) = self.running;
         let (name, explanation) = STAGES[i];
         let ms = (self.now)() - started;
-        self.stages.push(Stage { name, explanation, ms, rules });
+        self.stages.push(Stage { name, explanation, ms, count, rules });
     }
 }
 
@@ -120,11 +134,11 @@ pub(super) fn prepare(desc: &Description, record: bool, timeline: &mut Timeline)
     let printed = |program: &Program| record.then(|| program.rules().iter().map(ToString::to_string).collect());
     timeline.start(0);
     let mut prepared = Prepared { program: Program::normalised(desc)?, parts: Vec::new() };
-    timeline.end(printed(&prepared.program));
+    timeline.end(Some(prepared.program.rules().len()), printed(&prepared.program));
     for (i, pass) in PASSES.iter().enumerate() {
         timeline.start(i + 1);
         prepared = pass(prepared);
-        timeline.end(printed(&prepared.program));
+        timeline.end(Some(prepared.program.rules().len()), printed(&prepared.program));
     }
     Ok(prepared)
 }

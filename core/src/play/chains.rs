@@ -74,12 +74,12 @@ fn successor_chains(pairs: impl Iterator<Item = (TermId, TermId)>) -> Vec<Vec<Te
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::normalise;
+    use crate::program::Program;
 
     fn chains_of(text: &str) -> Vec<(String, Vec<String>)> {
         let parsed = crate::parse::parse(text);
         let desc = parsed.description;
-        let mut m = Reasoner::from_rules(normalise(&desc).unwrap(), Default::default()).unwrap();
+        let mut m = Reasoner::from_program(Program::normalised(&desc).unwrap(), Default::default()).unwrap();
         m.evaluate_all().unwrap();
         chains(&desc, &m).into_iter().map(|c| (c.relation, c.values)).collect()
     }

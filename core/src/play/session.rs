@@ -21,7 +21,6 @@ use crate::parse::detect_syntax;
 use crate::players::arena::{play_game, Game as MatchGame};
 use crate::players::catalogue::Entrant;
 use crate::players::{self, catalogue, Spec};
-use crate::program::normalise;
 use crate::protocol::game::{referee_game, Terms};
 use crate::protocol::referee::{Record, Seat};
 use crate::reasoner::{Limits, Reasoner};
@@ -147,8 +146,8 @@ pub struct Domain {
 /// The domain of a valid description. The playing reasoner computes only what play needs,
 /// so a second one, on the rules as written, evaluates every static relation.
 fn domain_of(desc: &Description, limits: Limits) -> Domain {
-    let Ok(rules) = normalise(desc) else { return Domain::default() };
-    let Ok(mut m) = Reasoner::from_rules(rules, limits) else { return Domain::default() };
+    let Ok(program) = crate::program::Program::normalised(desc) else { return Domain::default() };
+    let Ok(mut m) = Reasoner::from_program(program, limits) else { return Domain::default() };
     if m.evaluate_all().is_err() {
         return Domain::default();
     }

@@ -59,6 +59,12 @@ impl Program {
     pub fn graph(&self) -> &DepGraph {
         self.graph.get_or_init(|| graph_of(&self.rules))
     }
+
+    /// The rules and their dependency graph (computed now if no pass has).
+    pub fn into_parts(mut self) -> (Vec<NRule>, DepGraph) {
+        let graph = self.graph.take().unwrap_or_else(|| graph_of(&self.rules));
+        (self.rules, graph)
+    }
 }
 
 /// Normalises every rule of the description; relations that are only locally stratified

@@ -198,7 +198,7 @@ fn probe(
     cap: f64,
 ) -> Result<Attempt, Diagnostic> {
     probing.loads += 1;
-    match Reasoner::build_within(program.clone(), probing.limits, probing.deadline) {
+    match Reasoner::build_within(Program::new(program.clone()), probing.limits, probing.deadline) {
         Ok(mut r) => {
             if let How::Tabled = how {
                 r.tabled = Some(Box::new(Tabled::new(&r, rules)));
@@ -319,7 +319,7 @@ pub fn choose(plain: Vec<NRule>, limits: Limits) -> Result<Reasoner, Diagnostic>
             Ok(r.loaded())
         }
         None => {
-            let mut r = Reasoner::load(rules, limits, deadline)?;
+            let mut r = Reasoner::load(Program::new(rules), limits, deadline)?;
             r.loads = probing.loads + 1;
             Ok(r)
         }

@@ -11,7 +11,7 @@ use super::{sorted_state, Component, Deadline, Limits, LoadFailure, Phase, Reaso
 use crate::deps::DepGraph;
 use crate::diagnostic::Diagnostic;
 use crate::machine::RuntimeError;
-use crate::program::{graph_of, NRule};
+use crate::program::{graph_of, NRule, Program};
 use crate::term::TermStore;
 
 /// The keyword relations every reasoner knows, defined by the game or not (the queries and
@@ -73,10 +73,18 @@ impl Layout {
     }
 }
 
-/// The dependency graph of `rules` with every keyword in it, or the negation cycle that
-/// makes the rules unstratified.
-fn stratified_graph(rules: &[NRule]) -> Result<DepGraph, LoadFailure> {
-    let mut graph = graph_of(rules);
+/// The rules a reasoner loads (a rule for `true` or `does` defines nothing: the state and
+/// the moves are given) and their dependency graph, the program's own when no rule is left
+/// out, with every keyword in it; or the negation cycle that makes the rules unstratified.
+fn stratified(program: Program) -> Result<(Vec<NRule>, DepGraph), LoadFailure> {
+    let given = |r: &NRule| matches!(r.head.name(), Some("true" | "does"));
+    let (rules, mut graph) = if program.rules().iter().any(given) {
+        let rules: Vec<NRule> = program.into_rules().into_iter().filter(|r| !given(r)).collect();
+        let graph = graph_of(&rules);
+        (rules, graph)
+    } else {
+        program.into_parts()
+    };
     for (name, arity) in KEYWORDS {
         graph.id((name.to_string(), arity));
     }
@@ -88,30 +96,29 @@ fn stratified_graph(rules: &[NRule]) -> Result<DepGraph, LoadFailure> {
             format!("negation cycle: {} (a relation may not depend on itself through 'not')", names.join(" → ")),
         )));
     }
-    Ok(graph)
+    Ok((rules, graph))
 }
 
 impl Reasoner {
-    /// Loads normal rules; every evaluation until `loaded` shares `load_deadline`.
+    /// Loads a program; every evaluation until `loaded` shares `load_deadline`.
     pub(super) fn build_within(
-        rules: Vec<NRule>,
+        program: Program,
         limits: Limits,
         load_deadline: Option<Deadline>,
     ) -> Result<Reasoner, LoadFailure> {
-        Reasoner::build_within_while(rules, limits, load_deadline, &mut |_| true)
+        Reasoner::build_within_while(program, limits, load_deadline, &mut |_| true)
     }
 
     /// Loads like `build_within` while `go_on` says so after each static component it
     /// evaluates (and each round of a recursive one); a load it stops fails with a limit
     /// that names no relation (the caller that stopped it knows why).
     pub(super) fn build_within_while(
-        rules: Vec<NRule>,
+        program: Program,
         limits: Limits,
         load_deadline: Option<Deadline>,
         go_on: &mut dyn FnMut(&Reasoner) -> bool,
     ) -> Result<Reasoner, LoadFailure> {
-        let rules: Vec<NRule> = rules.into_iter().filter(|r| !matches!(r.head.name(), Some("true" | "does"))).collect();
-        let graph = stratified_graph(&rules)?;
+        let (rules, graph) = stratified(program)?;
         let layout = Layout::new(&graph);
         let mut rels = Relations::default();
         // Relation ids follow the graph's ids, so components translate directly.

@@ -17,7 +17,7 @@ mod tabled;
 use crate::ast::Description;
 use crate::diagnostic::Diagnostic;
 use crate::machine::{GoalValue, Result, RuntimeError, StateMachine};
-use crate::program::{normalise, NRule};
+use crate::program::{normalise, Program};
 use crate::term::{TermId, TermStore};
 use compile::{CRule, RelId, Relations};
 use eval::{Exec, Exhausted, Scratch, Stop};
@@ -267,35 +267,32 @@ impl Reasoner {
         Ok(states.unwrap_or(PROBE_STATES.1))
     }
 
-    /// Loads normal rules; static relations are evaluated at once.
-    pub fn from_rules(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
-        Reasoner::load(rules, limits, limits.time.map(|t| t.deadline()))
+    /// Loads a program (its rules, and its dependency graph if a pass computed it);
+    /// static relations are evaluated at once.
+    pub fn from_program(program: Program, limits: Limits) -> std::result::Result<Reasoner, Diagnostic> {
+        Reasoner::load(program, limits, limits.time.map(|t| t.deadline()))
     }
 
-    /// Loads normal rules like `from_rules`, telling a limit reached (with the relation that
+    /// Loads a program like `from_program`, telling a limit reached (with the relation that
     /// reached it) apart from an invalid program.
-    pub fn build(rules: Vec<NRule>, limits: Limits) -> std::result::Result<Reasoner, LoadFailure> {
-        Reasoner::build_within(rules, limits, limits.time.map(|t| t.deadline())).map(Reasoner::loaded)
+    pub fn build(program: Program, limits: Limits) -> std::result::Result<Reasoner, LoadFailure> {
+        Reasoner::build_within(program, limits, limits.time.map(|t| t.deadline())).map(Reasoner::loaded)
     }
 
     /// Loads like `build` while `go_on` says so after each static component evaluated (and
     /// each round of a recursive one): the grounder stops a program sure to be too big. A
     /// load it stops fails with a limit naming no relation.
     pub fn build_while(
-        rules: Vec<NRule>,
+        program: Program,
         limits: Limits,
         go_on: &mut dyn FnMut(&Reasoner) -> bool,
     ) -> std::result::Result<Reasoner, LoadFailure> {
-        Reasoner::build_within_while(rules, limits, limits.time.map(|t| t.deadline()), go_on).map(Reasoner::loaded)
+        Reasoner::build_within_while(program, limits, limits.time.map(|t| t.deadline()), go_on).map(Reasoner::loaded)
     }
 
-    /// Loads normal rules within a deadline; the result starts a new deadline per query.
-    fn load(
-        rules: Vec<NRule>,
-        limits: Limits,
-        deadline: Option<Deadline>,
-    ) -> std::result::Result<Reasoner, Diagnostic> {
-        match Reasoner::build_within(rules, limits, deadline) {
+    /// Loads a program within a deadline; the result starts a new deadline per query.
+    fn load(program: Program, limits: Limits, deadline: Option<Deadline>) -> std::result::Result<Reasoner, Diagnostic> {
+        match Reasoner::build_within(program, limits, deadline) {
             Ok(r) => Ok(r.loaded()),
             Err(LoadFailure::Invalid(d)) => Err(d),
             Err(LoadFailure::Limit(e)) => Err(Diagnostic::error("runtime", Default::default(), e.message)),

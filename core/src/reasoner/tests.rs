@@ -192,7 +192,7 @@ fn a_relation_asked_from_one_place_is_computed_on_demand() {
     let mut chosen = load(&text);
     assert!(chosen.is_tabled() || chosen.on_demand() == ["edge/2", "reach/2"], "{:?}", chosen.on_demand());
     let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
-    let mut plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
+    let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
     assert!(plain.on_demand().is_empty());
     let mut rng = crate::rng::Rng::new(7);
     let (mut s, mut t) = (chosen.initial_state(), plain.initial_state());
@@ -226,9 +226,8 @@ fn a_program_that_specialisation_multiplies_runs_as_written() {
     let plans = |r: &Reasoner| r.comps.iter().map(|c| c.rules.len()).sum::<usize>();
     let mut chosen = load(&text);
     let rules = normalise(&parse(&text).description).unwrap();
-    let mut special =
-        Reasoner::from_rules(specialise(Program::new(rules.clone())).into_rules(), Limits::default()).unwrap();
-    let plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
+    let mut special = Reasoner::from_program(specialise(Program::new(rules.clone())), Limits::default()).unwrap();
+    let plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
     assert!(plans(&special) > 2 * plans(&plain), "{} specialised rules, {} as written", plans(&special), plans(&plain));
     assert!(chosen.is_tabled() || plans(&chosen) == plans(&plain), "the specialised program was chosen");
     let (mut s, mut t) = (chosen.initial_state(), special.initial_state());
@@ -245,7 +244,7 @@ fn a_program_that_specialisation_multiplies_runs_as_written() {
 /// The rules loaded with every state-dependent relation answered top-down, with tables.
 fn tabled(text: &str) -> Reasoner {
     let rules = specialise(Program::normalised(&parse(text).description).unwrap()).into_rules();
-    let mut r = Reasoner::build(rules.clone(), Limits::default()).ok().unwrap();
+    let mut r = Reasoner::build(Program::new(rules.clone()), Limits::default()).ok().unwrap();
     r.tabled = Some(Box::new(Tabled::new(&r, &rules)));
     r
 }
@@ -288,7 +287,7 @@ fn tabled_evaluation_answers_like_bottom_up_on_our_games() {
             continue;
         }
         let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
-        let mut plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
+        let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
         let mut top_down = tabled(&text);
         same_answers(&mut top_down, &mut plain, 3, 11);
         assert!(top_down.is_tabled(), "{} fell back to bottom-up", path.display());
@@ -322,7 +321,7 @@ fn tabled_recursion_negation_and_moves_answer_like_bottom_up() {
          (<= (goal a 100) (not (true (at 12)))) (<= (goal a 0) (true (at 12)))"
     );
     let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
-    let mut plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
+    let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
     let mut top_down = tabled(&text);
     same_answers(&mut top_down, &mut plain, 20, 5);
     assert!(top_down.is_tabled());
@@ -344,7 +343,7 @@ fn tabled_evaluation_too_deep_falls_back_to_bottom_up() {
          (<= terminal (not (true (open 0)))) (<= (goal a 100))"
     );
     let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
-    let mut plain = Reasoner::from_rules(rules, Limits::default()).unwrap();
+    let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
     let mut top_down = tabled(&text);
     same_answers(&mut top_down, &mut plain, 3, 1);
     assert!(!top_down.is_tabled(), "400 nested calls must not run top-down");
@@ -368,7 +367,7 @@ fn probes_reach_the_middle_of_cheap_games_and_stop_early_in_costly_ones() {
             "{counter}{succ}{values}\n(<= (big ?a ?b ?c) (n ?a) (n ?b) (n ?c) (true (c ?x)))\n\
              (<= (legal a stay) (big ?a ?b ?c))"
         );
-        Reasoner::from_rules(normalise(&parse(&text).description).unwrap(), Limits::default()).unwrap()
+        Reasoner::from_program(Program::normalised(&parse(&text).description).unwrap(), Limits::default()).unwrap()
     };
     assert_eq!(costly(50).probe(None).unwrap(), PROBE_STATES.0);
     assert_eq!(costly(120).probe(None).unwrap(), PROBE_STATES.0 / 2);
@@ -439,7 +438,8 @@ fn plans_do_not_depend_on_the_order_of_the_body() {
     };
     let work = |body: &[&str]| {
         let text = game(&body.join(" "));
-        let mut r = Reasoner::from_rules(normalise(&parse(&text).description).unwrap(), Limits::default()).unwrap();
+        let mut r =
+            Reasoner::from_program(Program::normalised(&parse(&text).description).unwrap(), Limits::default()).unwrap();
         let load = r.work;
         r.probe(Some(12)).unwrap();
         r.work - load
@@ -505,7 +505,8 @@ fn a_rare_constant_is_where_a_rule_starts() {
             text.push_str(&format!("(init (cell {x} {y} {c})) "));
         }
     }
-    let mut r = Reasoner::from_rules(normalise(&parse(&text).description).unwrap(), Limits::default()).unwrap();
+    let mut r =
+        Reasoner::from_program(Program::normalised(&parse(&text).description).unwrap(), Limits::default()).unwrap();
     let s = r.initial_state();
     let before = r.work;
     assert_eq!(r.legal_moves(&s, 0).unwrap().len(), 3);
@@ -540,7 +541,8 @@ fn a_generator_that_only_multiplies_waits() {
             }
         }
     }
-    let mut r = Reasoner::from_rules(normalise(&parse(&text).description).unwrap(), Limits::default()).unwrap();
+    let mut r =
+        Reasoner::from_program(Program::normalised(&parse(&text).description).unwrap(), Limits::default()).unwrap();
     let s = r.initial_state();
     let before = r.work;
     let moves = r.legal_moves(&s, 0).unwrap().len();
@@ -577,7 +579,8 @@ fn a_program_that_cannot_be_loaded_is_not_loaded_again() {
     // both orders. 8 loads when programs that cannot load are loaded to learn it.
     assert_eq!(chosen.programs_loaded(), 5);
     assert_eq!(chosen.on_demand(), ["triple/3"]);
-    let mut plain = Reasoner::from_rules(normalise(&parse(&text).description).unwrap(), Limits::default()).unwrap();
+    let mut plain =
+        Reasoner::from_program(Program::normalised(&parse(&text).description).unwrap(), Limits::default()).unwrap();
     let texts = |r: &Reasoner, ms: &[TermId]| ms.iter().map(|&m| r.move_text(m)).collect::<Vec<_>>();
     let (mut s, mut t) = (chosen.initial_state(), plain.initial_state());
     for _ in 0..5 {
@@ -666,4 +669,23 @@ fn bindings_first_is_probed_before_the_order_written() {
     let computes = |p: &[crate::program::NRule], name: &str| p.iter().any(|r| r.head.name() == Some(name));
     assert!(computes(&programs[0].0, "reach~bf") && !computes(&programs[0].0, "reach"));
     assert!(computes(&programs[1].0, "reach"));
+}
+
+#[test]
+fn a_program_loads_with_the_graph_a_pass_computed() {
+    // The reasoner takes the program's graph instead of computing it again: a relation only
+    // the graph knows of is one the reasoner knows.
+    let rules = normalise(&parse("(role p) (init a) (<= (legal p go) (true a)) (<= (next a) (true a))").description);
+    let rules = rules.unwrap();
+    let mut graph = crate::program::graph_of(&rules);
+    graph.id(("only_in_the_graph".to_string(), 1));
+    let r = Reasoner::from_program(Program::with_graph(rules.clone(), graph), Limits::default()).unwrap();
+    assert!(r.rels.get("only_in_the_graph", 1).is_some());
+    // A rule for `true` defines nothing (the state is given): the graph is computed without it.
+    let mut given = rules;
+    given.extend(normalise(&parse("(<= (true b) (true a))").description).unwrap());
+    let mut graph = crate::program::graph_of(&given);
+    graph.id(("only_in_the_graph".to_string(), 1));
+    let r = Reasoner::from_program(Program::with_graph(given, graph), Limits::default()).unwrap();
+    assert!(r.rels.get("only_in_the_graph", 1).is_none());
 }

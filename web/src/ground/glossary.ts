@@ -23,6 +23,9 @@ const STAGE_WORDS: Record<string, string> = {
   specialised: 'static',
   decomposed: 'variable',
   domains: 'base and input',
+  instantiated: 'instance',
+  pruned: 'rule',
+  unfolded: 'variable',
   ground: 'ground',
   network: 'network',
 };

@@ -220,7 +220,9 @@ export class GroundPane {
     const box = byId('gv-stage');
     if (name === 'ground') return this.#renderProgram(box);
     if (name === 'network') return void showNetwork(box, this.#program!, this.#position.values, this.#atom, (a) => (this.#atom = a), this.client.factors().catch(() => null));
-    showStageText(box, this.client, name, this.#program?.data.summary.stages.find((st) => st.name === name)?.explanation ?? '');
+    const stage = this.#program?.data.summary.stages.find((st) => st.name === name);
+    if (stage && !stage.text) return void box.replaceChildren(h('p', { class: 'muted' }, `${stage.explanation} This stage left ${stage.summary}; its rules are not kept: the ground stage shows the program they become.`));
+    showStageText(box, this.client, name, stage?.explanation ?? '');
   }
 
   #renderProgram(box: HTMLElement): void {

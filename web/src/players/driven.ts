@@ -12,9 +12,10 @@ import { logLine } from '../student/seat';
 import type { Ran } from '../student/sandbox';
 
 /** Answers the protocol's messages within a clock (ms): a student's sandbox, or a remote
- * player reached over HTTP (remote.ts). */
+ * player reached over HTTP (remote.ts); `close` frees what it holds once its games are over. */
 export interface Answerer {
   post(message: string, clock: number): Promise<Ran>;
+  close(): void;
 }
 
 /** Who plays a role: a player answering the protocol, named `who` in the logs, or one of

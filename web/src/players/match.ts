@@ -12,8 +12,7 @@
 import { byId, download, h } from '../dom';
 import { RefereeMatch, Session, errorMessage, matchGameId, matchSeats, matchTally, matchTallyByRole, matchVerdict, playerCatalogue, playerLabel, type MatchGame, type MatchRecord, type Tally } from '../engine/engine';
 import { MY_PLAYER, openStudent, studentEntrants } from '../student/seat';
-import type { Sandbox } from '../student/sandbox';
-import { playDriven, type Seat } from './driven';
+import { playDriven, type Answerer, type Seat } from './driven';
 import { gameLog } from './game-log';
 import { randomSeed, share, startPlayers, type Players, type PlayersReply, type PlayersTask, type Remote } from './protocol';
 import { MessageLog, abortSoon, addressBox, clockBoxes, newRemote, remoteSeat } from './remote';
@@ -225,17 +224,17 @@ export class MatchPane {
     const where = 'this page, one at a time';
     byId('ma-results').replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
     const session = new Session();
-    const sandboxes: Sandbox[] = [];
+    // Each player answering the protocol (a sandbox, a remote player's worker), for the whole match.
+    const opened: Answerer[] = [];
     try {
       if (!session.load(rules).ok) throw new Error('the rules do not load');
       // One sandbox per student's player, for the whole match (a player meeting itself: two).
       const seats = await Promise.all(
         chosen.map(async (c): Promise<Seat> => {
-          if (c in targets) return { player: remoteSeat(this.module, targets[c], c, this.#log), who: c };
-          if (!c.startsWith(MY_PLAYER)) return { spec: c };
-          const sandbox = await openStudent(c.slice(MY_PLAYER.length), (line) => this.#log.fault(line));
-          sandboxes.push(sandbox);
-          return { player: sandbox, who: playerLabel(c) };
+          if (!(c in targets) && !c.startsWith(MY_PLAYER)) return { spec: c };
+          const player = c in targets ? remoteSeat(this.module, targets[c], c, this.#log) : await openStudent(c.slice(MY_PLAYER.length), (line) => this.#log.fault(line));
+          opened.push(player);
+          return { player, who: c in targets ? c : playerLabel(c) };
         }),
       );
       const games: MatchGame[] = [];
@@ -264,7 +263,7 @@ export class MatchPane {
     } catch (e) {
       if (run === this.#driven) this.#finish(`The match stopped: ${errorMessage(e)}`);
     } finally {
-      for (const s of sandboxes) s.close();
+      for (const p of opened) p.close();
       session.free();
     }
   }

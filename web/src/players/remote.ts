@@ -8,7 +8,7 @@
 import { h } from '../dom';
 import { noReplyText, protocolMessage } from '../engine/engine';
 import type { Answerer } from './driven';
-import { startPlayers, type Exchange, type PlayersReply, type Remote } from './protocol';
+import { startPlayers, type Exchange, type Players, type PlayersReply, type PlayersRequest, type Remote } from './protocol';
 
 /** How long a check of an address waits for the answer to (INFO). */
 const INFO_MILLIS = 2000;
@@ -23,24 +23,43 @@ export function relayed(url: string): string {
   return new URL(`relay?to=${encodeURIComponent(url)}`, location.href).href;
 }
 
+/** The exchange of a message the worker could not send (`detail`: why). */
+function unreachable(url: string, message: string, detail: string): Exchange {
+  return { to: url, message, reply: null, failure: { kind: 'unreachable', detail }, millis: 0, at: Date.now() };
+}
+
 /** Sends one message through a worker of its own: the exchange. */
 export function postOnce(module: WebAssembly.Module, url: string, message: string, clock: number): Promise<Exchange> {
   return new Promise((done) => {
     startPlayers({ module, rules: '', engine: '', moves: [], task: { kind: 'post', url, message, clock } }, (m: PlayersReply) => {
-      if (m.type === 'posted') done(m.exchange);
-      else done({ to: url, message, reply: null, failure: { kind: 'unreachable', detail: m.type === 'error' ? m.message : 'the worker stopped' }, millis: 0, at: Date.now() });
+      done(m.type === 'posted' ? m.exchange : unreachable(url, message, m.type === 'error' ? m.message : 'the worker stopped'));
     });
   });
 }
 
-/** The remote player at `target` as a seat of a game played on the page's thread
- * (driven.ts): each message sent as `postOnce` sends it, and its exchange logged under `to`. */
+/** The remote player at `target` as a seat of games played on the page's thread (driven.ts):
+ * one match worker, kept until `close`, sends each message (a `post` task), and each
+ * exchange is logged under `to`. The referee waits for each reply before the next message. */
 export function remoteSeat(module: WebAssembly.Module, target: string, to: string, log: MessageLog): Answerer {
+  let job: Players | null = null;
+  let heard: (m: PlayersReply) => void = () => {};
   return {
-    async post(message, clock) {
-      const e = await postOnce(module, target, message, clock);
-      log.add({ ...e, to });
-      return { reply: e.reply, failure: e.failure, logs: [], millis: e.millis };
+    post(message, clock) {
+      return new Promise((done) => {
+        heard = (m) => {
+          if (m.type !== 'posted') job = null;
+          const e = m.type === 'posted' ? m.exchange : unreachable(target, message, m.type === 'error' ? m.message : 'the worker stopped');
+          log.add({ ...e, to });
+          done({ reply: e.reply, failure: e.failure, logs: [], millis: e.millis });
+        };
+        const request: PlayersRequest = { module, rules: '', engine: '', moves: [], task: { kind: 'post', url: target, message, clock } };
+        if (job) job.send(request);
+        else job = startPlayers(request, (m) => heard(m), (m) => m.type === 'posted');
+      });
+    },
+    close() {
+      job?.stop();
+      job = null;
     },
   };
 }

@@ -34,8 +34,7 @@ import { examples } from '../editor/examples';
 import { randomSeed, startPlayers, type Players, type PlayersReply } from './protocol';
 import { MessageLog, abortSoon, reach, remoteSeat } from './remote';
 import { MY_PLAYER, openStudent, studentEntrants } from '../student/seat';
-import type { Sandbox } from '../student/sandbox';
-import { playDriven, type Seat } from './driven';
+import { playDriven, type Answerer, type Seat } from './driven';
 import { gameLog } from './game-log';
 import './tournament.css';
 
@@ -220,14 +219,16 @@ export class TournamentPane {
     if (fixtures.length === 0 || !plan) return;
     // Counted as in play from now, so that the workers' last game does not end the run.
     for (const f of fixtures) this.#playing.add(f.number);
-    // One sandbox per student's entrant, for all its games.
-    const sandboxes = new Map<string, Sandbox>();
+    // Each entrant answering the protocol (a student's sandbox, a remote player's worker), for all its games.
+    const opened = new Map<string, Answerer>();
     const sessions = new Map<string, Session>();
     const seat = async (entrant: string): Promise<Seat> => {
-      if (entrant in targets) return { player: remoteSeat(this.module, targets[entrant], entrant, this.#log), who: entrant };
-      if (!entrant.startsWith(MY_PLAYER)) return { spec: entrant };
-      if (!sandboxes.has(entrant)) sandboxes.set(entrant, await openStudent(entrant.slice(MY_PLAYER.length), (line) => this.#log.fault(line)));
-      return { player: sandboxes.get(entrant) as Sandbox, who: playerLabel(entrant) };
+      const remote = entrant in targets;
+      if (!remote && !entrant.startsWith(MY_PLAYER)) return { spec: entrant };
+      if (!opened.has(entrant)) {
+        opened.set(entrant, remote ? remoteSeat(this.module, targets[entrant], entrant, this.#log) : await openStudent(entrant.slice(MY_PLAYER.length), (line) => this.#log.fault(line)));
+      }
+      return { player: opened.get(entrant) as Answerer, who: remote ? entrant : playerLabel(entrant) };
     };
     try {
       for (const fixture of fixtures) {
@@ -256,7 +257,7 @@ export class TournamentPane {
     } catch (e) {
       if (run === this.#runs) this.#stop(`The tournament stopped: ${errorMessage(e)}. The games finished are kept; Resume plays the rest.`);
     } finally {
-      for (const s of sandboxes.values()) s.close();
+      for (const p of opened.values()) p.close();
       for (const s of sessions.values()) s.free();
     }
   }
