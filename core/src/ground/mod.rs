@@ -272,22 +272,46 @@ pub fn ground(
         Ok(g) => return Ok(g),
         Err(e) => e,
     };
-    let Some(network) = outputs::without_outputs(desc) else { return Err(failed) };
-    let Ok(mut g) = ground_program(&network, options, now, progress) else { return Err(failed) };
+    // Only a relation that terminal and goal alone need can be left out: a limit reached
+    // elsewhere (chess's threats, which legal reads) would be reached again.
+    let network = failed.relation.as_deref().and_then(|r| outputs::without_outputs(desc, r));
+    let Some(network) = network else { return Err(failed.diagnostic) };
+    let Ok(mut g) = ground_program(&network, options, now, progress) else { return Err(failed.diagnostic) };
     g.stats.warnings.push(format!(
         "terminal and goal are computed by the reasoner on each state: with them the game does not ground ({})",
-        failed.message
+        failed.diagnostic.message
     ));
     g.outputs = Some(desc.clone());
     Ok(g)
 }
 
+/// Why a grounding stopped, and the relation of the rules as written whose computation or
+/// instances reached the limit, when one did.
+struct Failed {
+    diagnostic: Diagnostic,
+    relation: Option<String>,
+}
+
+impl From<Diagnostic> for Failed {
+    fn from(diagnostic: Diagnostic) -> Failed {
+        Failed { diagnostic, relation: None }
+    }
+}
+
+/// The relation of the rules as written that one of the grounder's own relations stands for
+/// (`magic~next~part2~bbbb`: `next`; `threatened~rule189`: `threatened`).
+fn source_relation(k: &(String, usize)) -> String {
+    let k = crate::program::magic::original(&crate::program::magic::asked(k).unwrap_or_else(|| k.clone()));
+    k.0.split('~').next().unwrap_or(&k.0).to_string()
+}
+
+/// `ground` with the rules as given.
 fn ground_program(
     desc: &Description,
     options: Options,
     now: &dyn Fn() -> f64,
     progress: &mut dyn FnMut(&str),
-) -> Result<Ground, Diagnostic> {
+) -> Result<Ground, Failed> {
     let mut stats = Stats::default();
     let mut timeline = Timeline::new(now, progress);
     let Prepared { program, parts } = stages::prepare(desc, options.record_rules, &mut timeline)?;
@@ -378,20 +402,21 @@ fn ground_program(
 /// The ground program (or the instances before pruning: `what`) passed `max`; names the
 /// relation with most of them (a part of a rule counts for the rule's relation), given how
 /// many each relation (or capture) has.
-fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, what: &str) -> Diagnostic {
+fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, what: &str) -> Failed {
     let mut per: BTreeMap<&str, usize> = BTreeMap::new();
     for (name, n) in counts {
         *per.entry(name.split('~').next().unwrap_or(name)).or_default() += n;
     }
     let (name, n) = per.into_iter().max_by_key(|&(_, n)| n).unwrap_or_default();
-    Diagnostic::error(
+    let diagnostic = Diagnostic::error(
         "too-many-ground-rules",
         Span::default(),
         format!(
             "the ground program would have more than {max} {what} ({n} of them for {name}): raise the limit \
              max_rules, or keep playing with the first-order reasoner"
         ),
-    )
+    );
+    Failed { diagnostic, relation: Some(name.to_string()) }
 }
 
 /// The relaxed program evaluated (stopped once it holds more than `max_instances` rule
@@ -410,7 +435,7 @@ fn domains(
     limits: Limits,
     max_instances: usize,
     attempts: usize,
-) -> Result<(Relaxed, Reasoner, Option<String>), Diagnostic> {
+) -> Result<(Relaxed, Reasoner, Option<String>), Failed> {
     let mut on_demand: Vec<(String, usize)> = Vec::new();
     let mut relaxed = Relaxed::build(program, recompute, &on_demand).expect("nothing on demand");
     // A relation sure to overflow is on demand from the start, as if a first attempt had
@@ -484,7 +509,7 @@ fn evaluate(
     limits: Limits,
     max_instances: usize,
     last: bool,
-) -> Result<Result<Reasoner, crate::machine::RuntimeError>, Diagnostic> {
+) -> Result<Result<Reasoner, crate::machine::RuntimeError>, Failed> {
     let instances = |e: &Reasoner| relaxed.captures.iter().map(|c| e.fact_count(&c.name, c.vars.len())).sum::<usize>();
     let derived: Vec<&(String, usize)> =
         relaxed.dynamic.iter().filter(|(name, _)| !matches!(name.as_str(), "base" | "input")).collect();
@@ -504,7 +529,7 @@ fn evaluate(
     let built = Reasoner::build_while(Program::new(relaxed.rules.clone()), limits, &mut go_on);
     let finished = match built {
         Ok(mut engine) => engine.evaluate_all_while(&mut go_on).map(|_| engine),
-        Err(LoadFailure::Invalid(d)) => return Err(d),
+        Err(LoadFailure::Invalid(d)) => return Err(d.into()),
         Err(LoadFailure::Limit(e)) => Err(e),
     };
     match sure_too_many {
@@ -532,9 +557,15 @@ fn missing(relaxed: Relaxed, engine: Reasoner) -> (Relaxed, Reasoner, Option<Str
     (relaxed, engine, missing)
 }
 
-/// A limit reached in the relaxed program. When it was reached on one of the grounder's own
-/// relations (a rule's instances), the error points at that rule.
-fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic {
+/// A limit reached in the relaxed program, with the relation as written that reached it.
+fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Failed {
+    let relation = e.relation.as_ref().map(source_relation);
+    Failed { diagnostic: limit_diagnostic(e, rules), relation }
+}
+
+/// A limit reached in the relaxed program in words. When it was reached on one of the
+/// grounder's own relations (a rule's instances), the error points at that rule.
+fn limit_diagnostic(e: crate::machine::RuntimeError, rules: &[NRule]) -> Diagnostic {
     let own = e.relation.as_ref().filter(|(name, _)| name.contains('~'));
     let Some((name, arity)) = own else { return Diagnostic::error("grounding", Span::default(), e.message) };
     let what = e.message.splitn(3, ' ').nth(2).unwrap_or_default();

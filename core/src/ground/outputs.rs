@@ -1,5 +1,5 @@
-//! Terminal and goal left to the reasoner. When a game does not ground, it is ground again
-//! without the rules that only `terminal` and `goal` need (`without_outputs`): sudoku's
+//! Terminal and goal left to the reasoner. When a game does not ground for a relation only
+//! `terminal` and `goal` need, it is ground again without their rules (`without_outputs`): sudoku's
 //! `exactlyOne` (every ordering of nine marks) and laikLee_hex's `connection` (every path)
 //! are read by nothing else. The network then computes the legal moves and the next state,
 //! and the reasoner computes terminal and goal from each state on the rules as written
@@ -39,13 +39,15 @@ fn filtered(desc: &Description, g: &DepGraph, keep: &[bool]) -> Description {
     Description { items: desc.items.iter().filter(kept).cloned().collect() }
 }
 
-/// `desc` without the rules only terminal and goal need; `None` when there are none.
-pub fn without_outputs(desc: &Description) -> Option<Description> {
+/// `desc` without the rules only terminal and goal need, when `failed` (the relation that
+/// kept it from grounding) is one of them; else `None`: the network's part would fail too.
+pub fn without_outputs(desc: &Description, failed: &str) -> Option<Description> {
     let g = DepGraph::build(desc);
     let network = reached(&g, &NETWORK);
     let outputs = reached(&g, &OUTPUTS);
-    let dropped = (0..g.rels.len()).any(|r| outputs[r] && !network[r] && g.defined[r]);
-    dropped.then(|| filtered(desc, &g, &network))
+    let only_outputs = |r: usize| outputs[r] && !network[r] && g.defined[r];
+    let failed = (0..g.rels.len()).find(|&r| g.rels[r].0 == failed)?;
+    only_outputs(failed).then(|| filtered(desc, &g, &network))
 }
 
 /// The first-order rules of `desc` that terminal and goal need (those of every relation
