@@ -136,7 +136,14 @@ fn automatic(
     };
     // No attempt on demand: each costs as much as the first, and a game that needs demand
     // has been far bigger than `AUTO_MAX_RULES` (merrills, AlexChess).
-    let auto = GroundOptions { limits: bounded, max_rules: bounds.max, demand_attempts: 0, ..Default::default() };
+    let auto = GroundOptions {
+        limits: bounded,
+        max_rules: bounds.max,
+        demand_attempts: 0,
+        // A game guessed far past any grounding is not tried (laikLee_hex's lists of paths).
+        max_guessed_instances: crate::ground::GUESSED_PAST_ANY_GROUNDING,
+        ..Default::default()
+    };
     let sure = |g: &crate::ground::Ground| {
         g.stats.rules <= bounds.sure && g.stats.instances <= bounds.sure * crate::ground::INSTANCES_PER_RULE
     };

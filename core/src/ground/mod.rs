@@ -16,6 +16,8 @@
 //! keywords do not appear in it.
 
 mod decompose;
+mod estimate;
+pub use estimate::GUESSED_PAST_ANY_GROUNDING;
 mod invariant;
 pub mod model;
 mod relax;
@@ -53,6 +55,9 @@ pub struct Options {
     /// Keep the rules each pass over the program leaves, printed, in `Ground::stages` (for
     /// the Grounded rules pane).
     pub record_rules: bool,
+    /// Give up before any evaluation when the guess of the rule instances
+    /// (`estimate::instances`) is past this (`auto`: `GUESSED_PAST_ANY_GROUNDING`).
+    pub max_guessed_instances: f64,
 }
 
 impl Default for Options {
@@ -63,6 +68,7 @@ impl Default for Options {
             demand_attempts: 2,
             limits: Limits::default(),
             record_rules: false,
+            max_guessed_instances: f64::INFINITY,
         }
     }
 }
@@ -262,6 +268,9 @@ pub fn ground(
     timeline.start(stages::DOMAINS);
     let mut limits = options.limits;
     let max_instances = options.max_rules.saturating_mul(INSTANCES_PER_RULE);
+    if options.max_guessed_instances.is_finite() {
+        estimate::give_up_past(&program, options.max_guessed_instances, max_instances)?;
+    }
     // A relation may hold as many facts as the program may have rules (a capture: one per
     // instance); more would cost time and memory past the program's own bound.
     limits.max_facts = limits.max_facts.max(options.max_rules);
