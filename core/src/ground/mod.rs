@@ -16,6 +16,8 @@
 //! keywords do not appear in it.
 
 mod decompose;
+mod estimate;
+pub use estimate::GUESSED_PAST_ANY_GROUNDING;
 mod invariant;
 pub mod model;
 mod outputs;
@@ -319,6 +321,8 @@ fn ground_program(
     timeline.start(stages::DOMAINS);
     let mut limits = options.limits;
     let max_instances = options.max_rules.saturating_mul(INSTANCES_PER_RULE);
+    // A grounding guessed far past any that succeeds is not tried (laikLee_hex's paths).
+    estimate::give_up_past(&program, GUESSED_PAST_ANY_GROUNDING, max_instances)?;
     // A relation may hold as many facts as the program may have rules (a capture: one per
     // instance); more would cost time and memory past the program's own bound.
     limits.max_facts = limits.max_facts.max(options.max_rules);

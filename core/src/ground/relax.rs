@@ -69,7 +69,7 @@ fn func(name: &str, args: Vec<Term>) -> Term {
     Term::Func(name.into(), args, Span::default())
 }
 
-fn key(t: &Term) -> Key {
+pub(super) fn key(t: &Term) -> Key {
     (t.name().expect("named").to_string(), t.args().len())
 }
 
@@ -252,7 +252,7 @@ pub fn overflowing(program: &Program, max_instances: usize) -> Option<Key> {
 }
 
 /// Whether the ground `fact` is an instance of `pattern` (under `bound`, which it extends).
-fn matches<'a>(pattern: &'a Term, fact: &'a Term, bound: &mut Vec<(&'a str, &'a Term)>) -> bool {
+pub(super) fn matches<'a>(pattern: &'a Term, fact: &'a Term, bound: &mut Vec<(&'a str, &'a Term)>) -> bool {
     match (pattern, fact) {
         (Term::Var(v, _), _) => match bound.iter().find(|(w, _)| w == v) {
             Some((_, t)) => *t == fact,
