@@ -16,7 +16,7 @@
 use super::compile::Lit;
 use super::layout::{Network, Run, COUNT, GOAL, LEGAL, MOVE, NEXT, OR};
 use super::Propnet;
-use crate::machine::playout::{playout_rng, Outcome};
+use crate::machine::playout::{playout_rng, Goals, Outcome};
 use crate::machine::{GoalValue, Result};
 use crate::rng::Rng;
 
@@ -38,6 +38,9 @@ pub struct Lanes {
     rng: [Rng; LANES],
     index: [usize; LANES],
     plan: Option<Plan>,
+    /// The outcomes met so far, by the goal literals that hold (as bits, when there are at
+    /// most 64): most playouts end in one of a few, reported with the same `Goals`.
+    ends: Vec<(u64, Outcome)>,
 }
 
 /// How the lanes evaluate the `MOVE` segment. Gates whose inputs are all negated moves
@@ -124,6 +127,7 @@ impl Default for Lanes {
             rng: std::array::from_fn(|_| Rng::new(0)),
             index: [0; LANES],
             plan: None,
+            ends: Vec::new(),
         }
     }
 }
@@ -385,9 +389,6 @@ impl Propnet {
         let slots = net.slots;
         let cut_outcome = Outcome::cut(max_steps);
         let goal_lits: Vec<Lit> = net.goals.iter().flatten().copied().collect();
-        // The outcomes met so far, by the goal literals that hold (as bits, when there are
-        // at most 64): most playouts end in one of a few.
-        let mut ends: Vec<(u64, Outcome)> = Vec::new();
         // The last few playouts of a batch (fewer than `lanes_from`: each sweep would serve
         // too few) finish one at a time: their lanes, generators and steps so far.
         let tail = self.stats.lanes_from.unwrap_or(0);
@@ -408,14 +409,14 @@ impl Propnet {
                 for lane in lanes(terminal) {
                     let holds = goal_lits.iter().enumerate().map(|(i, &g)| (lit(&l.val, g) >> lane & 1) << (i & 63));
                     let key = holds.fold(0, |a, b| a | b);
-                    let known = ends.iter().position(|e| e.0 == key && goal_lits.len() <= 64);
+                    let known = l.ends.iter().position(|e| e.0 == key && goal_lits.len() <= 64);
                     let i = known.unwrap_or_else(|| {
-                        ends.truncate(16);
-                        ends.push((key, Outcome::ended(0, self.lane_goals(&l.val, lane))));
-                        ends.len() - 1
+                        l.ends.truncate(16);
+                        l.ends.push((key, Outcome::ended(0, Goals::new(self.lane_goals(&l.val, lane)))));
+                        l.ends.len() - 1
                     });
-                    ends[i].1.length = step - begun[lane];
-                    each(l.index[lane], &ends[i].1);
+                    l.ends[i].1.length = step - begun[lane];
+                    each(l.index[lane], &l.ends[i].1);
                 }
             }
             let mut cut = 0u64;
