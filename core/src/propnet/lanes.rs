@@ -186,17 +186,53 @@ impl<const W: usize> Sliced<W> {
         self.0[1..].iter().fold(0, |a, &w| a | w)
     }
 
-    #[inline(always)]
+    #[cfg(test)]
     fn get(&self, lane: usize) -> u64 {
         (0..W).fold(0, |n, b| n | (self.0[b] >> lane & 1) << b)
     }
 
-    /// Sets lane `lane`'s number (which is 0) to `n`.
+    /// Every lane's number, one byte each: 8 lanes at a time, each word's byte spread
+    /// to one bit per byte.
     #[inline(always)]
-    fn put(&mut self, lane: usize, n: u64) {
-        (0..W).for_each(|b| self.0[b] |= (n >> b & 1) << lane);
+    fn bytes(&self) -> [u8; LANES] {
+        let mut out = [0u8; LANES];
+        for (k, chunk) in out.chunks_exact_mut(8).enumerate() {
+            let v = (0..W).fold(0u64, |a, b| a | SPREAD[(self.0[b] >> (8 * k)) as u8 as usize] << b);
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// The counters holding each lane's byte (below `2^W`): the inverse of `bytes`, 8
+    /// lanes at a time, each bit of their bytes gathered into one byte by a multiplication.
+    #[inline(always)]
+    fn from_bytes(bytes: &[u8; LANES]) -> Sliced<W> {
+        let mut s = Sliced::<W>::ZERO;
+        for (k, chunk) in bytes.chunks_exact(8).enumerate() {
+            let v = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            for (b, w) in s.0.iter_mut().enumerate() {
+                let bits = (v >> b) & 0x0101_0101_0101_0101;
+                *w |= (bits.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+            }
+        }
+        s
     }
 }
+
+/// Per byte, its bit `i` moved to bit `8 i` (the lowest bit of byte `i`).
+static SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[x] |= ((x as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        x += 1;
+    }
+    t
+};
 
 /// Transposes a 64 × 64 bit matrix, bit `j` of word `i` ↔ bit `i` of word `j`: the
 /// off-diagonal halves swap, then the quarters within them, down to single bits.
@@ -527,10 +563,12 @@ impl Propnet {
         }
         let rows = &rows[..legal.len()];
         let stuck = moving & !count.nonzero();
-        let mut rank = Sliced::<W>::ZERO;
+        let counts = count.bytes();
+        let mut ranks = [0u8; LANES];
         for lane in lanes(count.above_one()) {
-            rank.put(lane, rng[lane].below(count.get(lane) as usize) as u64);
+            ranks[lane] = rng[lane].below(counts[lane] as usize) as u8;
         }
+        let mut rank = Sliced::<W>::from_bytes(&ranks);
         let mut pending = moving & !stuck;
         // Without branches: which rows hold a lane's move depends on the lane's draw.
         for (i, &legal) in rows.iter().enumerate() {
@@ -672,7 +710,11 @@ mod tests {
         assert_eq!(c.above_one(), above_one);
         rows.iter().for_each(|&r| c.sub(r));
         assert_eq!(c.nonzero(), 0);
-        c.put(5, 100);
-        assert_eq!((c.get(5), c.above_one()), (100, 1 << 5));
+        let mut bytes = [0u8; LANES];
+        bytes[5] = 100;
+        bytes[63] = 127;
+        let c = Sliced::<7>::from_bytes(&bytes);
+        assert_eq!((c.get(5), c.get(63), c.above_one()), (100, 127, 1 << 5 | 1 << 63));
+        assert_eq!(c.bytes(), bytes);
     }
 }
