@@ -584,7 +584,7 @@ mod tests {
         assert!(chosen.note.contains("more than auto grounds before play begins"), "{}", chosen.note);
         let mut m = chosen.engine;
         let outcome = m.playout(&mut Rng::new(1), 100).unwrap();
-        assert_eq!(outcome.goals, Some(vec![vec![GoalValue::Int(100)]]));
+        assert_eq!(outcome.goals.unwrap(), vec![vec![GoalValue::Int(100)]]);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 
 use super::{GoalValue, Result, RuntimeError, StateMachine};
 use crate::rng::Rng;
+use std::ops::Deref;
+use std::sync::Arc;
 
 /// Fails when the game has no roles: nobody can play it.
 pub(crate) fn need_roles(m: &impl StateMachine) -> Result<()> {
@@ -19,8 +21,45 @@ pub(crate) fn need_roles(m: &impl StateMachine) -> Result<()> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
     pub length: usize,
-    pub goals: Option<Vec<Vec<GoalValue>>>,
+    pub goals: Option<Goals>,
     pub stuck: Option<usize>,
+}
+
+/// Every role's goal values where a playout ended, shared and never changed: an engine may
+/// hand out the same `Goals` for every playout that ends alike, and counting them
+/// (`Stats::add`) then knows them by their address, without comparing values.
+#[derive(Clone, Debug)]
+pub struct Goals(Arc<[Vec<GoalValue>]>);
+
+impl Goals {
+    pub fn new(goals: Vec<Vec<GoalValue>>) -> Goals {
+        Goals(goals.into())
+    }
+
+    /// Whether both are the same shared values (then they are equal; equal values may
+    /// still be two `Goals`).
+    pub fn same(&self, other: &Goals) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for Goals {
+    type Target = [Vec<GoalValue>];
+    fn deref(&self) -> &[Vec<GoalValue>] {
+        &self.0
+    }
+}
+
+impl PartialEq for Goals {
+    fn eq(&self, other: &Goals) -> bool {
+        self.same(other) || self.0 == other.0
+    }
+}
+
+impl PartialEq<Vec<Vec<GoalValue>>> for Goals {
+    fn eq(&self, other: &Vec<Vec<GoalValue>>) -> bool {
+        *self.0 == **other
+    }
 }
 
 impl Outcome {
@@ -30,7 +69,7 @@ impl Outcome {
     }
 
     /// A playout that ended in a terminal state.
-    pub fn ended(length: usize, goals: Vec<Vec<GoalValue>>) -> Outcome {
+    pub fn ended(length: usize, goals: Goals) -> Outcome {
         Outcome { length, goals: Some(goals), stuck: None }
     }
 
@@ -66,7 +105,7 @@ pub fn step_playout_from<M: StateMachine>(
     let mut joint = Vec::with_capacity(m.roles().len());
     for length in 0..=max_steps {
         if m.is_terminal(&state)? {
-            return Ok(Outcome::ended(length, m.goals(&state)?));
+            return Ok(Outcome::ended(length, Goals::new(m.goals(&state)?)));
         }
         if length == max_steps {
             break;

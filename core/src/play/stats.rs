@@ -3,7 +3,7 @@
 //! how often each outcome came. Counted once here for `gdl bench`, the page's Playouts pane
 //! and its workers, whose totals are merged.
 
-use crate::machine::playout::Outcome;
+use crate::machine::playout::{Goals, Outcome};
 use crate::machine::GoalValue;
 use crate::trace::stuck_message;
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,25 @@ pub struct Stats {
     /// and how many playouts ended so, in order of the values.
     #[cfg_attr(feature = "tsify", tsify(type = "[(number | string)[][], number][]"))]
     pub outcomes: Vec<(Vec<Vec<GoalValue>>, u64)>,
+    /// The `Goals` met lately and where `outcomes` counts them: not part of the totals.
+    #[serde(skip)]
+    recent: Recent,
+}
+
+/// How many `Goals` `Stats` knows by their address (an engine hands out one per outcome it
+/// met; most games have a few outcomes).
+const RECENT: usize = 16;
+
+/// `Goals` seen lately and the index of their values in `Stats::outcomes`, so that a
+/// playout ending with the same shared `Goals` is counted without comparing values. It
+/// only speeds counting up: two `Stats` with the same totals are equal whatever they saw.
+#[derive(Clone, Debug, Default)]
+struct Recent(Vec<(Goals, usize)>);
+
+impl PartialEq for Recent {
+    fn eq(&self, _: &Recent) -> bool {
+        true
+    }
 }
 
 /// Goal values as the page prints them: `100`, `50/100` when a role has several, `none`.
@@ -61,7 +80,7 @@ impl Stats {
         self.playouts += 1;
         self.total_length += length;
         match (&o.goals, o.stuck) {
-            (Some(goals), _) => self.add_outcome(goals, 1),
+            (Some(goals), _) => self.add_goals(goals),
             (None, None) => self.cut += 1,
             (None, Some(r)) => {
                 self.stuck += 1;
@@ -70,14 +89,30 @@ impl Stats {
         }
     }
 
-    fn add_outcome(&mut self, goals: &[Vec<GoalValue>], n: u64) {
-        // Few outcomes, met again and again: equality finds one faster than ordering does.
-        if let Some((_, k)) = self.outcomes.iter_mut().find(|(g, _)| g.as_slice() == goals) {
-            *k += n;
+    /// Counts one playout that ended with `goals`: by their address when seen lately.
+    fn add_goals(&mut self, goals: &Goals) {
+        if let Some(&(_, i)) = self.recent.0.iter().rev().find(|(g, _)| g.same(goals)) {
+            self.outcomes[i].1 += 1;
             return;
+        }
+        let i = self.add_outcome(goals, 1);
+        if self.recent.0.len() == RECENT {
+            self.recent.0.remove(0);
+        }
+        self.recent.0.push((goals.clone(), i));
+    }
+
+    /// Counts `n` playouts that ended with these goal values; where `outcomes` counts them.
+    fn add_outcome(&mut self, goals: &[Vec<GoalValue>], n: u64) -> usize {
+        // Few outcomes, met again and again: equality finds one faster than ordering does.
+        if let Some(i) = self.outcomes.iter().position(|(g, _)| g.as_slice() == goals) {
+            self.outcomes[i].1 += n;
+            return i;
         }
         let at = self.outcomes.partition_point(|(g, _)| g.as_slice() < goals);
         self.outcomes.insert(at, (goals.to_vec(), n));
+        self.recent.0.iter_mut().filter(|(_, i)| *i >= at).for_each(|(_, i)| *i += 1);
+        at
     }
 
     /// Adds the playouts of `other`, of the same game (the first stuck role stays first).
@@ -182,4 +217,35 @@ pub struct Summary {
     pub average_length: f64,
     pub goals: Vec<Vec<GoalBar>>,
     pub stuck_note: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Playouts ending with shared `Goals` (counted by their address, while outcomes
+    /// sorted before them arrive and move them) are counted as with fresh values each time.
+    #[test]
+    fn shared_goals_count_as_their_values() {
+        let roles = ["x".to_string(), "o".to_string()];
+        let values = |x: i64, o: i64| vec![vec![GoalValue::Int(x)], vec![GoalValue::Int(o)]];
+        let tables: Vec<Goals> = (0..3).map(|k| Goals::new(values(100 - 50 * k, 50 * k))).collect();
+        let order = [0, 0, 2, 1, 0, 2, 2, 1, 0, 1, 1, 2, 0];
+        let (mut shared, mut fresh) = (Stats::new(&roles), Stats::new(&roles));
+        for (i, &k) in order.iter().enumerate() {
+            shared.add(&Outcome::ended(i, tables[k].clone()));
+            fresh.add(&Outcome::ended(i, Goals::new(tables[k].to_vec())));
+        }
+        // Past `RECENT` distinct shared tables, the oldest are counted by their values.
+        for i in 0..2 * RECENT {
+            shared.add(&Outcome::ended(i, Goals::new(values(i as i64, 7))));
+            fresh.add(&Outcome::ended(i, Goals::new(values(i as i64, 7))));
+            shared.add(&Outcome::ended(i, tables[i % 3].clone()));
+            fresh.add(&Outcome::ended(i, Goals::new(tables[i % 3].to_vec())));
+        }
+        assert_eq!(shared.outcomes, fresh.outcomes);
+        assert_eq!(shared.outcomes.iter().map(|(_, n)| n).sum::<u64>(), (order.len() + 4 * RECENT) as u64);
+        assert!(shared.outcomes.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(shared, fresh);
+    }
 }

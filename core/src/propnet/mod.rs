@@ -26,7 +26,7 @@ use layout::{Network, GOAL, LEGAL, MOVE, NEXT, SEES};
 
 use crate::diagnostic::{Diagnostic, Span};
 use crate::ground::Ground;
-use crate::machine::playout::{need_roles, Outcome};
+use crate::machine::playout::{need_roles, Goals, Outcome};
 use crate::machine::{GoalValue, Result, StateMachine};
 use crate::rng::Rng;
 use serde::Serialize;
@@ -398,7 +398,7 @@ impl Propnet {
         let mut result = Outcome::cut(max_steps);
         'play: for length in 0..=max_steps {
             if self.is_terminal_now()? {
-                result = Outcome::ended(length, self.goals_now()?);
+                result = Outcome::ended(length, Goals::new(self.goals_now()?));
                 break;
             }
             if length == max_steps {
