@@ -358,8 +358,9 @@ pub fn reasoner_note(r: &Reasoner, why: &str) -> String {
 
 fn propnet_note(g: &crate::ground::Ground, p: &Propnet) -> String {
     let s = &p.stats;
+    let outputs = if g.outputs.is_some() { "; terminal and goal by the reasoner: they do not ground" } else { "" };
     format!(
-        "propnet ({} ground rules, {} gates, {} fluents of which {} permanent, {} moves, {:?})",
+        "propnet ({} ground rules, {} gates, {} fluents of which {} permanent, {} moves, {:?}{outputs})",
         g.stats.rules, s.gates, s.fluents, s.permanent, s.moves, s.strategy
     )
     .to_lowercase()

@@ -244,12 +244,15 @@ mod tests {
         let g = super::super::ground(&parse(&wide(11)).description, Default::default(), &|| 0.0, &mut |_| {});
         let g = g.unwrap();
         assert!(g.outputs.is_some() && g.stats.warnings[0].contains("about 2e22 guessed"), "{:?}", g.stats.warnings);
+        let auto = |text: &str| {
+            let desc = parse(text).description;
+            crate::engine::build(crate::engine::Choice::Auto, &desc, Default::default(), Default::default(), &|| 0.0)
+        };
+        let note = auto(&wide(11)).unwrap().note;
+        assert!(note.starts_with("propnet (") && note.contains("terminal and goal by the reasoner"), "{note}");
         // Read by a legal move, it is needed to play: `auto` gives up on it before
         // evaluating anything, and says so.
-        let desc = parse(&wide_read_by(11, "(legal p stop)")).description;
-        let chosen =
-            crate::engine::build(crate::engine::Choice::Auto, &desc, Default::default(), Default::default(), &|| 0.0)
-                .unwrap();
+        let chosen = auto(&wide_read_by(11, "(legal p stop)")).unwrap();
         assert!(chosen.note.starts_with("reasoner (the propositional network is not available"), "{}", chosen.note);
         assert!(chosen.note.contains("guessed from the sizes of the relations"), "{}", chosen.note);
         assert!(chosen.may_upgrade);
