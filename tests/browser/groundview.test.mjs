@@ -70,8 +70,9 @@ test('tic-tac-toe plays on the propositional network, and the engine line says w
   await context.close();
 });
 
-/** A game that plays on the reasoner but whose `seen` (3 × 400³ facts) no limit lets the grounder build. */
-const UNGROUNDABLE = `; seen relates every value to every triple: too many facts to ground.
+/** A game whose `seen` (3 × 400³ facts) no limit lets the grounder build, read by a goal
+ * alone (`reader`) or by a move too: only the first grounds, its goals left to the reasoner. */
+const seenBy = (reader) => `; seen relates every value to every triple: too many facts to ground.
 (role p) (init (on 1)) (n 1) (n 2) (n 3)
 ${Array.from({ length: 400 }, (_, i) => `(m ${i + 1})`).join(' ')}
 (<= (legal p (go ?x)) (n ?x))
@@ -79,9 +80,21 @@ ${Array.from({ length: 400 }, (_, i) => `(m ${i + 1})`).join(' ')}
 (<= (seen ?x ?y ?z) (true (on ?w)) (m ?x) (m ?y) (m ?z))
 (<= terminal (true (on 3)))
 (<= (goal p 100) (true (on 3)))
-(<= (goal p 50) (true (on 4)) (seen ?x ?y ?z))
+(<= ${reader} (true (on 4)) (seen ?x ?y ?z))
 (<= (goal p 0) (true (on ?x)) (distinct ?x 3))
 `;
+const UNGROUNDABLE = seenBy('(legal p stay)');
+
+test('a game that grounds only without its goals plays on the network, its goals computed by the reasoner, and says so', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  await setRules(page, seenBy('(goal p 50)'));
+  await page.waitForFunction(() => /terminal and goal by the reasoner: they do not ground/.test(document.querySelector('#engine-note')?.textContent ?? ''), null, { timeout: 30_000 });
+  assert.equal(await page.locator('#engine-name').textContent(), 'propnet');
+  await page.locator('#tab-ground').click();
+  await page.locator('#ground .warn', { hasText: 'terminal and goal are computed by the reasoner on each state' }).waitFor({ timeout: 30_000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('a limit that stops grounding is named, and "Try with larger limits" grounds again with limits 4 times the default', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
