@@ -20,14 +20,7 @@ const OUTPUTS: [&str; 2] = ["terminal", "goal"];
 
 /// Per relation of `g`, whether a rule of one of `roots` reaches it (through bodies).
 fn reached(g: &DepGraph, roots: &[&str]) -> Vec<bool> {
-    let mut seen = vec![false; g.rels.len()];
-    let mut stack: Vec<usize> = (0..g.rels.len()).filter(|&r| roots.contains(&g.rels[r].0.as_str())).collect();
-    while let Some(r) = stack.pop() {
-        if !std::mem::replace(&mut seen[r], true) {
-            stack.extend(g.edges[r].iter().map(|e| e.to));
-        }
-    }
-    seen
+    g.reachable((0..g.rels.len()).filter(|&r| roots.contains(&g.rels[r].0.as_str())))
 }
 
 /// The rules of `desc` whose head relation `keep` accepts (rules with a variable head stay).
