@@ -9,8 +9,8 @@ use anyhow::Context;
 use gdl_core::ast::Description;
 use gdl_core::diagnostic::{Diagnostic, LineIndex};
 use gdl_core::engine::{Choice, Chosen, Engine};
-use gdl_core::propnet::Options as PropnetOptions;
-use gdl_core::reasoner::Limits;
+use gdl_core::propnet::{Options as PropnetOptions, Propnet};
+use gdl_core::reasoner::{Limits, Reasoner};
 use serde::Serialize;
 use serde_json::json;
 use std::fmt::Display;
@@ -167,8 +167,61 @@ impl Loader {
         }
     }
 
-    /// What a run on `chosen` may move to (see `upgrade`), said on stderr unless `json`.
-    pub fn upgrader(&self, chosen: &Chosen, after: f64, json: bool) -> Upgrader {
-        Upgrader::new(chosen, &self.description, self.limits, self.options, after, !json)
+    /// The engine of a long run (`playout`, `bench`, `match`), its choice said on stderr (unless
+    /// `json`), and what the run may move to (see `upgrade`): `auto` starts such a run on the
+    /// reasoner when its grounding is still going once the reasoner has loaded
+    /// (`gdl_core::engine::start`), and the run moves to the network when it is ready.
+    pub fn long_run(&self, file: &Path, json: bool, after: f64) -> Result<(Engine, Upgrader), Failure> {
+        let started = match self.choice {
+            Choice::Auto => {
+                let start = Instant::now();
+                let now = || start.elapsed().as_secs_f64() * 1000.0;
+                gdl_core::engine::start(&self.description, self.limits, self.options, &now)
+            }
+            _ => self.build().map(|chosen| (chosen, None)),
+        };
+        match started {
+            Ok((chosen, grounding)) => {
+                if !json {
+                    eprintln!("engine: {}", chosen.note);
+                }
+                let upgrader =
+                    Upgrader::new(&chosen, grounding, &self.description, self.limits, self.options, after, !json);
+                Ok((chosen.engine, upgrader))
+            }
+            Err(d) => {
+                report(file, &self.text, &[d], json);
+                Err(Failure::Invalid)
+            }
+        }
+    }
+
+    /// What the other threads of a run whose first thread plays `first` build.
+    pub fn others(&self, first: &Engine) -> Others<'_> {
+        let network = match first {
+            Engine::Propnet(p) if self.choice == Choice::Auto => Some((**p).clone()),
+            _ => None,
+        };
+        Others { loader: self, network }
+    }
+}
+
+/// The engines of a run's other threads: for `auto`, the engine it picked for the first (a
+/// copy of the network, else the reasoner), not the choice made again; for the others, the
+/// engine asked for.
+pub struct Others<'a> {
+    loader: &'a Loader,
+    network: Option<Propnet>,
+}
+
+impl Others<'_> {
+    pub fn build(&self) -> Result<Engine, String> {
+        match (self.loader.choice, &self.network) {
+            (Choice::Auto, Some(p)) => Ok(Engine::Propnet(Box::new(p.clone()))),
+            (Choice::Auto, None) => Reasoner::new(&self.loader.description, self.loader.limits)
+                .map(|r| Engine::Reasoner(Box::new(r)))
+                .map_err(|d| d.message),
+            _ => self.loader.build_engine(),
+        }
     }
 }

@@ -108,6 +108,7 @@ pub fn build(
 
 /// The automatic choice's bounds on the ground program, in rules (and
 /// `crate::ground::INSTANCES_PER_RULE` times as many rule instances).
+#[derive(Clone, Copy)]
 struct Bounds {
     /// Up to this, the network plays without being measured.
     sure: usize,
@@ -117,6 +118,29 @@ struct Bounds {
 
 const AUTO: Bounds = Bounds { sure: AUTO_SURE_RULES, max: AUTO_MAX_RULES };
 
+impl Bounds {
+    /// `auto`'s quick grounding: the caller's limits lowered to these bounds.
+    fn grounding(self, limits: Limits) -> GroundOptions {
+        let bounded = Limits {
+            max_join_steps: limits.max_join_steps.min(AUTO_MAX_JOIN_STEPS),
+            // A relation of more facts than the network taken without measuring may have rule
+            // instances: a budget (each fact of a dynamic relation is at least one instance),
+            // which ends the failing groundings of merrills and mummymaze1p in half the time a
+            // bound of `self.max` would.
+            max_facts: limits.max_facts.min(self.sure * crate::ground::INSTANCES_PER_RULE),
+            ..limits
+        };
+        // No attempt on demand: each costs as much as the first, and a game that needs demand
+        // has been far bigger than `AUTO_MAX_RULES` (merrills, AlexChess).
+        GroundOptions { limits: bounded, max_rules: self.max, demand_attempts: 0, ..Default::default() }
+    }
+
+    /// A ground program the network plays without being measured.
+    fn sure(self, g: &crate::ground::Ground) -> bool {
+        g.stats.rules <= self.sure && g.stats.instances <= self.sure * crate::ground::INSTANCES_PER_RULE
+    }
+}
+
 /// The engine `auto` picks (see `Choice::Auto`, `AUTO_SURE_RULES`, `AUTO_MAX_RULES`).
 fn automatic(
     desc: &Description,
@@ -125,34 +149,82 @@ fn automatic(
     now: &dyn Fn() -> f64,
     bounds: &Bounds,
 ) -> std::result::Result<Chosen, Diagnostic> {
-    let bounded = Limits {
-        max_join_steps: limits.max_join_steps.min(AUTO_MAX_JOIN_STEPS),
-        // A relation of more facts than the network taken without measuring may have rule
-        // instances: a budget (each fact of a dynamic relation is at least one instance),
-        // which ends the failing groundings of merrills and mummymaze1p in half the time a
-        // bound of `bounds.max` would.
-        max_facts: limits.max_facts.min(bounds.sure * crate::ground::INSTANCES_PER_RULE),
-        ..limits
-    };
-    // No attempt on demand: each costs as much as the first, and a game that needs demand
-    // has been far bigger than `AUTO_MAX_RULES` (merrills, AlexChess).
-    let auto = GroundOptions { limits: bounded, max_rules: bounds.max, demand_attempts: 0, ..Default::default() };
-    let sure = |g: &crate::ground::Ground| {
-        g.stats.rules <= bounds.sure && g.stats.instances <= bounds.sure * crate::ground::INSTANCES_PER_RULE
-    };
-    let (grounded, loaded) = ground_beside_reasoner(desc, auto, limits, &sure);
-    let reasoner = || loaded.unwrap_or_else(|| Reasoner::new(desc, limits));
+    match ground_beside_reasoner(desc, limits, options, *bounds, Wait::ForGrounding) {
+        Beside::Ended(grounded, loaded) => {
+            chosen(verdict(*grounded, loaded, desc, limits, options, now, *bounds)?, desc, limits)
+        }
+        Beside::Running(..) => unreachable!("waiting for the grounding, nothing is left running"),
+    }
+}
+
+/// `auto` for a run that can change engine between playouts (`gdl playout`, `bench`, `match`): the engine
+/// `auto` picks when its grounding ends before the reasoner beside it has loaded; otherwise
+/// the reasoner at once, and the grounding left running in the background (`Grounding`),
+/// whose network the run moves to when it is ready. The run then starts as soon as the
+/// reasoner alone would have (chess's failing grounding took twice the reasoner's load).
+pub fn start(
+    desc: &Description,
+    limits: Limits,
+    options: propnet::Options,
+    now: &dyn Fn() -> f64,
+) -> std::result::Result<(Chosen, Option<Grounding>), Diagnostic> {
+    match ground_beside_reasoner(desc, limits, options, AUTO, Wait::ForReasoner) {
+        Beside::Ended(grounded, loaded) => {
+            Ok((chosen(verdict(*grounded, loaded, desc, limits, options, now, AUTO)?, desc, limits)?, None))
+        }
+        Beside::Running(reasoner, grounding) => {
+            let r = reasoner?;
+            let note = reasoner_note(&r, "for now: the game is being ground in the background");
+            Ok((Chosen { may_upgrade: true, ..Chosen::new(note, Engine::Reasoner(Box::new(r))) }, Some(grounding)))
+        }
+    }
+}
+
+/// What `auto` makes of its grounding.
+enum Verdict {
+    /// The network, with its note.
+    Network(Box<Propnet>, String),
+    /// The reasoner (when it was loaded to race the network), why, and whether the grounder's
+    /// own limits may still ground the game (`Chosen::may_upgrade`).
+    Reasoner(Option<Box<Reasoner>>, String, bool),
+}
+
+/// The network of `grounded` when it is sure, or measured faster than the reasoner (`loaded`
+/// beside the grounding, or loaded now); else why not.
+fn verdict(
+    grounded: Grounded,
+    loaded: Option<std::result::Result<Reasoner, Diagnostic>>,
+    desc: &Description,
+    limits: Limits,
+    options: propnet::Options,
+    now: &dyn Fn() -> f64,
+    bounds: Bounds,
+) -> std::result::Result<Verdict, Diagnostic> {
     let built = grounded.and_then(|g| Ok((Propnet::new(&g, options, now)?, g)));
     Ok(match built {
-        Ok((p, g)) if sure(&g) => Chosen::new(propnet_note(&g, &p), Engine::Propnet(Box::new(p))),
-        Ok((p, g)) => match faster(p, &g, reasoner()?, now) {
-            Ok((p, note)) => Chosen::new(note, Engine::Propnet(p)),
-            Err((r, why)) => Chosen::new(reasoner_note(&r, &why), Engine::Reasoner(r)),
+        Ok((p, g)) if bounds.sure(&g) => {
+            let note = propnet_note(&g, &p);
+            Verdict::Network(Box::new(p), note)
+        }
+        Ok((p, g)) => match faster(p, &g, loaded.unwrap_or_else(|| Reasoner::new(desc, limits))?, now) {
+            Ok((p, note)) => Verdict::Network(p, note),
+            Err((r, why)) => Verdict::Reasoner(Some(r), why, false),
         },
-        Err(d) => {
-            let r = reasoner()?;
-            let why = format!("the propositional network is not available: {}", quick_attempt_stopped(&d.message));
-            Chosen { may_upgrade: true, ..Chosen::new(reasoner_note(&r, &why), Engine::Reasoner(Box::new(r))) }
+        Err(d) => Verdict::Reasoner(
+            loaded.transpose()?.map(Box::new),
+            format!("the propositional network is not available: {}", quick_attempt_stopped(&d.message)),
+            true,
+        ),
+    })
+}
+
+/// The engine of a verdict, loading the reasoner if it was not.
+fn chosen(verdict: Verdict, desc: &Description, limits: Limits) -> std::result::Result<Chosen, Diagnostic> {
+    Ok(match verdict {
+        Verdict::Network(p, note) => Chosen::new(note, Engine::Propnet(p)),
+        Verdict::Reasoner(r, why, may_upgrade) => {
+            let r = r.map_or_else(|| Reasoner::new(desc, limits).map(Box::new), Ok)?;
+            Chosen { may_upgrade, ..Chosen::new(reasoner_note(&r, &why), Engine::Reasoner(r)) }
         }
     })
 }
@@ -248,51 +320,143 @@ fn speed(m: &mut impl StateMachine, now: &dyn Fn() -> f64) -> Option<f64> {
     (elapsed > 0.0).then(|| moves as f64 / elapsed)
 }
 
+/// How long `auto` waits for its grounding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wait {
+    /// Until it ends.
+    ForGrounding,
+    /// Until it ends or the reasoner beside it has loaded, whichever comes first.
+    ForReasoner,
+}
+
+/// A grounding's outcome.
+type Grounded = std::result::Result<crate::ground::Ground, Diagnostic>;
+
+/// `auto`'s grounding, ended (with the reasoner if it was loaded meanwhile), or still running
+/// beside the loaded reasoner (`Wait::ForReasoner` only).
+enum Beside {
+    Ended(Box<Grounded>, Option<std::result::Result<Reasoner, Diagnostic>>),
+    Running(std::result::Result<Reasoner, Diagnostic>, Grounding),
+}
+
 /// `auto`'s grounding, and the reasoner loaded meanwhile if it was. With a second core a
 /// grounding that takes longer than `HEAD_START` gets the reasoner loaded beside it, on
 /// this thread while another grounds: a game that does not ground then waits for about the
 /// longer of the two, not for both (amazonsTorus's grounding fails as late as its load
 /// ends). Most games ground within the head start and load nothing else (two threads at
-/// once slow each other). A grounding `sure` to be taken abandons the load, which then gives
-/// `None` (a bigger one keeps it, to be measured against the network). On one core, or
-/// where there are no threads (the page, whose worker grounds beside the main thread's
-/// reasoner), the reasoner is left to the caller.
+/// once slow each other). Waiting only for the reasoner (`Wait::ForReasoner`), the head
+/// start is shorter (`RUN_HEAD_START`), and the grounding is left running if it has not
+/// ended when the load has. A grounding sure to
+/// be taken abandons the load, which then gives `None` (a bigger one keeps it, to be
+/// measured against the network). On one core, or where there are no threads (the page,
+/// whose worker grounds beside the main thread's reasoner), the reasoner is left to the
+/// caller.
 fn ground_beside_reasoner(
     desc: &Description,
-    options: GroundOptions,
     limits: Limits,
-    sure: &(dyn Fn(&crate::ground::Ground) -> bool + Sync),
-) -> (std::result::Result<crate::ground::Ground, Diagnostic>, Option<std::result::Result<Reasoner, Diagnostic>>) {
-    let grounding = || ground(desc, options, &|| 0.0, &mut |_| {});
+    options: propnet::Options,
+    bounds: Bounds,
+    wait: Wait,
+) -> Beside {
+    let grounding = bounds.grounding(limits);
+    let alone = || Beside::Ended(Box::new(ground(desc, grounding, &|| 0.0, &mut |_| {})), None);
     if std::thread::available_parallelism().map_or(true, |n| n.get() < 2) {
-        return (grounding(), None);
+        return alone();
     }
     let abandoned = Arc::new(AtomicBool::new(false));
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::scope(|scope| {
-        let grounder = std::thread::Builder::new().stack_size(GROUNDER_STACK).spawn_scoped(scope, || {
-            let g = grounding();
-            if g.as_ref().is_ok_and(sure) {
-                abandoned.store(true, Ordering::Relaxed);
+    let Ok(running) = Grounding::spawn(desc, limits, options, bounds, abandoned.clone()) else { return alone() };
+    let head_start = if wait == Wait::ForReasoner { RUN_HEAD_START } else { HEAD_START };
+    match running.received.recv_timeout(head_start) {
+        Ok(grounded) => Beside::Ended(Box::new(grounded), None),
+        Err(_) => {
+            let loaded = abandonable::load(desc, limits, abandoned);
+            match (wait, loaded) {
+                (Wait::ForReasoner, Some(reasoner)) => match running.received.try_recv() {
+                    Ok(grounded) => Beside::Ended(Box::new(grounded), Some(reasoner)),
+                    Err(_) => Beside::Running(reasoner, running),
+                },
+                (_, loaded) => Beside::Ended(Box::new(running.ended()), loaded),
             }
-            // The receiver waits until the grounding ends (the scope joins this thread).
-            let _ = send.send(g);
-        });
-        let Ok(grounder) = grounder else { return (grounding(), None) };
-        let received = |loaded| match receive.recv() {
-            Ok(grounded) => (grounded, loaded),
-            Err(_) => std::panic::resume_unwind(grounder.join().expect_err("a grounder that sent nothing panicked")),
-        };
-        match receive.recv_timeout(HEAD_START) {
-            Ok(grounded) => (grounded, None),
-            Err(_) => received(abandonable::load(desc, limits, abandoned.clone())),
         }
-    })
+    }
+}
+
+/// `auto`'s grounding left running on a thread of its own (`start`).
+pub struct Grounding {
+    received: std::sync::mpsc::Receiver<Grounded>,
+    grounder: std::thread::JoinHandle<()>,
+    description: Arc<Description>,
+    limits: Limits,
+    options: propnet::Options,
+    bounds: Bounds,
+}
+
+/// Why a grounding left running gave no network.
+pub struct NoNetwork {
+    pub why: String,
+    /// The grounding stopped at `auto`'s bounds: the grounder's own limits may still ground the
+    /// game (`upgrade`).
+    pub may_upgrade: bool,
+}
+
+impl Grounding {
+    /// `auto`'s grounding of `desc` on a thread of its own, which sets `sure` when it gives
+    /// a network to take without measuring.
+    fn spawn(
+        desc: &Description,
+        limits: Limits,
+        options: propnet::Options,
+        bounds: Bounds,
+        sure: Arc<AtomicBool>,
+    ) -> std::io::Result<Grounding> {
+        let (send, received) = std::sync::mpsc::channel();
+        let description = Arc::new(desc.clone());
+        let grounding = bounds.grounding(limits);
+        let grounder = std::thread::Builder::new().stack_size(GROUNDER_STACK).spawn({
+            let description = description.clone();
+            move || {
+                let g = ground(&description, grounding, &|| 0.0, &mut |_| {});
+                if g.as_ref().is_ok_and(|g| bounds.sure(g)) {
+                    sure.store(true, Ordering::Relaxed);
+                }
+                let _ = send.send(g);
+            }
+        })?;
+        Ok(Grounding { received, grounder, description, limits, options, bounds })
+    }
+
+    /// Waits for the grounding to end (a grounder that panicked panics here).
+    fn ended(self) -> Grounded {
+        match self.received.recv() {
+            Ok(grounded) => grounded,
+            Err(_) => {
+                std::panic::resume_unwind(self.grounder.join().expect_err("a grounder that sent nothing panicked"))
+            }
+        }
+    }
+
+    /// Waits for the grounding to end: the network `auto` would have picked (built, and
+    /// measured against a reasoner when big), or why the reasoner stays; `now` gives
+    /// milliseconds.
+    pub fn network(self, now: &dyn Fn() -> f64) -> std::result::Result<Upgrade, NoNetwork> {
+        let (description, limits, options, bounds) = (self.description.clone(), self.limits, self.options, self.bounds);
+        let verdict = verdict(self.ended(), None, &description, limits, options, now, bounds);
+        match verdict {
+            Ok(Verdict::Network(network, note)) => Ok(Upgrade { network: *network, note }),
+            Ok(Verdict::Reasoner(_, why, may_upgrade)) => Err(NoNetwork { why, may_upgrade }),
+            Err(d) => Err(NoNetwork { why: d.message, may_upgrade: false }),
+        }
+    }
 }
 
 /// How long the grounding runs alone before the reasoner loads beside it: long enough for
 /// most games (the median grounds in about 10 ms), short beside a failing grounding.
 const HEAD_START: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The head start of a grounding when the reasoner beside it may play first
+/// (`Wait::ForReasoner`): a few times most games' grounding, so that they start on the
+/// network, and about a tenth of chess's load, which the run waits for.
+const RUN_HEAD_START: std::time::Duration = std::time::Duration::from_millis(30);
 
 /// The stack of a grounding thread: the main thread's (deep terms recurse).
 pub const GROUNDER_STACK: usize = 8 << 20;
@@ -681,6 +845,54 @@ mod tests {
         for _ in 0..50 {
             let want = chosen.engine.playout(&mut a, 100).unwrap();
             assert_eq!(network.playout(&mut b, 100).unwrap(), want);
+        }
+    }
+
+    /// `auto`'s grounding left running gives the network `auto` would have picked: taken
+    /// when sure, measured when big (slower on a steady clock, faster on a slowing one),
+    /// and none when it stops at the bounds, which the grounder's own limits may pass.
+    #[test]
+    fn a_grounding_left_running_gives_the_network_auto_would_pick() {
+        let desc = tictactoe();
+        let reads = std::cell::Cell::new(0.0);
+        let (steady, slowing) = clocks(&reads);
+        let (limits, options) = (Limits::default(), propnet::Options::default());
+        let running = |bounds| Grounding::spawn(&desc, limits, options, bounds, Arc::default()).unwrap();
+        let sure = running(AUTO).network(&steady).ok().expect("tic-tac-toe grounds small");
+        assert!(sure.note.starts_with("propnet (") && !sure.note.contains("measured"), "{}", sure.note);
+        let big = Bounds { sure: 10, max: 1000 };
+        let slower = running(big).network(&steady).err().expect("measured equal");
+        assert!(slower.why.starts_with("the propositional network measured slower") && !slower.may_upgrade);
+        reads.set(0.0);
+        assert!(running(big).network(&slowing).ok().expect("measured faster").note.contains("measured faster"));
+        let past = running(Bounds { sure: 10, max: 100 }).network(&steady).err().expect("past the bounds");
+        assert!(past.may_upgrade && past.why.contains("more than auto grounds before play begins"), "{}", past.why);
+    }
+
+    /// `start` plays at once on what it has: the network when the grounding ended first,
+    /// else the reasoner, with the grounding left running, whose network plays the same
+    /// playouts.
+    #[test]
+    fn auto_started_for_a_run_ends_on_the_network_with_the_reasoners_playouts() {
+        let desc = tictactoe();
+        let (limits, options) = (Limits::default(), propnet::Options::default());
+        let (chosen, grounding) = start(&desc, limits, options, &|| 0.0).unwrap();
+        let mut network = match grounding {
+            None => chosen.engine,
+            Some(g) => {
+                assert!(
+                    chosen.may_upgrade && chosen.note.contains("being ground in the background"),
+                    "{}",
+                    chosen.note
+                );
+                g.network(&|| 0.0).ok().expect("tic-tac-toe grounds small").engine()
+            }
+        };
+        assert_eq!(network.engine_name(), "propnet");
+        let mut reasoner = Engine::Reasoner(Box::new(Reasoner::new(&desc, limits).unwrap()));
+        let (mut a, mut b) = (Rng::new(3), Rng::new(3));
+        for _ in 0..50 {
+            assert_eq!(network.playout(&mut a, 100).unwrap(), reasoner.playout(&mut b, 100).unwrap());
         }
     }
 }

@@ -33,11 +33,10 @@ pub fn run(args: &BenchArgs) -> Outcome {
     let threads = parallel::threads(args.threads)?;
     let loader = Loader::new(file, &run.engine, json)?;
     let loading = Instant::now();
-    let chosen = loader.chosen(file, json)?;
+    let (mut m, upgrader) = loader.long_run(file, json, run.upgrade_after)?;
     let load_ms = loading.elapsed().as_secs_f64() * 1000.0;
-    let upgrader = loader.upgrader(&chosen, run.upgrade_after, json);
-    let mut m = chosen.engine;
-    let build = || loader.build_engine();
+    let others = loader.others(&m);
+    let build = || others.build();
     // The clocks start when every thread has its engine: the first thread to start reads them.
     let started = std::sync::OnceLock::new();
     let work = |t: usize, m: &mut Engine| {

@@ -31,9 +31,7 @@ pub fn run(args: &MatchArgs) -> Outcome {
     }
     let threads = parallel::threads(args.threads)?.min(games.max(1));
     let loader = Loader::new(file, &run.engine, json)?;
-    let chosen = loader.chosen(file, json)?;
-    let upgrader = loader.upgrader(&chosen, run.upgrade_after, json);
-    let mut m = chosen.engine;
+    let (mut m, upgrader) = loader.long_run(file, json, run.upgrade_after)?;
     let roles = m.roles().to_vec();
     // A player that cannot play this game is refused before any game, in the catalogue's words.
     let hidden = defines_sees(&mut m).map_err(|e| invalid(e.message))?;
@@ -42,7 +40,8 @@ pub fn run(args: &MatchArgs) -> Outcome {
     }
     let setup = Setup { specs, games, seed: run.seed, max_steps: run.max_steps, threads };
     let start = Instant::now();
-    let build = || loader.build_engine();
+    let others = loader.others(&m);
+    let build = || others.build();
     let progress = |done: usize| {
         if !json && std::io::stderr().is_terminal() {
             eprint!("\rgame {done}/{games}");

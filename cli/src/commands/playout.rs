@@ -16,9 +16,8 @@ use std::time::Instant;
 pub fn run(args: &PlayoutArgs) -> Outcome {
     let (file, run, json) = (&args.file, &args.run, args.json);
     let loader = Loader::new(file, &run.engine, json)?;
-    let chosen = loader.chosen(file, json)?;
-    let upgrader = loader.upgrader(&chosen, run.upgrade_after, json);
-    let (mut m, mut switch, start) = (chosen.engine, upgrader.thread(), Instant::now());
+    let (mut m, upgrader) = loader.long_run(file, json, run.upgrade_after)?;
+    let (mut switch, start) = (upgrader.thread(), Instant::now());
     let mut trace = match &args.trace {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
