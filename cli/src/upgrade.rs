@@ -163,3 +163,31 @@ impl Switch<'_> {
         self.upgrader.moved.get_or_init(|| played);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gdl_core::machine::StateMachine;
+    use gdl_core::reasoner::Reasoner;
+
+    /// A run on the reasoner, with `auto`'s grounding left running beside it, moves to that
+    /// grounding's network once it is ready, with no full grounding (`after` is never
+    /// reached).
+    #[test]
+    fn a_run_moves_to_the_network_of_autos_grounding_left_running() {
+        let desc = gdl_core::validated(include_str!("../../games/tictactoe.kif")).ok().unwrap().description;
+        let (limits, options) = (Limits::default(), PropnetOptions::default());
+        let reasoner = Engine::Reasoner(Box::new(Reasoner::new(&desc, limits).unwrap()));
+        let chosen = Chosen { engine: reasoner, note: String::new(), may_upgrade: true };
+        let grounding = Grounding::spawn(&desc, limits, options).unwrap();
+        let upgrader = Upgrader::new(&chosen, Some(grounding), &desc, limits, options, f64::INFINITY, false);
+        let mut engine = chosen.engine;
+        let (mut switch, waiting) = (upgrader.thread(), Instant::now());
+        while engine.engine_name() == "reasoner" && waiting.elapsed().as_secs() < 60 {
+            switch.poll(&mut engine, 0.5);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(engine.engine_name(), "propnet");
+        assert_eq!((upgrader.outcome().as_deref(), upgrader.moved_at()), (Some("moved"), Some(0.5)));
+    }
+}

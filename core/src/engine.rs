@@ -363,13 +363,12 @@ fn ground_beside_reasoner(
     if std::thread::available_parallelism().map_or(true, |n| n.get() < 2) {
         return alone();
     }
-    let abandoned = Arc::new(AtomicBool::new(false));
-    let Ok(running) = Grounding::spawn(desc, limits, options, bounds, abandoned.clone()) else { return alone() };
+    let Ok(running) = Grounding::within(desc, limits, options, bounds) else { return alone() };
     let head_start = if wait == Wait::ForReasoner { RUN_HEAD_START } else { HEAD_START };
     match running.received.recv_timeout(head_start) {
         Ok(grounded) => Beside::Ended(Box::new(grounded), None),
         Err(_) => {
-            let loaded = abandonable::load(desc, limits, abandoned);
+            let loaded = abandonable::load(desc, limits, running.sure.clone());
             match (wait, loaded) {
                 (Wait::ForReasoner, Some(reasoner)) => match running.received.try_recv() {
                     Ok(grounded) => Beside::Ended(Box::new(grounded), Some(reasoner)),
@@ -389,6 +388,8 @@ pub struct Grounding {
     limits: Limits,
     options: propnet::Options,
     bounds: Bounds,
+    /// Set when the grounding gives a network to take without measuring.
+    sure: Arc<AtomicBool>,
 }
 
 /// Why a grounding left running gave no network.
@@ -400,20 +401,23 @@ pub struct NoNetwork {
 }
 
 impl Grounding {
-    /// `auto`'s grounding of `desc` on a thread of its own, which sets `sure` when it gives
-    /// a network to take without measuring.
-    fn spawn(
+    /// `auto`'s grounding of `desc` on a thread of its own (what `start` leaves running).
+    pub fn spawn(desc: &Description, limits: Limits, options: propnet::Options) -> std::io::Result<Grounding> {
+        Grounding::within(desc, limits, options, AUTO)
+    }
+
+    fn within(
         desc: &Description,
         limits: Limits,
         options: propnet::Options,
         bounds: Bounds,
-        sure: Arc<AtomicBool>,
     ) -> std::io::Result<Grounding> {
         let (send, received) = std::sync::mpsc::channel();
+        let sure = Arc::new(AtomicBool::new(false));
         let description = Arc::new(desc.clone());
         let grounding = bounds.grounding(limits);
         let grounder = std::thread::Builder::new().stack_size(GROUNDER_STACK).spawn({
-            let description = description.clone();
+            let (description, sure) = (description.clone(), sure.clone());
             move || {
                 let g = ground(&description, grounding, &|| 0.0, &mut |_| {});
                 if g.as_ref().is_ok_and(|g| bounds.sure(g)) {
@@ -422,7 +426,7 @@ impl Grounding {
                 let _ = send.send(g);
             }
         })?;
-        Ok(Grounding { received, grounder, description, limits, options, bounds })
+        Ok(Grounding { received, grounder, description, limits, options, bounds, sure })
     }
 
     /// Waits for the grounding to end (a grounder that panicked panics here).
@@ -857,7 +861,7 @@ mod tests {
         let reads = std::cell::Cell::new(0.0);
         let (steady, slowing) = clocks(&reads);
         let (limits, options) = (Limits::default(), propnet::Options::default());
-        let running = |bounds| Grounding::spawn(&desc, limits, options, bounds, Arc::default()).unwrap();
+        let running = |bounds| Grounding::within(&desc, limits, options, bounds).unwrap();
         let sure = running(AUTO).network(&steady).ok().expect("tic-tac-toe grounds small");
         assert!(sure.note.starts_with("propnet (") && !sure.note.contains("measured"), "{}", sure.note);
         let big = Bounds { sure: 10, max: 1000 };
