@@ -76,6 +76,8 @@ test('a seat set to MCTS answers the human move', async () => {
 
 test('a short match shows its results table and chart', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
+  // Once auto has picked the network, the match's workers open the game on it.
+  await page.waitForFunction(() => /chosen by auto: the game grounds/.test(document.querySelector('#engine-note')?.textContent ?? ''));
   await page.locator('#tab-match').click();
   await page.locator('#ma-a').selectOption('uct:100');
   await page.locator('#ma-b').selectOption('random');
@@ -96,6 +98,7 @@ test('a short match shows its results table and chart', async () => {
   }
   assert.equal(await page.locator('.match-chart .chart-row').count(), 2);
   assert.equal(await page.locator('#ma-run').isDisabled(), false);
+  assert.match(await page.locator('#ma-where').textContent(), /^4 of 4 games on \d+ workers? with engine propnet;/);
   // Per seat: each player sat twice at x and twice at o.
   await page.locator('#ma-seats summary').click();
   const seats = await page.locator('#ma-seats tbody tr').evaluateAll((rs) => rs.map((r) => [...r.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent)));
@@ -119,13 +122,15 @@ test('a short match shows its results table and chart', async () => {
 test('a long match moves to the network ground in the background and counts every game once', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await setRules(page, TRIO);
+  // Once auto has left the game to the reasoner, the match's workers open it on the reasoner.
+  await page.waitForFunction(() => /more than auto grounds before play begins/.test(document.querySelector('#engine-note')?.textContent ?? ''), null, { timeout: 60_000 });
   await page.locator('#tab-match').click();
   await page.locator('#ma-a').selectOption('uct:5000');
   await page.locator('#ma-b').selectOption('uct:5000');
   await page.locator('#ma-games').fill('60');
   await page.locator('#ma-run').click();
   await page.waitForFunction(() => /60 of 60 games/.test(document.querySelector('#ma-results')?.textContent ?? ''), null, { timeout: 120_000 });
-  assert.match(await page.locator('#ma-where').textContent(), /then the last \d+ on one worker with engine propnet \(.*measured faster than the reasoner/);
+  assert.match(await page.locator('#ma-where').textContent(), /with engine reasoner, then the last \d+ on one worker with engine propnet \(.*measured faster than the reasoner/);
   const rows = page.locator('#ma-results > .match-table tbody tr');
   let games = 0;
   for (let i = 0; i < (await rows.count()); i++) games += Number((await rows.nth(i).locator('td').allTextContents())[1]);

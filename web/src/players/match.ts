@@ -41,6 +41,8 @@ export class MatchPane {
   constructor(
     private module: WebAssembly.Module,
     private rules: () => { text: string; roles: string[] } | null,
+    /** The engine the workers open the loaded rules with: what `auto` picked, once known. */
+    private engine: () => string,
     /** Opens a game, its joint moves from the start, in the Play pane, with its record if any. */
     private open: (moves: string[][], record: MatchRecord | null) => void,
   ) {
@@ -120,6 +122,7 @@ export class MatchPane {
     this.#finish('');
     this.#log.clear();
     const rules = game.text;
+    const engine = this.engine();
     const chosen = [this.#seat('ma-a'), this.#seat('ma-b')];
     const targets = Object.fromEntries(remote.map((r) => [r.url, r.target as string]));
     if (chosen.some((c) => c.startsWith(MY_PLAYER))) {
@@ -143,7 +146,7 @@ export class MatchPane {
     progress.value = 0;
     progress.hidden = false;
     this.#setRunning(true);
-    let where = `${workers} worker${workers > 1 ? 's' : ''}`;
+    let where = `${workers} worker${workers > 1 ? 's' : ''} with engine ${engine}`;
     out.replaceChildren(h('p', { class: 'muted' }, `Playing ${count} games on ${where}…`));
     let running = workers;
     const id = `playground.${Date.now()}`;
@@ -152,7 +155,7 @@ export class MatchPane {
     const task = (mine: number[]) => {
       // Its match id is the referee's (core's protocol::game).
       if (remote.length > 0) this.#inGame = { id: matchGameId(id, mine[0]), targets: Object.values(targets) };
-      return { module: this.module, rules, engine: 'auto', moves: [], task: kind(mine) };
+      return { module: this.module, rules, engine, moves: [], task: kind(mine) };
     };
     const onReply = (reply: PlayersReply) => {
       if (reply.type === 'game' && !played.has(reply.index)) {
@@ -186,7 +189,8 @@ export class MatchPane {
     }
     for (let w = 0; w < workers; w++) this.#pool.push(startPlayers(task(share(count, w, workers)), onReply));
     // A long match grounds the game in full in one more worker: if the network is measured
-    // faster, that worker plays the games left alone.
+    // faster, that worker plays the games left alone. Workers on the network have nothing to gain.
+    if (engine === 'propnet') return;
     this.#upgrade.schedule(
       rules,
       (answered, failed) => {

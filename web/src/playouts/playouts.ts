@@ -118,7 +118,8 @@ export class PlayoutsPane {
       const mine = count === null ? null : shareCount(count, w, n);
       worker.postMessage({ type: 'run', module: this.module, rules: game.text, engine, count: mine, seconds, maxSteps, seed: (seed + w) % 2 ** 32, upgrade: false });
     });
-    if (this.#engine === 'auto') {
+    // Workers on the network have nothing to gain from grounding in full.
+    if (this.#engine === 'auto' && engine !== 'propnet') {
       const request: RunRequest = { type: 'run', module: this.module, rules: game.text, engine: 'auto', count: null, seconds: null, maxSteps, seed: (seed + n) % 2 ** 32, upgrade: true };
       this.#upgrade.schedule(game.text, (answered, failed) => upgradeWorker(request, answered, failed), (upgrader, note) => this.#takeOver(upgrader.worker, note));
     }
