@@ -223,6 +223,29 @@ test('a long run of playouts moves to the network ground in the background, and 
   await context.close();
 });
 
+test('playouts asked for while auto still decides start on the reasoner and move to the network it picks', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // The grounding worker arrives late, so auto has not picked when the run starts.
+  await context.route('**/ground-worker-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    await route.continue();
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(env.url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+  await page.locator('#tab-playouts').click();
+  await page.locator('#po-count').fill('3000000');
+  await page.locator('#po-run').click();
+  assert.match(await page.locator('#po-starting').textContent(), /each loads the game on the reasoner/);
+  await page.locator('#po-results .phase.done').waitFor({ timeout: 120_000 });
+  assert.match(await page.locator('#po-results .phase').textContent(), /engine propnet \(/);
+  assert.equal(await page.locator('#po-count-out').textContent(), '3,000,000');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('prefix and infix convert into each other; the rule graph and the ground program are shown', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await page.locator('#to-infix').click();

@@ -165,7 +165,7 @@ export class App {
       const game = this.#current();
       return game?.ok ? { text: this.#loadedText, roles: game.roles } : null;
     };
-    new MatchPane(module, typedGame, () => workerEngine(this.#pick), (moves, record) => this.#openPath(moves, record));
+    new MatchPane(module, typedGame, () => quickEngine(this.#pick), (moves, record) => this.#openPath(moves, record));
     new TournamentPane(module, typedGame, (rules, moves, record) => {
       // A library game of the tournament first goes into the editor, drawn as its example is.
       if (rules !== this.#loadedText) this.#openRules(rules, examples.find((e) => e.text === rules)?.view ?? this.#orientation);

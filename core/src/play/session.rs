@@ -245,14 +245,19 @@ impl Session {
         Ok(l.note.clone())
     }
 
-    /// For a long run of playouts that `auto` left on the reasoner because of its own
-    /// bounds: grounds the game with the grounder's own limits (seconds) and, if its network
-    /// is measured faster, plays on it from the initial state (the playouts stay the same).
-    /// Says whether it moved, with the new engine note or why not (empty when there was
-    /// nothing to try). `now` gives milliseconds.
+    /// For a long run of playouts on the reasoner (the page's workers start on it while
+    /// `auto` decides): the network this session plays on, if `auto` picked one; else, when
+    /// `auto` left the game on the reasoner because of its own bounds, the game ground with
+    /// the grounder's own limits (seconds), played on from the initial state if its network
+    /// is measured faster (the playouts stay the same). Says whether the session plays on a
+    /// network, with its engine note, or why not (empty when there was nothing to try). `now`
+    /// gives milliseconds.
     pub fn upgrade(&mut self, now: &dyn Fn() -> f64) -> Result<Upgraded> {
         let limits = self.limits;
         let l = self.loaded()?;
+        if l.game.machine().engine_name() == "propnet" {
+            return Ok(Upgraded { moved: true, note: l.note.clone() });
+        }
         if !std::mem::take(&mut l.may_upgrade) {
             return Ok(Upgraded { moved: false, note: String::new() });
         }

@@ -45,7 +45,7 @@ fn load_reports_errors_with_lines_and_drops_the_game() {
 
 /// `auto` keeps the reasoner for a walk whose moves read a static relation of 80³
 /// facts (past the facts it allows a grounding); `upgrade` grounds it in full and moves
-/// to the network, once. A game `auto` plays on the network has nothing to upgrade.
+/// to the network, once. A game `auto` plays on the network is on it already.
 #[test]
 fn upgrade_moves_a_game_past_autos_bounds_to_the_network_once() {
     let n: String = (0..80).map(|i| format!("(n {i}) ")).collect();
@@ -65,12 +65,18 @@ fn upgrade_moves_a_game_past_autos_bounds_to_the_network_once() {
     let up = s.upgrade(&now).unwrap();
     assert!(up.moved && up.note.starts_with("propnet ("), "{up:?}");
     let v = s.view().unwrap();
-    assert_eq!((v.engine, v.step, v.engine_note), ("propnet", 0, up.note));
+    assert_eq!((v.engine, v.step, v.engine_note), ("propnet", 0, up.note.clone()));
     assert_eq!(s.playouts(10, 100).unwrap().goals(), vec![vec![("100".to_string(), 10)]]);
-    assert!(!s.upgrade(&now).unwrap().moved);
+    let again = s.upgrade(&now).unwrap();
+    assert!(again.moved && again.note == up.note, "on the network, nothing ground again: {again:?}");
 
     let mut s = loaded();
-    assert!(s.set_engine("auto", &clock).unwrap().starts_with("propnet ("));
+    let note = s.set_engine("auto", &clock).unwrap();
+    assert!(note.starts_with("propnet ("));
+    let up = s.upgrade(&now).unwrap();
+    assert!(up.moved && up.note == note, "{up:?}");
+    // A game on the reasoner that `auto` did not leave there for its bounds stays on it.
+    assert!(s.set_engine("reasoner", &clock).unwrap().starts_with("reasoner"));
     let up = s.upgrade(&now).unwrap();
     assert!(!up.moved && up.note.is_empty(), "{up:?}");
 }

@@ -1,7 +1,8 @@
-// The upgrade of a long run (Playouts, Match): a run still going after UPGRADE_AFTER_MS starts
-// one more worker that grounds the game in full; if `auto` kept the reasoner only for its own
-// bounds and that worker measures the network faster, the run hands it what is left. Rules
-// whose full grounding gave no faster network are not tried again.
+// The upgrade of a long run on the reasoner (Playouts, Match): a run still going after
+// UPGRADE_AFTER_MS starts one more worker that opens the game with `auto`; if auto picks the
+// network, or kept the reasoner only for its own bounds and the game ground in full gives a
+// network measured faster, the run hands that worker what is left. Rules that gave no
+// network are not tried again.
 
 /** Milliseconds a run plays before a worker grounds the game in full. */
 export const UPGRADE_AFTER_MS = 1000;

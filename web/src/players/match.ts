@@ -41,7 +41,8 @@ export class MatchPane {
   constructor(
     private module: WebAssembly.Module,
     private rules: () => { text: string; roles: string[] } | null,
-    /** The engine the workers open the loaded rules with: what `auto` picked, once known. */
+    /** The engine the workers open the loaded rules with: what `auto` picked, the reasoner
+     * while it decides (the upgrade then moves the match to the network if auto picks it). */
     private engine: () => string,
     /** Opens a game, its joint moves from the start, in the Play pane, with its record if any. */
     private open: (moves: string[][], record: MatchRecord | null) => void,

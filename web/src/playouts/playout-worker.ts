@@ -1,8 +1,8 @@
 // The playouts worker: runs random playouts in batches sized to take about 50 ms, reports
 // totals after each batch, and looks for Cancel between batches, so the page never freezes.
-// A worker asked to `upgrade` grounds the game in full first, and plays on the network (the
-// rest of the run, handed over by the page) if `auto` kept the reasoner for its own bounds
-// and the network is measured faster.
+// A worker asked to `upgrade` plays on the network (the rest of the run, handed over by the
+// page) if `auto` picks it, or if `auto` kept the reasoner for its own bounds and the game,
+// ground in full first, gives a network measured faster.
 
 import { errorMessage, mergePlayouts, type Session } from '../engine/engine';
 import { openSession, startOnce } from '../engine/worker-kit';

@@ -108,9 +108,12 @@ export class PlayoutsPane {
     this.#askedAt = performance.now();
     this.#engine = byId<HTMLSelectElement>('po-engine').value || 'auto';
     const pick = this.#engine === 'auto' ? this.autoPick() : null;
-    const engine = pick?.engine ?? this.#engine;
-    this.#note = pick ? `${pick.note}; chosen by auto` : this.#engine;
-    out.replaceChildren(h('p', { class: 'muted', id: 'po-starting' }, `Starting ${n} worker${n === 1 ? '' : 's'}: each loads the game on ${engine === 'auto' ? 'the engine auto picks' : `the ${engine}`}…`));
+    // While auto decides, the workers play on the reasoner, and the upgrade moves the run to
+    // the network if auto picks it.
+    const deciding = this.#engine === 'auto' && pick === null;
+    const engine = pick?.engine ?? (deciding ? 'reasoner' : this.#engine);
+    this.#note = pick ? `${pick.note}; chosen by auto` : deciding ? 'reasoner, while auto decides' : this.#engine;
+    out.replaceChildren(h('p', { class: 'muted', id: 'po-starting' }, `Starting ${n} worker${n === 1 ? '' : 's'}: each loads the game on the ${engine}…`));
     const seed = Math.floor(Math.random() * 2 ** 32);
     this.#workers.slice(0, n).forEach((worker, w) => {
       worker.onmessage = (e: MessageEvent<FromWorker>) => this.#onMessage(w, e.data);
