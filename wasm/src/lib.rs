@@ -107,10 +107,9 @@ impl Session {
         self.inner.set_engine(name, &performance_now).map_err(js_err)
     }
 
-    /// For a long run of playouts on the reasoner: the network `auto` picked, or for a game
-    /// it left on the reasoner for its own bounds, the game ground in full (seconds) and
-    /// played on from the initial state if its network is measured faster: `{moved, note}`
-    /// (the engine note, or why not).
+    /// For a long run on the reasoner: the network `auto` picked, or (a game left on the
+    /// reasoner for auto's bounds) the full grounding's if measured faster, played on from
+    /// the initial state: `{moved, note}` (the engine note, or why not).
     #[wasm_bindgen(unchecked_return_type = "Upgraded")]
     pub fn upgrade(&mut self) -> Result<JsValue, JsError> {
         to_js(&self.inner.upgrade(&performance_now).map_err(js_err)?)

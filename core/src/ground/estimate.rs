@@ -47,7 +47,7 @@ pub(super) fn give_up_past(program: &Program, most: f64, max_instances: usize) -
                     k.0, k.1
                 ),
             ),
-            relation: Some(source_relation(&k)),
+            relation: Some(source_relation(&k.0)),
         }),
         _ => Ok(()),
     }

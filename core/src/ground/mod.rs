@@ -301,10 +301,11 @@ impl From<Diagnostic> for Failed {
 }
 
 /// The relation of the rules as written that one of the grounder's own relations stands for
-/// (`magic~next~part2~bbbb`: `next`; `threatened~rule189`: `threatened`).
-fn source_relation(k: &(String, usize)) -> String {
-    let k = crate::program::magic::original(&crate::program::magic::asked(k).unwrap_or_else(|| k.clone()));
-    k.0.split('~').next().unwrap_or(&k.0).to_string()
+/// (`magic~next~part2~bbbb`: `next`; `threatened~rule189`: `threatened`; an adorned copy
+/// `p~bf`: `p`): names as written hold no `~`.
+fn source_relation(name: &str) -> String {
+    let name = crate::program::magic::asked(&(name.to_string(), 0)).map_or_else(|| name.to_string(), |k| k.0);
+    name.split('~').next().unwrap_or(&name).to_string()
 }
 
 /// `ground` with the rules as given.
@@ -407,9 +408,9 @@ fn ground_program(
 /// relation with most of them (a part of a rule counts for the rule's relation), given how
 /// many each relation (or capture) has.
 fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, what: &str) -> Failed {
-    let mut per: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut per: BTreeMap<String, usize> = BTreeMap::new();
     for (name, n) in counts {
-        *per.entry(name.split('~').next().unwrap_or(name)).or_default() += n;
+        *per.entry(source_relation(name)).or_default() += n;
     }
     let (name, n) = per.into_iter().max_by_key(|&(_, n)| n).unwrap_or_default();
     let diagnostic = Diagnostic::error(
@@ -420,7 +421,7 @@ fn too_many<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>, max: usize, 
              max_rules, or keep playing with the first-order reasoner"
         ),
     );
-    Failed { diagnostic, relation: Some(name.to_string()) }
+    Failed { diagnostic, relation: Some(name) }
 }
 
 /// The relaxed program evaluated (stopped once it holds more than `max_instances` rule
@@ -563,7 +564,7 @@ fn missing(relaxed: Relaxed, engine: Reasoner) -> (Relaxed, Reasoner, Option<Str
 
 /// A limit reached in the relaxed program, with the relation as written that reached it.
 fn limit_reached(e: crate::machine::RuntimeError, rules: &[NRule]) -> Failed {
-    let relation = e.relation.as_ref().map(source_relation);
+    let relation = e.relation.as_ref().map(|(name, _)| source_relation(name));
     Failed { diagnostic: limit_diagnostic(e, rules), relation }
 }
 
