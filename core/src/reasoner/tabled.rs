@@ -346,8 +346,22 @@ impl Tabled {
             self.bind.resize(base + plan.slots, UNBOUND);
             let mark = self.trail.len();
             let key = key_of(&self.state, &self.moves, t);
-            let applies = (plan.head.iter().zip(key))
-                .all(|(p, &k)| k == UNBOUND || match_pat(&r.store, &mut self.bind[base..], &mut self.trail, p, k));
+            let (bind, trail) = (&mut self.bind[base..], &mut self.trail);
+            let applies = plan.head.iter().zip(key).all(|(p, &k)| {
+                k == UNBOUND
+                    || match p {
+                        // The head's bindings last as long as the rule: none is undone alone.
+                        Pat::Var(v) => {
+                            let b = &mut bind[*v as usize];
+                            let free = *b == UNBOUND;
+                            if free {
+                                *b = k;
+                            }
+                            free || *b == k
+                        }
+                        _ => match_pat(&r.store, bind, trail, p, k),
+                    }
+            });
             if applies {
                 r.work += RULE_COST;
                 result = self.step(r, plan, 0, base, t).map(drop);
