@@ -5,7 +5,7 @@
 use super::compile::{KeySrc, Lit, Pat, Plan, Step};
 use super::store::{KeyHasher, RelStore, NONE};
 use super::Deadline;
-use crate::term::{TermId, TermStore, TooDeep};
+use crate::term::{SymId, TermId, TermStore, TooDeep};
 
 /// The value of a slot no literal has bound yet.
 pub const UNBOUND: TermId = TermId::MAX;
@@ -302,6 +302,9 @@ fn ground(store: &TermStore, bind: &[TermId], p: &Pat) -> Option<TermId> {
 }
 
 /// Matches a pattern against a ground term, binding unbound slots (recorded on the trail).
+/// Variables and constants, most of the patterns met, are matched inline; compound
+/// patterns by `match_func`.
+#[inline(always)]
 pub fn match_pat(store: &TermStore, bind: &mut [TermId], trail: &mut Vec<u16>, p: &Pat, t: TermId) -> bool {
     match p {
         Pat::Const(c) => *c == t,
@@ -315,31 +318,45 @@ pub fn match_pat(store: &TermStore, bind: &mut [TermId], trail: &mut Vec<u16>, p
                 *b == t
             }
         }
-        Pat::Func(sym, args) => {
-            store.sym(t) == *sym && {
-                let targs = store.args(t);
-                targs.len() == args.len() && args.iter().zip(targs).all(|(p, &a)| match_pat(store, bind, trail, p, a))
-            }
-        }
+        Pat::Func(sym, args) => match_func(store, bind, trail, *sym, args, t),
     }
 }
 
-/// Builds the ground term of a head pattern from the slot values `bind`.
+/// Matches a compound pattern `sym(args)` against a ground term.
+fn match_func(
+    store: &TermStore,
+    bind: &mut [TermId],
+    trail: &mut Vec<u16>,
+    sym: SymId,
+    args: &[Pat],
+    t: TermId,
+) -> bool {
+    store.sym(t) == sym && {
+        let targs = store.args(t);
+        targs.len() == args.len() && args.iter().zip(targs).all(|(p, &a)| match_pat(store, bind, trail, p, a))
+    }
+}
+
+/// Builds the ground term of a head pattern from the slot values `bind`: variables and
+/// constants inline, compound patterns by `build_func`.
+#[inline(always)]
 pub fn build(store: &mut TermStore, bind: &[TermId], p: &Pat) -> Result<TermId, TooDeep> {
     match p {
         Pat::Const(c) => Ok(*c),
         Pat::Var(v) => Ok(bind[*v as usize]),
-        Pat::Func(sym, args) => {
-            let mut ids = [0 as TermId; 8];
-            if args.len() <= 8 {
-                for (i, a) in args.iter().enumerate() {
-                    ids[i] = build(store, bind, a)?;
-                }
-                store.intern(*sym, &ids[..args.len()])
-            } else {
-                let ids: Vec<TermId> = args.iter().map(|a| build(store, bind, a)).collect::<Result<_, _>>()?;
-                store.intern(*sym, &ids)
-            }
+        Pat::Func(sym, args) => build_func(store, bind, *sym, args),
+    }
+}
+
+fn build_func(store: &mut TermStore, bind: &[TermId], sym: SymId, args: &[Pat]) -> Result<TermId, TooDeep> {
+    let mut ids = [0 as TermId; 8];
+    if args.len() <= 8 {
+        for (i, a) in args.iter().enumerate() {
+            ids[i] = build(store, bind, a)?;
         }
+        store.intern(sym, &ids[..args.len()])
+    } else {
+        let ids: Vec<TermId> = args.iter().map(|a| build(store, bind, a)).collect::<Result<_, _>>()?;
+        store.intern(sym, &ids)
     }
 }

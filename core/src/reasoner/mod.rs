@@ -547,17 +547,29 @@ impl Reasoner {
         self.start_request();
         let budget = self.limits.max_join_steps.min(self.work_cap.saturating_sub(self.work));
         self.budget = budget;
-        let answered = match t.answer(self, target) {
-            Ok(answers) => {
-                let facts = &mut self.facts[target as usize];
-                facts.clear();
-                for i in 0..answers.len() {
-                    facts.insert(answers.tuple(i), &self.store);
-                }
-                true
-            }
-            Err(tabled::Fail) => false,
+        // Relations about a role are asked role by role, as players ask them: a rule asking
+        // about one role (chess's `terminal` asks whether the player in control has a legal
+        // move) then shares the answers instead of computing them again for every role.
+        let firsts = match query {
+            Query::Legal | Query::Goal | Query::Sees => self.role_terms.clone(),
+            Query::Terminal | Query::Next => vec![eval::UNBOUND],
         };
+        self.facts[target as usize].clear();
+        let mut answered = true;
+        for first in firsts {
+            match t.answer(self, target, first) {
+                Ok(answers) => {
+                    let facts = &mut self.facts[target as usize];
+                    for i in 0..answers.len() {
+                        facts.insert(answers.tuple(i), &self.store);
+                    }
+                }
+                Err(tabled::Fail) => {
+                    answered = false;
+                    break;
+                }
+            }
+        }
         self.work += budget - self.budget;
         // On failure the tables go with the evaluator; the facts bottom-up evaluation
         // reads (`true`, `does`, static relations) are untouched.

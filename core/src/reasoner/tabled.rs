@@ -20,7 +20,7 @@ use super::sizes::VALUES_GUESS;
 use super::store::{KeyHasher, RelStore, NONE};
 use super::{Phase, Query, Reasoner};
 use crate::program::NRule;
-use crate::term::TermId;
+use crate::term::{SymId, TermId};
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -245,14 +245,17 @@ impl Tabled {
         }
     }
 
-    /// Answers `rel` with every argument free: its facts.
-    pub fn answer(&mut self, r: &mut Reasoner, rel: RelId) -> Result<&RelStore, Fail> {
+    /// Answers `rel` with its first argument `first` (`UNBOUND`: free) and the others free.
+    pub fn answer(&mut self, r: &mut Reasoner, rel: RelId, first: TermId) -> Result<&RelStore, Fail> {
         self.stack.clear();
         self.bind.clear();
         self.trail.clear();
         self.nesting = 0;
         self.args.clear();
         self.args.resize(r.rels.keys[rel as usize].1, UNBOUND);
+        if let Some(a) = self.args.first_mut() {
+            *a = first;
+        }
         let (t, _) = self.solve(r, rel, 0..self.args.len())?;
         Ok(&self.table(t).answers)
     }
@@ -343,8 +346,22 @@ impl Tabled {
             self.bind.resize(base + plan.slots, UNBOUND);
             let mark = self.trail.len();
             let key = key_of(&self.state, &self.moves, t);
-            let applies = (plan.head.iter().zip(key))
-                .all(|(p, &k)| k == UNBOUND || match_pat(&r.store, &mut self.bind[base..], &mut self.trail, p, k));
+            let (bind, trail) = (&mut self.bind[base..], &mut self.trail);
+            let applies = plan.head.iter().zip(key).all(|(p, &k)| {
+                k == UNBOUND
+                    || match p {
+                        // The head's bindings last as long as the rule: none is undone alone.
+                        Pat::Var(v) => {
+                            let b = &mut bind[*v as usize];
+                            let free = *b == UNBOUND;
+                            if free {
+                                *b = k;
+                            }
+                            free || *b == k
+                        }
+                        _ => match_pat(&r.store, bind, trail, p, k),
+                    }
+            });
             if applies {
                 r.work += RULE_COST;
                 result = self.step(r, plan, 0, base, t).map(drop);
@@ -495,27 +512,31 @@ impl Tabled {
         Ok(t)
     }
 
-    /// The term a pattern stands for under the bindings, `UNBOUND` if not ground.
+    /// The term a pattern stands for under the bindings, `UNBOUND` if not ground:
+    /// variables and constants inline, compound patterns by `func_value`.
+    #[inline(always)]
     fn value(&mut self, r: &mut Reasoner, p: &Pat, base: usize) -> Result<TermId, Fail> {
         Ok(match p {
             Pat::Const(c) => *c,
             Pat::Var(v) => self.bind[base + *v as usize],
-            Pat::Func(sym, args) => {
-                let start = self.args.len();
-                for a in args.iter() {
-                    match self.value(r, a, base) {
-                        Ok(v) if v != UNBOUND => self.args.push(v),
-                        other => {
-                            self.args.truncate(start);
-                            return other.map(|_| UNBOUND);
-                        }
-                    }
-                }
-                let id = r.store.intern(*sym, &self.args[start..]).map_err(|_| Fail);
-                self.args.truncate(start);
-                id?
-            }
+            Pat::Func(sym, args) => self.func_value(r, *sym, args, base)?,
         })
+    }
+
+    fn func_value(&mut self, r: &mut Reasoner, sym: SymId, args: &[Pat], base: usize) -> Result<TermId, Fail> {
+        let start = self.args.len();
+        for a in args.iter() {
+            match self.value(r, a, base) {
+                Ok(v) if v != UNBOUND => self.args.push(v),
+                other => {
+                    self.args.truncate(start);
+                    return other.map(|_| UNBOUND);
+                }
+            }
+        }
+        let id = r.store.intern(sym, &self.args[start..]).map_err(|_| Fail);
+        self.args.truncate(start);
+        id
     }
 
     /// Does a fact or answer match the literal (its unbound variables match anything)?
@@ -632,6 +653,7 @@ fn answers_of<'a>(state: &'a Tables, moves: &'a Tables, t: u32) -> &'a RelStore 
     &table_of(state, moves, t).answers
 }
 
+#[inline(always)]
 fn match_pat_args(r: &Reasoner, bind: &mut [TermId], trail: &mut Vec<u16>, pats: &[Pat], tuple: &[TermId]) -> bool {
     pats.iter().zip(tuple).all(|(p, &t)| match_pat(&r.store, bind, trail, p, t))
 }

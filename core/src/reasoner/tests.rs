@@ -294,6 +294,39 @@ fn tabled_evaluation_answers_like_bottom_up_on_our_games() {
     }
 }
 
+/// A rule asking about one role (chess's `terminal`: has the player in control a legal
+/// move?) and the players asking each role's legal moves share one table per role: the
+/// moves are not computed again, and they are the same as bottom-up.
+#[test]
+fn legal_moves_share_the_table_a_rule_asked_for_one_role() {
+    let text = "(role white) (role black) (init (control white)) (init (taken 1 1))
+        (index 1) (index 2) (index 3) (index 4) (index 5) (index 6) (index 7) (index 8)
+        (<= (legal ?p (mark ?x ?y)) (true (control ?p)) (index ?x) (index ?y) (not (true (taken ?x ?y))))
+        (<= (legal ?p noop) (role ?p) (not (true (control ?p))))
+        (<= (has_move ?p) (legal ?p (mark ?x ?y)))
+        (<= terminal (true (control ?p)) (not (has_move ?p)))
+        (<= (next (taken ?x ?y)) (does ?p (mark ?x ?y)))
+        (<= (next (taken ?x ?y)) (true (taken ?x ?y)))
+        (<= (next (control black)) (true (control white)))
+        (<= (next (control white)) (true (control black)))
+        (<= (goal ?p 0) (role ?p))";
+    let mut shared = tabled(text);
+    let s = shared.initial_state();
+    assert!(!shared.is_terminal(&s).unwrap());
+    let before = shared.work;
+    assert_eq!(shared.legal_moves(&s, 0).unwrap().len(), 63);
+    let after_terminal = shared.work - before;
+    let mut fresh = tabled(text);
+    let before = fresh.work;
+    fresh.legal_moves(&fresh.initial_state(), 0).unwrap();
+    let alone = fresh.work - before;
+    assert!(after_terminal * 4 < alone, "legal moves after terminal cost {after_terminal}, alone {alone}");
+    let rules = specialise(Program::normalised(&parse(text).description).unwrap()).into_rules();
+    let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
+    same_answers(&mut shared, &mut plain, 2, 5);
+    assert!(shared.is_tabled());
+}
+
 /// Recursion through the state (reachability over open cells, read under `not`), a
 /// relation of the moves, calls with every argument given and calls with none: the same
 /// answers as bottom-up.
