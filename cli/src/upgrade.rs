@@ -1,6 +1,6 @@
-//! Long runs (`playout`, `bench`, `match`) move to the propositional network when it is ready. A run
-//! that `auto` started on the reasoner while its grounding went on (`gdl_core::engine::start`)
-//! moves as soon as that grounding gives a network. When `auto` plays a game on the reasoner
+//! Long runs (`playout`, `bench`, `match`) move to the propositional network when it is
+//! ready. A run that `auto` started on the reasoner while its grounding went on
+//! (`gdl_core::engine::start`) moves as soon as that grounding gives a network. When `auto` plays a game on the reasoner
 //! because the game grounds past `auto`'s own bounds, a run that lasts longer than
 //! `--upgrade-after` seconds grounds it in the background with the grounder's own limits
 //! (`gdl_core::engine::upgrade`). If that network is measured faster than the reasoner, every

@@ -157,8 +157,9 @@ fn automatic(
     }
 }
 
-/// `auto` for a run that can change engine between playouts (`gdl playout`, `bench`, `match`): the engine
-/// `auto` picks when its grounding ends before the reasoner beside it has loaded; otherwise
+/// `auto` for a run that can change engine between playouts (`gdl playout`, `bench`,
+/// `match`): the engine `auto` picks when its grounding ends before the reasoner beside it
+/// has loaded; otherwise
 /// the reasoner at once, and the grounding left running in the background (`Grounding`),
 /// whose network the run moves to when it is ready. The run then starts as soon as the
 /// reasoner alone would have (chess's failing grounding took twice the reasoner's load).
@@ -346,11 +347,10 @@ enum Beside {
 /// ends). Most games ground within the head start and load nothing else (two threads at
 /// once slow each other). Waiting only for the reasoner (`Wait::ForReasoner`), the head
 /// start is shorter (`RUN_HEAD_START`), and the grounding is left running if it has not
-/// ended when the load has. A grounding sure to
-/// be taken abandons the load, which then gives `None` (a bigger one keeps it, to be
-/// measured against the network). On one core, or where there are no threads (the page,
-/// whose worker grounds beside the main thread's reasoner), the reasoner is left to the
-/// caller.
+/// ended when the load has. A grounding sure to be taken abandons the load, which then
+/// gives `None` (a bigger one keeps it, to be measured against the network). On one core,
+/// or where there are no threads (the page, whose worker grounds beside the main thread's
+/// reasoner), the reasoner is left to the caller.
 fn ground_beside_reasoner(
     desc: &Description,
     limits: Limits,
