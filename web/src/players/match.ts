@@ -189,8 +189,8 @@ export class MatchPane {
       return;
     }
     for (let w = 0; w < workers; w++) this.#pool.push(startPlayers(task(share(count, w, workers)), onReply));
-    // A long match grounds the game in full in one more worker: if the network is measured
-    // faster, that worker plays the games left alone. Workers on the network have nothing to gain.
+    // A long match on the reasoner asks one more worker for a network (the one auto picks, or
+    // the full grounding's if measured faster): that worker plays the games left alone.
     if (engine === 'propnet') return;
     this.#upgrade.schedule(
       rules,
