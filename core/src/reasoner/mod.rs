@@ -550,13 +550,11 @@ impl Reasoner {
         // Relations about a role are asked role by role, as players ask them: a rule asking
         // about one role (chess's `terminal` asks whether the player in control has a legal
         // move) then shares the answers instead of computing them again for every role.
-        let firsts = match query {
-            Query::Legal | Query::Goal | Query::Sees => self.role_terms.clone(),
-            Query::Terminal | Query::Next => vec![eval::UNBOUND],
-        };
+        let by_role = matches!(query, Query::Legal | Query::Goal | Query::Sees);
         self.facts[target as usize].clear();
         let mut answered = true;
-        for first in firsts {
+        for i in 0..if by_role { self.role_terms.len() } else { 1 } {
+            let first = if by_role { self.role_terms[i] } else { eval::UNBOUND };
             match t.answer(self, target, first) {
                 Ok(answers) => {
                     let facts = &mut self.facts[target as usize];
