@@ -13,7 +13,7 @@ const FIRST_LEGAL = 'function play(game) {\n  return game.legal(game.current(), 
 
 const RANDOM = `function play(game) {
   const moves = game.legal(game.current(), game.role);
-  return moves[Math.floor(Math.random() * moves.length)];
+  return moves[game.random(moves.length)];
 }
 `;
 
@@ -25,7 +25,7 @@ function play(game) {
     const joint = game.roles.map((r) => (r === game.role ? move : game.legal(state, r)[0]));
     if (game.goal(game.next(state, joint), game.role) === 100) return move;
   }
-  return moves[Math.floor(Math.random() * moves.length)];
+  return moves[game.random(moves.length)];
 }
 `;
 

@@ -61,12 +61,6 @@ pub struct Session {
     inner: play::Session,
 }
 
-impl Default for Session {
-    fn default() -> Self {
-        Session::new(None)
-    }
-}
-
 #[wasm_bindgen]
 impl Session {
     /// `maxMillis`: the time one call may take (loading, one move), for sessions on the

@@ -96,6 +96,10 @@ impl PlayerGame {
     pub fn guesses(&mut self, count: u32) -> Result<Vec<u32>, JsError> {
         self.inner.guesses(count as usize).map_err(js_err)
     }
+
+    pub fn random(&mut self, count: u32) -> Result<u32, JsError> {
+        self.inner.random(count).map_err(js_err)
+    }
 }
 
 /// The kind of a GGP message (`info`, `start`, `play`, `stop`, `abort`), or why it cannot be read.

@@ -235,6 +235,18 @@ where
         Ok(sums.into_iter().map(|v| 100.0 * v / f64::from(count.max(1))).collect())
     }
 
+    /// A whole number below `count`, drawn from the match's seed: a player that draws its
+    /// choices here plays the same game again with the same seed.
+    pub fn random(&mut self, count: u32) -> Result<u32> {
+        if count == 0 {
+            return Err(
+                "random(0) has nothing to draw: random(n) draws a whole number from 0 to n - 1, so give n of 1 or more"
+                    .into(),
+            );
+        }
+        Ok(self.rng.below(count as usize) as u32)
+    }
+
     /// GDL-II: the role's own moves so far, and what it perceived after each (sorted texts).
     pub fn history(&mut self) -> (Vec<String>, Vec<Vec<String>>) {
         let Some(h) = self.game.history().cloned() else { return (Vec::new(), Vec::new()) };

@@ -485,6 +485,14 @@ fn a_students_match_numbers_states_and_hides_a_gdl2_position() {
     );
     let means = g.playouts(s1, 50).unwrap();
     assert_eq!(means.iter().sum::<f64>().round(), 100.0);
+    let draws: Vec<u32> = (0..40).map(|_| g.random(9).unwrap()).collect();
+    assert!(draws.iter().all(|&d| d < 9) && draws.iter().any(|&d| d != draws[0]), "{draws:?}");
+    let mut again = StudentGame::start(&start, 1, |r| Ok(engine(r))).unwrap();
+    let a0 = again.initial();
+    let a1 = again.next(a0, &joint).unwrap();
+    let _ = again.playouts(a1, 50).unwrap();
+    assert_eq!((0..40).map(|_| again.random(9).unwrap()).collect::<Vec<_>>(), draws, "the same seed, the same draws");
+    assert!(g.random(0).unwrap_err().starts_with("random(0) has nothing to draw"));
     assert_eq!(g.follow("(PLAY m1 ((mark 2 2) noop))").unwrap(), "play");
     assert_eq!(g.current().unwrap(), s1, "the position follows the referee");
     assert_eq!(g.follow("(PLAY m2 NIL)").unwrap_err(), "no match 'm2' here: this player is playing 'm1'");

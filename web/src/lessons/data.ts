@@ -429,7 +429,7 @@ function playerLessons(): Lesson[] {
       id: 'player-random',
       title: 'A random player',
       text: [
-        'A legal player that always takes the first move is easy to beat: it plays the same game every time. Make it choose among its legal moves at random (Math.random is there).',
+        'A legal player that always takes the first move is easy to beat: it plays the same game every time. Make it choose among its legal moves at random: game.random(n) draws a whole number from 0 to n - 1 (drawn from the seed of the match, so a run of games can be replayed).',
       ],
       starter: '// The first legal move, every time.\nfunction play(game) {\n  return game.legal(game.current(), game.role)[0];\n}\n',
       requirements: [],
@@ -442,7 +442,7 @@ function playerLessons(): Lesson[] {
         'A random player misses a win in front of it. Look one step ahead: for each of your legal moves, build the joint move (the others play their only move here, noop) with game.next(state, joint), and take a move after which game.goal(next, game.role) is 100.',
         "Check plays x in a tic-tac-toe that starts one move from x's win (and o's): x must take it every game.",
       ],
-      starter: '// A random player.\nfunction play(game) {\n  const moves = game.legal(game.current(), game.role);\n  return moves[Math.floor(Math.random() * moves.length)];\n}\n',
+      starter: '// A random player.\nfunction play(game) {\n  const moves = game.legal(game.current(), game.role);\n  return moves[game.random(moves.length)];\n}\n',
       requirements: [],
       match: { text: 'Playing x, one move from winning, it wins all 5 games against random at its first move.', game: oneMoveFromWinning(ttt), opponent: 'random', games: 5, seat: 0, expect: 'wins', ...clocks, wins: 5, within: 1 },
     },

@@ -38,6 +38,27 @@ describe("the student's player API", () => {
     expect(referee(game('tictactoe'), players)).toEqual([]);
   });
 
+  it("draws the starter's moves from the seed: the same seed replays a run, each match differs", () => {
+    // x's opening move in each of `matches` matches, x played by the starter seeded `seed`.
+    const openings = (seed: number, matches: number) => {
+      const x = new PlayerRunner(engine, loadPlayer(STARTER), () => performance.now(), seed);
+      const o = new PlayerRunner(engine, loadPlayer(STARTER), () => performance.now(), 99);
+      return Array.from({ length: matches }, (_, k) => {
+        const m = new RefereeMatch(game('tictactoe'), `m${k}`, 10, 3, 1);
+        x.answer(m.startMessage(0));
+        o.answer(m.startMessage(1));
+        const move = x.answer(m.playMessage(0)).reply;
+        x.answer(m.abortMessage());
+        o.answer(m.abortMessage());
+        m.free();
+        return move;
+      });
+    };
+    const run = openings(5, 12);
+    expect(openings(5, 12)).toEqual(run);
+    expect(new Set(run).size).toBeGreaterThan(2);
+  });
+
   it('has a failing player replaced by the referee, in its words', () => {
     const broken = new PlayerRunner(engine, { play: () => { throw new Error('oops'); } }, () => performance.now());
     const faults = referee(game('tictactoe'), [broken, new PlayerRunner(engine, loadPlayer(STARTER), () => performance.now())]);
@@ -146,7 +167,7 @@ describe("the student's player API", () => {
 
   it("completes the API from the API module's own source", () => {
     const members = apiMembers(apiSource);
-    expect(members.map((m) => m.label)).toEqual(['roles', 'role', 'step', 'hidden', 'initial', 'current', 'legal', 'next', 'terminal', 'goal', 'goals', 'fluents', 'playout', 'playouts', 'history', 'guesses', 'factors', 'timeLeft', 'log']);
+    expect(members.map((m) => m.label)).toEqual(['roles', 'role', 'step', 'hidden', 'initial', 'current', 'legal', 'next', 'terminal', 'goal', 'goals', 'fluents', 'playout', 'playouts', 'history', 'guesses', 'random', 'factors', 'timeLeft', 'log']);
     expect(members.find((m) => m.label === 'legal')).toMatchObject({ detail: '(state: State, role: string): string[]', info: 'The legal moves of `role` in `state`, sorted.' });
   });
 });

@@ -68,6 +68,8 @@ export interface Game {
   history(): { moves: string[]; percepts: string[][] };
   /** Up to `count` states the game may be in, guessed from your history alone (the position in a game without sees). */
   guesses(count: number): State[];
+  /** A whole number from 0 to `count` - 1, drawn at random from the match's seed (the same seed plays the same games again). */
+  random(count: number): number;
   /** The game's independent subgames (factors), found in the rules: moves per role and fluents of each (none apart: one factor). */
   factors(): Factor[];
   /** Milliseconds left of the play clock (of the start clock in start). */
@@ -101,6 +103,7 @@ export interface PlayerGameLike {
   fluents(state: number): string[];
   playouts(state: number, count: number): Float64Array | number[];
   guesses(count: number): Uint32Array | number[];
+  random(count: number): number;
   free(): void;
 }
 
@@ -139,6 +142,8 @@ function said(e: unknown): string {
  * message without asking the player (a worker restarted after a late move catches up). */
 export class PlayerRunner {
   #game: PlayerGameLike | null = null;
+  /** Matches started: the n-th draws from seed + n, so each match differs and a run replays. */
+  #matches = 0;
   #logs: LogEntry[] = [];
   #arrived = 0;
   #clock = 0;
@@ -148,6 +153,7 @@ export class PlayerRunner {
     private player: Player,
     /** Milliseconds (performance.now()). */
     private now: () => number,
+    /** The first match's seed. */
     private seed = 1,
   ) {}
 
@@ -160,7 +166,7 @@ export class PlayerRunner {
       if (kind === 'info') return done(this.#game ? 'busy' : 'available');
       if (kind === 'start') {
         this.#game?.free();
-        this.#game = this.engine.startGame(message, this.seed);
+        this.#game = this.engine.startGame(message, (this.seed + this.#matches++) % 2 ** 32);
         this.#clock = this.#game.info.startClock * 1000;
         if (!follow) this.player.start?.(this.#view());
         return done('ready');
@@ -213,6 +219,7 @@ export class PlayerRunner {
         return { moves, percepts };
       },
       guesses: (count) => [...g.guesses(count)],
+      random: (count) => g.random(count),
       factors: () => factorsByRole(g.factors(), roles),
       timeLeft: () => this.#arrived + this.#clock - this.now(),
       log: (text, values) => {
@@ -239,7 +246,7 @@ export const STARTER = `// A random player: it plays one of its legal moves at r
 function play(game) {
   const state = game.hidden ? game.guesses(1)[0] : game.current();
   const moves = game.legal(state, game.role);
-  const move = moves[Math.floor(Math.random() * moves.length)];
+  const move = moves[game.random(moves.length)];
   game.log('chose at random', { among: moves.length, timeLeft: Math.round(game.timeLeft()) });
   return move;
 }
