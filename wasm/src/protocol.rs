@@ -10,7 +10,7 @@ use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
 use gdl_core::players::{arena::Game, catalogue::entrants};
 use gdl_core::protocol::fault::{Answer, NoReply};
-use gdl_core::protocol::game::{game_id, Terms};
+use gdl_core::protocol::game::{game_id, Outside, Terms};
 use gdl_core::protocol::message::Message;
 use gdl_core::protocol::referee::{Match, Record, Remote, Seat, Setup};
 use gdl_core::reasoner::Limits;
@@ -282,11 +282,9 @@ impl Session {
     ) -> Result<JsValue, JsError> {
         let entrants = entrants(players).map_err(js_err)?;
         let terms = Terms { id, start_clock, play_clock, max_steps: max_steps as usize, seed: seed as u64 };
-        let (mut reach, mut say) = (reach_through(&post), say_to(&log));
-        let now = &performance_now;
+        let outside = &mut Outside { reach: &mut reach_through(&post), now: &performance_now, log: &mut say_to(&log) };
         let g = game as usize;
-        let (game, record) =
-            self.inner.referee_game(&entrants, g, &terms, &mut reach, now, &mut say).map_err(js_err)?;
+        let (game, record) = self.inner.referee_game(&entrants, g, &terms, outside).map_err(js_err)?;
         let line = record.summary(g);
         to_js(&Refereed { game, record, line })
     }

@@ -8,6 +8,7 @@
 use crate::protocol::{reach_through, say_to};
 use crate::{from_js, js_err, performance_now, to_js, Session};
 use gdl_core::players::catalogue::{entrants, Entrant};
+use gdl_core::protocol::game::Outside;
 use gdl_core::tournament::{game_id, leaderboard, schedule, Finished, Plan, Record};
 use wasm_bindgen::prelude::*;
 
@@ -88,9 +89,8 @@ impl Session {
         let plan: Plan = from_js(plan, "not a tournament's plan")?;
         let fixture = schedule(&plan).into_iter().nth(game as usize);
         let fixture = fixture.ok_or_else(|| js_err(format!("the tournament has no game number {}", game + 1)))?;
-        let (mut reach, mut say) = (reach_through(&post), say_to(&log));
-        let finished =
-            self.inner.tournament_game(&plan, &fixture, &mut reach, &performance_now, &mut say).map_err(js_err)?;
+        let outside = &mut Outside { reach: &mut reach_through(&post), now: &performance_now, log: &mut say_to(&log) };
+        let finished = self.inner.tournament_game(&plan, &fixture, outside).map_err(js_err)?;
         to_js(&finished)
     }
 }

@@ -10,7 +10,7 @@ use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
 use gdl_core::players::arena::tally_named;
 use gdl_core::protocol::fault::{Answer, NoReply};
-use gdl_core::protocol::game::{referee_game, Entrant, Terms};
+use gdl_core::protocol::game::{referee_game, Entrant, Outside, Terms};
 use gdl_core::protocol::message::{Message, MAX_MESSAGE_BYTES};
 use gdl_core::protocol::referee::{Remote, Seat};
 use serde_json::json;
@@ -74,11 +74,10 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
     };
     let (mut games, mut records) = (Vec::new(), Vec::new());
     for g in 0..args.games {
+        let log = &mut |s: &str| eprintln!("gdl match: {s}");
+        let outside = &mut Outside { reach: &mut reach, now: &now, log };
         let (game, record) =
-            referee_game(&mut m, &loader.description, entrants, g, &terms, &mut reach, &now, &mut |s| {
-                eprintln!("gdl match: {s}")
-            })
-            .map_err(invalid)?;
+            referee_game(&mut m, &loader.description, entrants, g, &terms, outside).map_err(invalid)?;
         if !json {
             eprintln!("{}", record.summary(g));
         }

@@ -12,6 +12,7 @@ use crate::tally::points_and_score;
 use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
 use gdl_core::players::catalogue::{entrants, outside_the_page, Entrant};
+use gdl_core::protocol::game::Outside;
 use gdl_core::protocol::message::Message;
 use gdl_core::protocol::referee::{Remote, Seat};
 use gdl_core::tournament::leaderboard::Standing;
@@ -135,7 +136,8 @@ fn play_game(
                     eprintln!("gdl tournament: {s}")
                 }
             };
-            let finished = tournament::play(m, &loader.description, &plan, list, &fixture, &mut reach, &now, &mut log)
+            let outside = &mut Outside { reach: &mut reach, now: &now, log: &mut log };
+            let finished = tournament::play(m, &loader.description, &plan, list, &fixture, outside)
                 .map_err(|e| format!("game {}: {}", fixture.number + 1, e.message));
             let finished = finished.inspect_err(|_| queue.done(&fixture))?;
             if !json {

@@ -21,8 +21,8 @@ use crate::parse::detect_syntax;
 use crate::players::arena::{play_game, Game as MatchGame};
 use crate::players::catalogue::Entrant;
 use crate::players::{self, catalogue, Spec};
-use crate::protocol::game::{referee_game, Terms};
-use crate::protocol::referee::{Record, Seat};
+use crate::protocol::game::{referee_game, Outside, Terms};
+use crate::protocol::referee::Record;
 use crate::reasoner::{Limits, Reasoner};
 use crate::rng::Rng;
 use crate::solve::{solve, Limit, Solution};
@@ -373,19 +373,17 @@ impl Session {
     }
 
     /// Game number `game` of a refereed match between `entrants` (remote players reached
-    /// through `reach`), from the initial state: the game and its record.
+    /// through `outside`), from the initial state: the game and its record.
     pub fn referee_game(
         &mut self,
         entrants: &[Entrant],
         game: usize,
         terms: &Terms,
-        reach: &mut dyn FnMut(&str) -> Box<dyn Seat<Engine>>,
-        now: &dyn Fn() -> f64,
-        log: &mut dyn FnMut(&str),
+        outside: &mut Outside<Engine>,
     ) -> Result<(MatchGame, Record)> {
         let l = self.loaded()?;
         let (m, _) = l.game.here();
-        referee_game(m, &l.description, entrants, game, terms, reach, now, log).map_err(|e| e.message)
+        referee_game(m, &l.description, entrants, game, terms, outside).map_err(|e| e.message)
     }
 
     /// Game `fixture` of the tournament `plan` on the rules loaded (the fixture's game):
@@ -394,14 +392,12 @@ impl Session {
         &mut self,
         plan: &crate::tournament::Plan,
         fixture: &crate::tournament::Fixture,
-        reach: &mut dyn FnMut(&str) -> Box<dyn Seat<Engine>>,
-        now: &dyn Fn() -> f64,
-        log: &mut dyn FnMut(&str),
+        outside: &mut Outside<Engine>,
     ) -> Result<crate::tournament::Finished> {
         let entrants = catalogue::entrants(&plan.entrants.join(","))?;
         let l = self.loaded()?;
         let (m, _) = l.game.here();
-        crate::tournament::play(m, &l.description, plan, &entrants, fixture, reach, now, log).map_err(|e| e.message)
+        crate::tournament::play(m, &l.description, plan, &entrants, fixture, outside).map_err(|e| e.message)
     }
 
     /// Why `query` (an atom such as `(legal x (mark 1 1))`) holds or not at `step` (default:

@@ -12,6 +12,15 @@ pub use crate::players::catalogue::{entrants, Entrant};
 use crate::players::Spec;
 use std::hash::Hash;
 
+/// What a refereed game reaches outside core: the seat of a remote entrant, made from its
+/// address (`reach`); the clock, in milliseconds (`now`); and where each fault is said, as it
+/// happens (`log`).
+pub struct Outside<'a, M> {
+    pub reach: &'a mut dyn FnMut(&str) -> Box<dyn Seat<M>>,
+    pub now: &'a dyn Fn() -> f64,
+    pub log: &'a mut dyn FnMut(&str),
+}
+
 /// A match's settings: its id (each game's is `id.N`), clocks in seconds, the move limit
 /// and the seed.
 pub struct Terms<'a> {
@@ -27,30 +36,25 @@ pub fn game_id(id: &str, g: usize) -> String {
     format!("{id}.{}", g + 1)
 }
 
-/// Game number `g` (from 0) of a match between `entrants` on `m`; `reach` makes the seat of
-/// a remote entrant from its address. Every fault is said to `log` as it happens.
-#[allow(clippy::too_many_arguments)]
+/// Game number `g` (from 0) of a match between `entrants` on `m`, reaching `outside`.
 pub fn referee_game<M: StateMachine + 'static>(
     m: &mut M,
     description: &Description,
     entrants: &[Entrant],
     g: usize,
     terms: &Terms,
-    reach: &mut dyn FnMut(&str) -> Box<dyn Seat<M>>,
-    now: &dyn Fn() -> f64,
-    log: &mut dyn FnMut(&str),
+    outside: &mut Outside<M>,
 ) -> Result<(Game, Record)>
 where
     M::State: Hash,
 {
     let at = seats(entrants.len(), m.roles(), g);
-    referee_seated(m, description, entrants, at, g, terms, reach, now, log)
+    referee_seated(m, description, entrants, at, g, terms, outside)
 }
 
 /// Game number `g` (from 0) of a match or tournament between `entrants` on `m`, entrant
 /// `at[r]` at role `r` (`None`: nature, a random player of ours). Each seat's seed is the
 /// arena's `player_seed` of `g`, so the game replays alone from the seed and its number.
-#[allow(clippy::too_many_arguments)]
 pub fn referee_seated<M: StateMachine + 'static>(
     m: &mut M,
     description: &Description,
@@ -58,9 +62,7 @@ pub fn referee_seated<M: StateMachine + 'static>(
     at: Vec<Option<usize>>,
     g: usize,
     terms: &Terms,
-    reach: &mut dyn FnMut(&str) -> Box<dyn Seat<M>>,
-    now: &dyn Fn() -> f64,
-    log: &mut dyn FnMut(&str),
+    outside: &mut Outside<M>,
 ) -> Result<(Game, Record)>
 where
     M::State: Hash,
@@ -71,14 +73,14 @@ where
             match p.map(|p| &entrants[p]) {
                 None => Box::new(Local { spec: Spec::Random, seed }),
                 Some(Entrant::Local(spec)) => Box::new(Local { spec: *spec, seed }),
-                Some(e) => reach(&e.name()),
+                Some(e) => (outside.reach)(&e.name()),
             }
         })
         .collect();
     let mut refs: Vec<&mut dyn Seat<M>> = seated.iter_mut().map(|s| &mut **s as &mut dyn Seat<M>).collect();
     let id = game_id(terms.id, g);
     let setup = setup(description, &id, terms, &at, g);
-    let record = referee(m, &mut refs, &setup, now, log)?;
+    let record = referee(m, &mut refs, &setup, outside.now, outside.log)?;
     let moves = record.steps.iter().map(|s| s.moves.clone()).collect();
     let game = Game { seats: at, goals: record.goals.clone(), length: record.steps.len(), moves };
     Ok((game, record))

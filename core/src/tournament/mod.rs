@@ -25,8 +25,8 @@ pub use record::{Finished, Record};
 use crate::ast::Description;
 use crate::machine::{Result, RuntimeError, StateMachine};
 use crate::players::catalogue::Entrant;
-use crate::protocol::game::{referee_seated, setup, Terms};
-use crate::protocol::referee::{Match, Seat};
+use crate::protocol::game::{referee_seated, setup, Outside, Terms};
+use crate::protocol::referee::Match;
 use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 
@@ -82,18 +82,15 @@ impl Plan {
 }
 
 /// Plays `fixture` of a tournament planned as `plan` on `m`, the rules of its game being
-/// `description`; `entrants` are the plan's, read (`catalogue::entrants`); `reach` makes the
-/// seat of a remote entrant from its address. Every fault is said to `log` as it happens.
-#[allow(clippy::too_many_arguments)]
+/// `description`; `entrants` are the plan's, read (`catalogue::entrants`); remote entrants
+/// and the clock reached through `outside`.
 pub fn play<M: StateMachine + 'static>(
     m: &mut M,
     description: &Description,
     plan: &Plan,
     entrants: &[Entrant],
     fixture: &Fixture,
-    reach: &mut dyn FnMut(&str) -> Box<dyn Seat<M>>,
-    now: &dyn Fn() -> f64,
-    log: &mut dyn FnMut(&str),
+    outside: &mut Outside<M>,
 ) -> Result<Finished>
 where
     M::State: Hash,
@@ -116,17 +113,8 @@ where
         )));
     }
     let id = match_id(plan);
-    let (_, record) = referee_seated(
-        m,
-        description,
-        entrants,
-        fixture.seats.clone(),
-        fixture.number,
-        &terms(plan, &id),
-        reach,
-        now,
-        log,
-    )?;
+    let (_, record) =
+        referee_seated(m, description, entrants, fixture.seats.clone(), fixture.number, &terms(plan, &id), outside)?;
     Ok(Finished { fixture: fixture.number, seed: plan.seed, record })
 }
 

@@ -200,7 +200,8 @@ fn run(record: &mut Record) {
         Box::new(Remote { url: url.to_string(), post })
     };
     for fixture in record.missing() {
-        let f = play(&mut m, &desc, &record.plan, &list, &fixture, &mut reach, &|| 0.0, &mut |_| {}).unwrap();
+        let outside = &mut Outside { reach: &mut reach, now: &|| 0.0, log: &mut |_| {} };
+        let f = play(&mut m, &desc, &record.plan, &list, &fixture, outside).unwrap();
         record.finish(f);
     }
 }
@@ -332,7 +333,8 @@ fn run_ours_only(record: &mut Record) {
         Box::new(referee::Local { spec: crate::players::Spec::Random, seed: 1 })
     };
     for fixture in record.missing() {
-        let f = play(&mut m, &desc, &record.plan, &list, &fixture, &mut reach, &|| 0.0, &mut |_| {}).unwrap();
+        let outside = &mut Outside { reach: &mut reach, now: &|| 0.0, log: &mut |_| {} };
+        let f = play(&mut m, &desc, &record.plan, &list, &fixture, outside).unwrap();
         record.finish(f);
     }
 }
