@@ -1,11 +1,12 @@
 //! Long runs (`playout`, `bench`, `match`) move to the propositional network when it is
 //! ready. A run that `auto` started on the reasoner while its grounding went on
-//! (`gdl_core::engine::start`) moves as soon as that grounding gives a network. When `auto` plays a game on the reasoner
-//! because the game grounds past `auto`'s own bounds, a run that lasts longer than
-//! `--upgrade-after` seconds grounds it in the background with the grounder's own limits
-//! (`gdl_core::engine::upgrade`). If that network is measured faster than the reasoner, every
-//! thread of the run plays on with a copy of it, from its next playout (or game). Every
-//! engine plays the same playouts from the same seeds, so only the speed changes.
+//! (`gdl_core::engine::start`) moves as soon as that grounding gives a network. When `auto`
+//! plays a game on the reasoner because the game grounds past `auto`'s own bounds, a run
+//! that lasts longer than `--upgrade-after` seconds grounds it in the background with the
+//! grounder's own limits (`gdl_core::engine::upgrade`). If that network is measured faster
+//! than the reasoner, every thread of the run plays on with a copy of it, from its next
+//! playout (or game). Every engine plays the same playouts from the same seeds, so only the
+//! speed changes.
 
 use gdl_core::ast::Description;
 use gdl_core::engine::{upgrade, Chosen, Engine, Grounding, NoNetwork, Upgrade, GROUNDER_STACK};

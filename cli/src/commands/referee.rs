@@ -17,9 +17,17 @@ use serde_json::json;
 use std::io::Read;
 use std::time::{Duration, Instant, SystemTime};
 
+/// The seat of a remote player at an address, reached over HTTP through `agent`.
+pub fn reach_over(agent: &ureq::Agent) -> impl FnMut(&str) -> Box<dyn Seat<Engine>> + '_ {
+    move |url: &str| -> Box<dyn Seat<Engine>> {
+        let (agent, to) = (agent.clone(), url.to_string());
+        Box::new(Remote { url: url.to_string(), post: move |m: &Message, clock| post(&agent, &to, m, clock) })
+    }
+}
+
 /// POSTs `message` to the player at `url` and returns the reply's text, or why there is
 /// none within `clock` ms.
-pub fn post(agent: &ureq::Agent, url: &str, message: &Message, clock: f64) -> Answer {
+fn post(agent: &ureq::Agent, url: &str, message: &Message, clock: f64) -> Answer {
     let start = Instant::now();
     let sent = agent
         .post(url)
@@ -68,10 +76,7 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
         max_steps: args.run.max_steps,
         seed: args.run.seed,
     };
-    let mut reach = |url: &str| -> Box<dyn Seat<Engine>> {
-        let (agent, to) = (agent.clone(), url.to_string());
-        Box::new(Remote { url: url.to_string(), post: move |m: &Message, clock| post(&agent, &to, m, clock) })
-    };
+    let mut reach = reach_over(&agent);
     let (mut games, mut records) = (Vec::new(), Vec::new());
     for g in 0..args.games {
         let log = &mut |s: &str| eprintln!("gdl match: {s}");

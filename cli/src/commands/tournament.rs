@@ -4,7 +4,7 @@
 //! The record is written after every finished game (to a file beside it, then moved in
 //! place), so an interrupted tournament resumes from it losing no finished game.
 
-use super::referee::post;
+use super::referee::reach_over;
 use crate::args::TournamentArgs;
 use crate::load::{invalid, usage, Failure, Loader, Outcome};
 use crate::parallel::{self, each_thread};
@@ -13,8 +13,6 @@ use gdl_core::engine::Engine;
 use gdl_core::machine::StateMachine;
 use gdl_core::players::catalogue::{entrants, outside_the_page, Entrant};
 use gdl_core::protocol::game::Outside;
-use gdl_core::protocol::message::Message;
-use gdl_core::protocol::referee::{Remote, Seat};
 use gdl_core::tournament::leaderboard::Standing;
 use gdl_core::tournament::{self, leaderboard, Fixture, GameName, Plan, Record};
 use serde_json::json;
@@ -126,10 +124,7 @@ fn play_game(
     each_thread(threads, first, &build, &|_, m| {
         let started = Instant::now();
         let now = || started.elapsed().as_secs_f64() * 1000.0;
-        let mut reach = |url: &str| -> Box<dyn Seat<Engine>> {
-            let (agent, to) = (agent.clone(), url.to_string());
-            Box::new(Remote { url: url.to_string(), post: move |m: &Message, clock| post(&agent, &to, m, clock) })
-        };
+        let mut reach = reach_over(&agent);
         while let Some(fixture) = queue.take() {
             let mut log = |s: &str| {
                 if !json {

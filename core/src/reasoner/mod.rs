@@ -553,8 +553,8 @@ impl Reasoner {
         let by_role = matches!(query, Query::Legal | Query::Goal | Query::Sees);
         self.facts[target as usize].clear();
         let mut answered = true;
-        for i in 0..if by_role { self.role_terms.len() } else { 1 } {
-            let first = if by_role { self.role_terms[i] } else { eval::UNBOUND };
+        for role in 0..if by_role { self.role_terms.len() } else { 1 } {
+            let first = if by_role { self.role_terms[role] } else { eval::UNBOUND };
             match t.answer(self, target, first) {
                 Ok(answers) => {
                     let facts = &mut self.facts[target as usize];
