@@ -203,7 +203,7 @@ type Candidate<'a> = (usize, RelId, &'a [Pat]);
 pub type Estimate<'a> = &'a dyn Fn(RelId, &[Pat], &[bool]) -> f64;
 
 /// A body literal before ordering.
-enum Pending {
+pub(super) enum Pending {
     Pos(RelId, Box<[Pat]>),
     Neg(RelId, Box<[Pat]>),
     Distinct(Pat, Pat),
@@ -225,14 +225,14 @@ impl Pending {
 }
 
 /// A rule's head and body as patterns, with its slot names (for messages).
-struct Parts {
-    head_rel: RelId,
-    head: Box<[Pat]>,
-    body: Vec<Pending>,
+pub(super) struct Parts {
+    pub(super) head_rel: RelId,
+    pub(super) head: Box<[Pat]>,
+    pub(super) body: Vec<Pending>,
     slot_names: Vec<String>,
 }
 
-fn parts(rule: &NRule, store: &mut TermStore, rels: &mut Relations) -> Result<Parts, Diagnostic> {
+pub(super) fn parts(rule: &NRule, store: &mut TermStore, rels: &mut Relations) -> Result<Parts, Diagnostic> {
     let mut c = RuleCompiler { store, rels, slots: FxHashMap::default() };
     let (head_rel, head) = c.atom(&rule.head, rule.span)?;
     let mut body = Vec::new();
@@ -257,24 +257,24 @@ fn parts(rule: &NRule, store: &mut TermStore, rels: &mut Relations) -> Result<Pa
     Ok(Parts { head_rel, head, body, slot_names })
 }
 
-/// Compiles one normal rule. `recursive(rel)` tells whether a body relation belongs to the
+/// Compiles one normal rule, given as its `parts`. `recursive(rel)` tells whether a body relation belongs to the
 /// head's component (then semi-naive plans are made). Errors: the head has a variable no
 /// positive literal binds.
 pub fn compile_rule(
     rule: &NRule,
+    parts: &Parts,
     store: &mut TermStore,
     rels: &mut Relations,
     rel_stores: &mut Vec<RelStore>,
     same_component: &dyn Fn(RelId) -> bool,
     estimate: Estimate,
 ) -> Result<CRule, Diagnostic> {
-    let parts = parts(rule, store, rels)?;
-    let full = plan(rule, &parts, None, &[], store, rels, rel_stores, estimate)?;
+    let full = plan(rule, parts, None, &[], store, rels, rel_stores, estimate)?;
     let mut delta = Vec::new();
     for (i, b) in parts.body.iter().enumerate() {
         if let Pending::Pos(r, _) = b {
             if same_component(*r) {
-                delta.push(plan(rule, &parts, Some(i), &[], store, rels, rel_stores, estimate)?);
+                delta.push(plan(rule, parts, Some(i), &[], store, rels, rel_stores, estimate)?);
             }
         }
     }

@@ -4,7 +4,8 @@
 //! compiled in order, the static ones evaluated at once so that later bodies are ordered
 //! knowing their sizes, and last the roles and the initial state read off the facts.
 
-use super::compile::{compile_rule, RelId, Relations};
+use super::compile::{compile_rule, parts, Parts, RelId, Relations};
+use super::domains::Domains;
 use super::sizes::Sizes;
 use super::store::RelStore;
 use super::{sorted_state, Component, Deadline, Limits, LoadFailure, Phase, Reasoner, Scratch, State};
@@ -216,19 +217,42 @@ impl Reasoner {
         let n = self.comps.len();
         let (fixed, moving): (Vec<usize>, Vec<usize>) = (0..n).partition(|&c| self.comps[c].phase == Phase::Static);
         let first_moving = moving.first().copied();
-        for c in fixed.into_iter().chain(moving) {
+        // The state and move components' rules, once their domains dropped implied tests.
+        let mut moving_parts = Vec::new().into_iter();
+        for c in fixed.into_iter().chain(moving.iter().copied()) {
             if Some(c) == first_moving {
-                // Every static relation is known: so is the initial state.
+                // Every static relation is known: so is the initial state, and what the
+                // dynamic rules can derive from them.
                 let init = &self.facts[r_init as usize];
                 let tuples = (0..init.len()).map(|i| init.tuple(i));
                 sizes.measure_tuples(self.r_true, init.len(), tuples, false, &self.store);
+                let mut groups = Vec::new();
+                for &m in &moving {
+                    let group = rules_of[m].iter().map(|rule| parts(rule, &mut self.store, &mut self.rels));
+                    groups.push(group.collect::<Result<Vec<_>, _>>()?);
+                }
+                let domains = self.domains(&groups, comp_of, needed_static);
+                groups.iter_mut().flatten().for_each(|p| domains.drop_implied_tests(&mut p.body));
+                moving_parts = groups.into_iter();
             }
+            let group = match self.comps[c].phase {
+                Phase::Static => rules_of[c].iter().map(|rule| parts(rule, &mut self.store, &mut self.rels)).collect(),
+                _ => Ok(moving_parts.next().expect("one group per moving component")),
+            };
             let mut crules = Vec::new();
-            for rule in &rules_of[c] {
+            for (rule, parts) in rules_of[c].iter().zip(&group?) {
                 let same = |rel: RelId| comp_of[rel as usize] == c;
                 let estimate =
                     |rel: RelId, args: &[super::compile::Pat], bound: &[bool]| sizes.estimate(rel, args, bound);
-                crules.push(compile_rule(rule, &mut self.store, &mut self.rels, &mut self.facts, &same, &estimate)?);
+                crules.push(compile_rule(
+                    rule,
+                    parts,
+                    &mut self.store,
+                    &mut self.rels,
+                    &mut self.facts,
+                    &same,
+                    &estimate,
+                )?);
             }
             self.comps[c].rules = crules;
             if needed_static[c] {
@@ -241,6 +265,17 @@ impl Reasoner {
             }
         }
         Ok(sizes)
+    }
+
+    /// The argument domains once the static relations are evaluated: those evaluated hold
+    /// their facts exactly, the rules of the others (`groups`: the state and move ones, by
+    /// component in order) widen theirs.
+    fn domains(&mut self, groups: &[Vec<Parts>], comp_of: &[usize], evaluated: &[bool]) -> Domains {
+        while self.facts.len() < self.rels.keys.len() {
+            self.facts.push(RelStore::new(self.rels.keys[self.facts.len()].1));
+        }
+        let exact = (0..self.facts.len()).map(|r| comp_of.get(r).is_some_and(|&c| evaluated[c])).collect();
+        Domains::infer(&self.facts, exact, groups)
     }
 
     /// The roles (in the order their facts were derived) and the initial state, read off

@@ -8,6 +8,7 @@
 
 mod adapt;
 mod compile;
+mod domains;
 mod eval;
 mod load;
 mod sizes;

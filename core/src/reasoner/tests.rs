@@ -585,6 +585,35 @@ fn a_generator_that_only_multiplies_waits() {
     assert!(work < 200, "{work} units of work for the legal moves");
 }
 
+/// A type test on a variable bound from a relation whose values are all of that type is
+/// dropped from the plan (`domains`); one on a variable bound from `true` stays, since a
+/// state may come from outside the rules.
+#[test]
+fn type_tests_the_rules_imply_are_dropped() {
+    let text = "(role r) (bit 0) (bit 1) (init (s 1)) (<= (legal r go) (both 0) (seen 1))
+        (<= (next (s 1)) (does r go))
+        (<= terminal (true (s 2))) (<= (goal r 100))
+        (<= (pair ?a ?b) (bit ?a) (bit ?b) (true (s 1)))
+        (<= (both ?a) (pair ?a ?b) (bit ?a) (bit ?b))
+        (<= (seen ?x) (true (s ?x)) (bit ?x))";
+    let mut r =
+        Reasoner::from_program(Program::normalised(&parse(text).description).unwrap(), Limits::default()).unwrap();
+    let steps = |r: &Reasoner, name: &str| {
+        let rel = r.rels.get(name, 1).unwrap();
+        let comp = r.comps.iter().find(|c| c.rels.contains(&rel)).unwrap();
+        comp.rules.iter().map(|c| c.full.steps.len()).collect::<Vec<_>>()
+    };
+    assert_eq!(steps(&r, "both"), [1], "both's bit tests are implied by pair");
+    assert_eq!(steps(&r, "seen"), [2], "seen's bit test stays");
+    for (value, both, seen) in [("1", 2, 1), ("7", 0, 0)] {
+        let store = r.store_mut();
+        let (sym, value) = (store.symbol("s"), store.constant(value));
+        let s = sorted_state(vec![store.intern(sym, &[value]).unwrap()]);
+        r.evaluate_in(&s, None).unwrap();
+        assert_eq!((r.fact_count("both", 1), r.fact_count("seen", 1)), (both, seen), "in (s {value})");
+    }
+}
+
 /// A static relation over the probes' fact limit (216,000 triples): no candidate that
 /// computes it in full can be loaded, and once one has failed, no other computing it by the
 /// same rules is loaded to learn it. It ends up on demand, with the same answers as the
