@@ -6,7 +6,7 @@
 //!   part of a draw: only the seated roles are compared.
 //! - One seated role: the game is a puzzle, it gets its score (100 is a win, 0 a loss).
 //! - Several: the strictly highest goal wins; roles tied for the highest draw (all of them
-//!   tied: a draw), the others lose.
+//!   tied: a draw, said to score nothing when that is 0), the others lose.
 //! - An ill-formed ending (a seated role with no goal value, two goal values, or a value that
 //!   is not a number) says so in words and names no winner.
 //! - A game cut at the move limit says so and names no winner.
@@ -113,7 +113,12 @@ pub fn verdict_with_nature(roles: &[String], nature: &[bool], goals: Option<&[Ve
                 v.text = format!("{} wins", roles[w]);
             } else {
                 v.ending = Ending::Drawn;
-                v.text = if v.losers.is_empty() { "Draw".into() } else { format!("{} draw for first", name(&top)) };
+                v.text = match (v.losers.is_empty(), best) {
+                    // Everyone tied at nothing: a draw in which nobody scored.
+                    (true, 0) => "Draw: every role scores 0".into(),
+                    (true, _) => "Draw".into(),
+                    (false, _) => format!("{} draw for first", name(&top)),
+                };
                 v.drawn = top;
             }
         }
@@ -181,6 +186,11 @@ mod tests {
     fn wins_draws_and_shared_firsts() {
         assert_eq!(judge(&["x", "o"], &[&[Int(0)], &[Int(100)]]).text, "o wins");
         assert_eq!(judge(&["x", "o"], &[&[Int(50)], &[Int(50)]]).text, "Draw");
+        let nothing = judge(&["a", "b", "c"], &[&[Int(0)], &[Int(0)], &[Int(0)]]);
+        assert_eq!(
+            (nothing.ending, &nothing.drawn[..], &nothing.text[..]),
+            (Ending::Drawn, &[0, 1, 2][..], "Draw: every role scores 0")
+        );
         let v = judge(&["a", "b", "c"], &[&[Int(80)], &[Int(80)], &[Int(10)]]);
         assert_eq!((v.ending, &v.drawn[..], &v.losers[..]), (Ending::Drawn, &[0, 1][..], &[2][..]));
         assert_eq!(v.text, "a and b draw for first");
