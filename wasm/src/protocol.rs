@@ -263,25 +263,21 @@ fn send(post: &js_sys::Function, url: &str, message: &Message, clock: f64) -> An
 
 #[wasm_bindgen]
 impl Session {
-    /// Game `game` of a match between `players` (`uct:1000,http://127.0.0.1:9147`) refereed on these
-    /// clocks (seconds): `{game, record, line}`; remote players reached by `post`, faults said to `log`.
-    #[allow(clippy::too_many_arguments)]
+    /// Game `game` of a match between `players` (`uct:1000,http://127.0.0.1:9147`) refereed on
+    /// `terms` (its id, clocks in seconds, move limit, seed): `{game, record, line}`; remote
+    /// players reached by `post`, faults said to `log`.
     #[wasm_bindgen(js_name = refereeGame, unchecked_return_type = "Refereed")]
     pub fn referee_game(
         &mut self,
         players: &str,
         game: u32,
-        id: &str,
-        start_clock: f64,
-        play_clock: f64,
-        max_steps: u32,
-        seed: f64,
+        #[wasm_bindgen(unchecked_param_type = "Terms")] terms: JsValue,
         #[wasm_bindgen(unchecked_param_type = "(url: string, message: string, clockMillis: number) => string")]
         post: js_sys::Function,
         #[wasm_bindgen(unchecked_param_type = "(fault: string) => void")] log: js_sys::Function,
     ) -> Result<JsValue, JsError> {
         let entrants = entrants(players).map_err(js_err)?;
-        let terms = Terms { id, start_clock, play_clock, max_steps: max_steps as usize, seed: seed as u64 };
+        let terms: Terms = from_js(terms, "not a match's terms")?;
         let outside = &mut Outside { reach: &mut reach_through(&post), now: &performance_now, log: &mut say_to(&log) };
         let g = game as usize;
         let (game, record) = self.inner.referee_game(&entrants, g, &terms, outside).map_err(js_err)?;

@@ -70,7 +70,7 @@ pub fn run(args: &MatchArgs, entrants: &[Entrant]) -> Outcome {
     let now = || started.elapsed().as_secs_f64() * 1000.0;
     let stamp = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let terms = Terms {
-        id: &format!("gdl.{stamp}"),
+        id: format!("gdl.{stamp}"),
         start_clock: args.start_clock,
         play_clock: args.play_clock,
         max_steps: args.run.max_steps,

@@ -10,6 +10,7 @@ use crate::players::arena::{player_seed, seats, Game};
 /// The entrants of a match and their one reader live in the player catalogue.
 pub use crate::players::catalogue::{entrants, Entrant};
 use crate::players::Spec;
+use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 
 /// What a refereed game reaches outside core: the seat of a remote entrant, made from its
@@ -23,8 +24,10 @@ pub struct Outside<'a, M> {
 
 /// A match's settings: its id (each game's is `id.N`), clocks in seconds, the move limit
 /// and the seed.
-pub struct Terms<'a> {
-    pub id: &'a str,
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+pub struct Terms {
+    pub id: String,
     pub start_clock: f64,
     pub play_clock: f64,
     pub max_steps: usize,
@@ -78,7 +81,7 @@ where
         })
         .collect();
     let mut refs: Vec<&mut dyn Seat<M>> = seated.iter_mut().map(|s| &mut **s as &mut dyn Seat<M>).collect();
-    let id = game_id(terms.id, g);
+    let id = game_id(&terms.id, g);
     let setup = setup(description, &id, terms, &at, g);
     let record = referee(m, &mut refs, &setup, outside.now, outside.log)?;
     let moves = record.steps.iter().map(|s| s.moves.clone()).collect();

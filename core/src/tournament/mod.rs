@@ -112,15 +112,20 @@ where
             roles.join(" ")
         )));
     }
-    let id = match_id(plan);
     let (_, record) =
-        referee_seated(m, description, entrants, fixture.seats.clone(), fixture.number, &terms(plan, &id), outside)?;
+        referee_seated(m, description, entrants, fixture.seats.clone(), fixture.number, &terms(plan), outside)?;
     Ok(Finished { fixture: fixture.number, seed: plan.seed, record })
 }
 
-/// The protocol's terms of the tournament `plan`, whose match id is `id` (`match_id`).
-fn terms<'a>(plan: &Plan, id: &'a str) -> Terms<'a> {
-    Terms { id, start_clock: plan.start_clock, play_clock: plan.play_clock, max_steps: plan.max_steps, seed: plan.seed }
+/// The protocol's terms of the tournament `plan`, under its match id (`match_id`).
+fn terms(plan: &Plan) -> Terms {
+    Terms {
+        id: match_id(plan),
+        start_clock: plan.start_clock,
+        play_clock: plan.play_clock,
+        max_steps: plan.max_steps,
+        seed: plan.seed,
+    }
 }
 
 /// `fixture` of `plan` as a match refereed one message at a time by a face that reaches some
@@ -133,9 +138,8 @@ pub fn step_by_step<M: StateMachine>(
     plan: &Plan,
     fixture: &Fixture,
 ) -> Result<Match<M>> {
-    let id = match_id(plan);
     let game = game_id(plan, fixture.number);
-    let setup = setup(description, &game, &terms(plan, &id), &fixture.seats, fixture.number);
+    let setup = setup(description, &game, &terms(plan), &fixture.seats, fixture.number);
     let names =
         fixture.seats.iter().map(|p| p.map_or_else(|| "random".to_string(), |p| plan.entrants[p].clone())).collect();
     Match::new(m, &setup, names)

@@ -37,6 +37,7 @@ export type {
   Stats,
   Summary,
   Tally,
+  Terms,
   Thought,
   TournamentRecord,
   Verdict,

@@ -32,7 +32,9 @@ export interface Driven {
   log: { kind: 'note' | 'fault'; text: string }[];
 }
 
-export interface Terms {
+/** The clocks (seconds), seed and move limit of one game the page referees itself (the
+ * referee's own terms are core's, in `referee`). */
+export interface GameTerms {
   startClock: number;
   playClock: number;
   /** Seeds core's players' moves. */
@@ -43,7 +45,7 @@ export interface Terms {
 /** Plays one game from the initial state in `session` (loaded with the rules of `referee`'s
  * match, which the caller makes and frees), role r played by `seats[r]`; `entrants[r]` is the
  * match's number of the player at role r (null: nature), as core's `MatchGame` has it. */
-export async function playDriven(session: Session, referee: RefereeMatch, seats: Seat[], entrants: (number | null)[], terms: Terms): Promise<Driven> {
+export async function playDriven(session: Session, referee: RefereeMatch, seats: Seat[], entrants: (number | null)[], terms: GameTerms): Promise<Driven> {
   let view = session.goTo(0);
   const asked = seats.flatMap((s, r) => ('player' in s ? [{ r, player: s.player, who: s.who }] : []));
   const faults: (string | null)[] = seats.map(() => null);

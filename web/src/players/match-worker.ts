@@ -95,7 +95,7 @@ serve<PlayersRequest>(({ module, rules, engine, moves, task }) => {
   }
   if (task.kind === 'referee') {
     for (const g of task.games) {
-      const { game, record, line } = session.refereeGame(task.players, g, task.id, task.startClock, task.playClock, task.maxSteps, task.seed, remote(task.targets), fault);
+      const { game, record, line } = session.refereeGame(task.players, g, task.terms, remote(task.targets), fault);
       post({ type: 'result', line });
       post({ type: 'game', index: g, game, record });
     }

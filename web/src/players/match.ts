@@ -152,7 +152,9 @@ export class MatchPane {
     let running = workers;
     const id = `playground.${Date.now()}`;
     const kind = (games: number[]): PlayersTask =>
-      remote.length > 0 ? { kind: 'referee', players, targets, id, ...this.#clocks, seed, games, maxSteps: 1000 } : { kind: 'games', players, seed, games, maxSteps: 1000 };
+      remote.length > 0
+        ? { kind: 'referee', players, targets, terms: { id, start_clock: this.#clocks.startClock, play_clock: this.#clocks.playClock, max_steps: 1000, seed }, games }
+        : { kind: 'games', players, seed, games, maxSteps: 1000 };
     const task = (mine: number[]) => {
       // Its match id is the referee's (core's protocol::game).
       if (remote.length > 0) this.#inGame = { id: matchGameId(id, mine[0]), targets: Object.values(targets) };

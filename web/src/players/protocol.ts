@@ -1,7 +1,7 @@
 // Messages between the page and the players' worker (match-worker.ts), the results'
 // shapes, and the players a seat can have.
 
-import type { Finished, MatchGame, MatchRecord, NoReply, Plan, PlayerChoice, PlayerKind, Thought } from '../engine/engine';
+import type { Finished, MatchGame, MatchRecord, NoReply, Plan, PlayerChoice, PlayerKind, Terms, Thought } from '../engine/engine';
 import { startJob, type Job } from '../engine/jobs';
 
 export type PlayersTask =
@@ -17,9 +17,9 @@ export type PlayersTask =
   /** POSTs a GGP message to a remote player (`url`: the player or the relay to it) and waits
    * `clock` ms at most for its reply (`posted`). */
   | { kind: 'post'; url: string; message: string; clock: number }
-  /** Games of a match refereed by the protocol (core's referee): remote players among
-   * `players` are reached at `targets[url]`; each exchange and fault is posted as it happens. */
-  | { kind: 'referee'; players: string; targets: Record<string, string>; id: string; startClock: number; playClock: number; seed: number; games: number[]; maxSteps: number }
+  /** Games of a match refereed by the protocol (core's referee) on `terms`: remote players
+   * among `players` are reached at `targets[url]`; each exchange and fault is posted as it happens. */
+  | { kind: 'referee'; players: string; targets: Record<string, string>; terms: Terms; games: number[] }
   /** Game number `game` of a tournament's schedule (core's `tournament`), on the rules of the
    * request (that game's); remote entrants reached at `targets[url]`. The worker then waits
    * for its next game (tournament.ts). */
