@@ -6,7 +6,6 @@
 //! ones (on `does`) once per joint move. A query evaluates only the components its target
 //! relation depends on (goals are not computed in non-terminal states, for instance).
 
-mod abstraction;
 mod adapt;
 mod compile;
 mod eval;

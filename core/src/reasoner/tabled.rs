@@ -14,7 +14,6 @@
 //! Tables of relations depending on `does` are dropped when the joint move changes, the
 //! others when the state changes.
 
-use super::abstraction::{abstraction, Abstraction};
 use super::compile::{compile_call, KeySrc, Lit, Pat, Plan, RelId, Step};
 use super::eval::{build, match_pat, same, UNBOUND};
 use super::sizes::VALUES_GUESS;
@@ -167,8 +166,6 @@ pub struct Tabled {
     /// Relations whose tables the joint move invalidates.
     on_moves: Vec<bool>,
     rules: Vec<Vec<NRule>>,
-    /// The arguments each relation's calls leave free (`abstraction.rs`).
-    abstractions: Vec<Abstraction>,
     /// Compiled rules per relation and given arguments (bit `i`: argument `i`).
     plans: FxHashMap<(RelId, u64), Rc<[Plan]>>,
     state: Tables,
@@ -217,7 +214,6 @@ impl Tabled {
             answered: [false; 5],
             on_moves: phase.iter().map(|&p| p == Phase::Move).collect(),
             top_down,
-            abstractions: by_rel.iter().map(|rules| abstraction(rules)).collect(),
             rules: by_rel,
             plans: FxHashMap::default(),
             state: Tables::default(),
@@ -509,9 +505,6 @@ impl Tabled {
             let v = self.value(r, a, base)?;
             self.args.push(v);
         }
-        // Calls differing only in arguments the abstraction frees share its table; the
-        // join reading it matches the given values.
-        self.abstractions[lit.rel as usize].apply(&mut self.args[start..], UNBOUND);
         let solved = self.solve(r, lit.rel, start..self.args.len());
         self.args.truncate(start);
         let (t, low) = solved?;

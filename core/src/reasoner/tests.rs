@@ -722,22 +722,3 @@ fn a_program_loads_with_the_graph_a_pass_computed() {
     let r = Reasoner::from_program(Program::with_graph(given, graph), Limits::default()).unwrap();
     assert!(r.rels.get("only_in_the_graph", 1).is_none());
 }
-
-/// A ray walked over blank cells passes its far end and the square it ignores through
-/// unchanged; the far end, bound with the walk's start in the base rule, is left free (one
-/// table for every far end), the ignored square, bound by a domain alone, stays given.
-#[test]
-fn call_abstraction_frees_a_walks_far_end_not_its_ignored_square() {
-    let text = "(<= (ray ?u ?x ?i) (next ?u ?x) (coord ?i))
-        (<= (ray ?u ?x ?i) (next ?u ?i) (ray ?i ?x ?i))
-        (<= (ray ?u ?x ?i) (next ?u ?u2) (true (blank ?u2)) (ray ?u2 ?x ?i))";
-    let rules = Program::normalised(&parse(text).description).unwrap().into_rules();
-    let a = super::abstraction::abstraction(&rules);
-    assert_eq!(a, super::abstraction::Abstraction { changed: 0b001, freed: 0b010 });
-    let mut call = [3, 7, 5];
-    a.apply(&mut call, 0);
-    assert_eq!(call, [3, 0, 5]);
-    let mut unstarted = [0, 7, 5];
-    a.apply(&mut unstarted, 0);
-    assert_eq!(unstarted, [0, 7, 5], "a call without its start keeps its far end");
-}
