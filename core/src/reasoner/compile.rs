@@ -282,8 +282,9 @@ pub fn compile_rule(
 }
 
 /// Compiles one normal rule for a call that gives the values of the head arguments marked
-/// in `given` (top-down evaluation): the body is ordered with their variables bound, and
-/// `head_slots` lists only the head variables the body binds.
+/// in `given` (top-down evaluation), without the tests `domains` implies: the body is
+/// ordered with their variables bound, and `head_slots` lists only the head variables the
+/// body binds.
 pub fn compile_call(
     rule: &NRule,
     given: &[bool],
@@ -291,8 +292,12 @@ pub fn compile_call(
     rels: &mut Relations,
     rel_stores: &mut Vec<RelStore>,
     estimate: Estimate,
+    domains: Option<&super::domains::Domains>,
 ) -> Result<Plan, Diagnostic> {
-    let parts = parts(rule, store, rels)?;
+    let mut parts = parts(rule, store, rels)?;
+    if let Some(d) = domains {
+        d.drop_implied_tests(&mut parts.body);
+    }
     plan(rule, &parts, None, given, store, rels, rel_stores, estimate)
 }
 

@@ -196,6 +196,7 @@ impl Reasoner {
             work_cap: u64::MAX,
             sizes: Sizes::default(),
             tabled: None,
+            domains: None,
             sorted_moves: Vec::new(),
             loads: 1,
         }
@@ -231,9 +232,10 @@ impl Reasoner {
                     let group = rules_of[m].iter().map(|rule| parts(rule, &mut self.store, &mut self.rels));
                     groups.push(group.collect::<Result<Vec<_>, _>>()?);
                 }
-                let domains = self.domains(&groups, comp_of, needed_static);
+                let domains = self.infer_domains(&groups, comp_of, needed_static);
                 groups.iter_mut().flatten().for_each(|p| domains.drop_implied_tests(&mut p.body));
                 moving_parts = groups.into_iter();
+                self.domains = Some(domains);
             }
             let group = match self.comps[c].phase {
                 Phase::Static => rules_of[c].iter().map(|rule| parts(rule, &mut self.store, &mut self.rels)).collect(),
@@ -270,7 +272,7 @@ impl Reasoner {
     /// The argument domains once the static relations are evaluated: those evaluated hold
     /// their facts exactly, the rules of the others (`groups`: the state and move ones, by
     /// component in order) widen theirs.
-    fn domains(&mut self, groups: &[Vec<Parts>], comp_of: &[usize], evaluated: &[bool]) -> Domains {
+    fn infer_domains(&mut self, groups: &[Vec<Parts>], comp_of: &[usize], evaluated: &[bool]) -> Domains {
         while self.facts.len() < self.rels.keys.len() {
             self.facts.push(RelStore::new(self.rels.keys[self.facts.len()].1));
         }

@@ -143,6 +143,8 @@ pub struct Reasoner {
     sizes: Sizes,
     /// Set when the state-dependent relations are answered top-down (`tabled`).
     tabled: Option<Box<Tabled>>,
+    /// The argument domains the dynamic rules' plans were compiled with (`domains.rs`).
+    domains: Option<domains::Domains>,
     /// Per role, its last legal moves as derived and as sorted: the same moves again (a
     /// game where every move stays legal, thousands of them) are not sorted again.
     sorted_moves: Vec<(Vec<TermId>, Vec<TermId>)>,

@@ -395,7 +395,7 @@ impl Tabled {
         let plans: Rc<[Plan]> = self.rules[rel as usize]
             .iter()
             .map(|rule| {
-                compile_call(rule, &given, &mut r.store, &mut r.rels, &mut r.facts, &estimate)
+                compile_call(rule, &given, &mut r.store, &mut r.rels, &mut r.facts, &estimate, r.domains.as_ref())
                     .expect("the rule compiled when the game loaded")
             })
             .collect();
