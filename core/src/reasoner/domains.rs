@@ -9,8 +9,8 @@
 //! literal mentioning it at the top allows. A test of a one-argument static relation (a type
 //! such as `(bit ?b)` or `(index ?x)`) on a variable another literal of the body binds from
 //! an argument whose domain lies inside that relation always succeeds: `drop_implied_tests`
-//! removes it before the body is ordered, bottom-up and top-down alike (ruleDepthExponential checked 19 bits of every fact
-//! it joined, each a hash probe).
+//! removes it before the body is ordered, bottom-up and top-down alike (ruleDepthExponential
+//! checked 19 bits of every fact it joined, each a hash probe).
 
 use super::compile::{Parts, Pat, Pending, RelId};
 use super::store::RelStore;
