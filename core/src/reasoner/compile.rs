@@ -257,9 +257,9 @@ pub(super) fn parts(rule: &NRule, store: &mut TermStore, rels: &mut Relations) -
     Ok(Parts { head_rel, head, body, slot_names })
 }
 
-/// Compiles one normal rule, given as its `parts`. `recursive(rel)` tells whether a body relation belongs to the
-/// head's component (then semi-naive plans are made). Errors: the head has a variable no
-/// positive literal binds.
+/// Compiles one normal rule, given as its `parts`. `same_component(rel)` tells whether a
+/// body relation belongs to the head's component (then semi-naive plans are made). Errors:
+/// the head has a variable no positive literal binds.
 pub fn compile_rule(
     rule: &NRule,
     parts: &Parts,
