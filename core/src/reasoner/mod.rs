@@ -305,6 +305,9 @@ impl Reasoner {
     /// Loading is over: from now on each query is a request of its own.
     fn loaded(mut self) -> Reasoner {
         self.load_deadline = None;
+        if let Some(t) = &mut self.tabled {
+            t.keep();
+        }
         self
     }
 
@@ -487,6 +490,9 @@ impl Reasoner {
         let t = self.r_true as usize;
         for &f in state.iter() {
             self.facts[t].insert(&[f], &self.store);
+        }
+        if let Some(tabled) = &mut self.tabled {
+            tabled.set_state(state, &self.facts[t], &self.store);
         }
         self.current_state = Some(state.clone());
     }

@@ -136,6 +136,12 @@ impl RelStore {
         }
     }
 
+    /// The key hash of a fact in each index it enters, with the index's number.
+    pub fn keys<'a>(&'a self, tuple: &'a [TermId], store: &'a TermStore) -> impl Iterator<Item = (u16, u64)> + 'a {
+        let indexes = self.indexes.iter().enumerate();
+        indexes.filter_map(move |(i, index)| Some((i as u16, fact_key(&index.sig, store, tuple)?)))
+    }
+
     /// The newest fact whose key hashes to `key` in index `ix` (NONE if none).
     #[inline]
     pub fn chain_start(&self, ix: u16, key: u64) -> u32 {

@@ -11,16 +11,19 @@
 //! waits for a complete table, which stratification guarantees: a negated call never
 //! reaches a table still being evaluated.
 //!
-//! Tables of relations depending on `does` are dropped when the joint move changes, the
-//! others when the state changes.
+//! Tables of relations depending on `does` are dropped when the joint move changes. The
+//! others outlive their state (incremental tabling): a table records what it read (the
+//! `true` facts by index key, and the tables it joined), and a new state keeps it while
+//! none of that changed, so a ply computes again only what its move touched (a chess ray
+//! walk far from the move is not walked again).
 
 use super::compile::{compile_call, KeySrc, Lit, Pat, Plan, RelId, Step};
 use super::eval::{build, match_pat, same, UNBOUND};
 use super::sizes::VALUES_GUESS;
 use super::store::{KeyHasher, RelStore, NONE};
-use super::{Phase, Query, Reasoner};
+use super::{Phase, Query, Reasoner, State};
 use crate::program::NRule;
-use crate::term::{SymId, TermId};
+use crate::term::{SymId, TermId, TermStore};
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -43,6 +46,20 @@ const REUSED_ANSWERS: u32 = 1024;
 /// Tables of relations depending on `does` carry this bit in their reference.
 const MOVE_TABLE: u32 = 1 << 31;
 
+/// State tables kept across states at most: past this many, a new state starts afresh.
+const KEPT_TABLES: usize = 4096;
+/// States between two checks that keeping tables pays (the first after an eighth of it).
+const KEEP_WINDOW: u32 = 256;
+
+/// What a state table read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// The `true` facts under one key of one index.
+    Key(u16, u64),
+    /// The answers of a state table.
+    Table(u32),
+}
+
 /// The answers to one call.
 struct Table {
     rel: RelId,
@@ -52,6 +69,36 @@ struct Table {
     complete: bool,
     /// Position on the stack of incomplete tables.
     depth: usize,
+    /// The state (`Tabled::epoch`) it was evaluated in, the last state it was found to hold
+    /// in, and whether it can hold in a later one (false once found stale, or if it read
+    /// every `true` fact or belongs to a recursive group).
+    made: u32,
+    checked: u32,
+    reusable: bool,
+    reads: Vec<Read>,
+    /// The work evaluating it took, sub-calls included (what keeping it saves).
+    work: u64,
+}
+
+impl Table {
+    fn new(rel: RelId, key: usize, arity: usize, depth: usize, made: u32) -> Table {
+        let answers = RelStore::new(arity);
+        let reads = Vec::new();
+        Table { rel, key, answers, complete: false, depth, made, checked: made, reusable: true, reads, work: 0 }
+    }
+
+    /// Empties the table for its call to be evaluated again.
+    fn restart(&mut self, depth: usize, made: u32) {
+        if self.answers.len() > REUSED_ANSWERS {
+            // A big table's memory is freed (clearing would cost its capacity each time).
+            self.answers = RelStore::new(self.answers.arity);
+        } else {
+            self.answers.clear();
+        }
+        (self.complete, self.depth, self.made, self.checked, self.reusable) = (false, depth, made, made, true);
+        self.reads.clear();
+        self.work = 0;
+    }
 }
 
 /// The tables of one phase. Cleared tables are kept and reused with their memory: a
@@ -96,21 +143,16 @@ impl Tables {
     }
 
     /// A new, empty table for a call.
-    fn add(&mut self, hash: u64, rel: RelId, key: &[TermId], depth: usize) -> u32 {
+    fn add(&mut self, hash: u64, rel: RelId, key: &[TermId], depth: usize, made: u32) -> u32 {
         let i = self.live;
         let at = self.keys.len();
         self.keys.extend_from_slice(key);
         match self.tables.get_mut(i) {
-            // A big table's memory is freed (clearing would cost its capacity each time).
-            Some(t) if t.answers.len() > REUSED_ANSWERS => {
-                *t = Table { rel, key: at, answers: RelStore::new(key.len()), complete: false, depth }
-            }
             Some(t) => {
-                (t.rel, t.key, t.complete, t.depth) = (rel, at, false, depth);
-                t.answers.clear();
-                t.answers.arity = key.len();
+                t.restart(depth, made);
+                (t.rel, t.key, t.answers.arity) = (rel, at, key.len());
             }
-            None => self.tables.push(Table { rel, key: at, answers: RelStore::new(key.len()), complete: false, depth }),
+            None => self.tables.push(Table::new(rel, at, key.len(), depth, made)),
         }
         self.live += 1;
         let (tables, keys) = (&self.tables, &self.keys);
@@ -184,6 +226,21 @@ pub struct Tabled {
     args: Vec<TermId>,
     /// Steps since the clock was last read.
     ticks: u64,
+    r_true: RelId,
+    /// The state the state tables were evaluated in, its number, and the number of the last
+    /// state each key of each index of `true` changed in.
+    last: Option<State>,
+    epoch: u32,
+    changed: FxHashMap<(u16, u64), u32>,
+    /// Whether tables outlive their state: from `keep` on (not while `adapt` compares
+    /// programs: the work it saves is not time saved alike in every game), until a window
+    /// of states shows that keeping them saves less work than twice what it costs (noting
+    /// reads, checking them, noting changes), e.g. in a game whose every state differs in a
+    /// fact every relation reads.
+    kept: bool,
+    states: u32,
+    saved: u64,
+    cost: u64,
 }
 
 /// Join steps between two readings of the clock.
@@ -226,6 +283,14 @@ impl Tabled {
             trail: Vec::new(),
             args: Vec::new(),
             ticks: 0,
+            r_true: r.r_true,
+            last: None,
+            epoch: 0,
+            changed: FxHashMap::default(),
+            kept: false,
+            states: 0,
+            saved: 0,
+            cost: 0,
         }
     }
 
@@ -234,14 +299,125 @@ impl Tabled {
         self.top_down[rel as usize]
     }
 
-    /// Forgets the tables `phase` invalidates (`State`: all of them).
+    /// Forgets the tables of the joint move, and with `State` the queries answered (the
+    /// state tables stay until `set_state` says what changed).
     pub fn reset(&mut self, phase: Phase) {
         self.moves.clear();
         self.answered[Query::Next as usize] = false;
         self.answered[Query::Sees as usize] = false;
         if phase == Phase::State {
-            self.state.clear();
             self.answered = [false; 5];
+        }
+    }
+
+    /// The state is now `state`, its facts loaded into `trues`: notes which keys of `true`'s
+    /// indexes changed, so that the tables which read them are evaluated again.
+    pub fn set_state(&mut self, state: &State, trues: &RelStore, store: &TermStore) {
+        if !self.kept {
+            self.state.clear();
+            return;
+        }
+        self.states = self.states.wrapping_add(1);
+        if self.states % KEEP_WINDOW == KEEP_WINDOW / 8 {
+            if self.saved < 2 * self.cost {
+                // Keeping tables does not pay here: back to evaluating each state afresh.
+                (self.kept, self.last, self.changed) = (false, None, FxHashMap::default());
+                self.forget();
+                return;
+            }
+            (self.saved, self.cost) = (0, 0);
+        }
+        let last = self.last.replace(state.clone());
+        let Some(last) = last.filter(|_| self.state.live <= KEPT_TABLES && self.epoch < u32::MAX) else {
+            self.forget();
+            return;
+        };
+        let (mut i, mut j) = (0, 0);
+        let mut bumped = false;
+        while i < last.len() || j < state.len() {
+            let fact = match (last.get(i), state.get(j)) {
+                (Some(a), Some(b)) if a == b => {
+                    (i, j) = (i + 1, j + 1);
+                    continue;
+                }
+                (Some(&a), Some(&b)) if a < b => {
+                    i += 1;
+                    a
+                }
+                (Some(&a), None) => {
+                    i += 1;
+                    a
+                }
+                (_, Some(&b)) => {
+                    j += 1;
+                    b
+                }
+                (None, None) => unreachable!("the loop runs while one list has facts"),
+            };
+            if !bumped {
+                self.epoch += 1;
+                bumped = true;
+            }
+            for key in trues.keys(&[fact], store) {
+                self.changed.insert(key, self.epoch);
+                self.cost += 1;
+            }
+        }
+    }
+
+    /// Whether tables outlive their state.
+    #[cfg(test)]
+    pub fn keeps(&self) -> bool {
+        self.kept
+    }
+
+    /// Keeps tables across states from now on.
+    pub fn keep(&mut self) {
+        // The tables so far noted nothing they read.
+        self.forget();
+        (self.kept, self.states, self.saved, self.cost) = (true, 0, 0, 0);
+    }
+
+    /// Drops every state table (and with them every state number they hold).
+    fn forget(&mut self) {
+        self.state.clear();
+        self.changed.clear();
+        self.epoch = 0;
+    }
+
+    /// Whether state table `t`, complete, still holds: nothing it read (`true` facts,
+    /// other tables) changed since it was evaluated. Found stale, it is marked so.
+    fn holds(&mut self, t: u32, depth: usize) -> bool {
+        let table = &self.state.tables[t as usize];
+        if table.checked == self.epoch {
+            return true;
+        }
+        if !table.reusable || depth > MAX_NESTING {
+            return false;
+        }
+        let made = table.made;
+        for k in 0..table.reads.len() {
+            self.cost += 1;
+            let holds = match self.state.tables[t as usize].reads[k] {
+                Read::Key(ix, key) => self.changed.get(&(ix, key)).is_none_or(|&e| e <= made),
+                Read::Table(u) => self.state.tables[u as usize].made <= made && self.holds(u, depth + 1),
+            };
+            if !holds {
+                self.state.tables[t as usize].reusable = false;
+                return false;
+            }
+        }
+        self.state.tables[t as usize].checked = self.epoch;
+        true
+    }
+
+    /// Notes that state table `out` read `what` (move tables are dropped with the move).
+    fn read(&mut self, out: u32, what: Read) {
+        if self.kept && out & MOVE_TABLE == 0 {
+            let reads = &mut self.state.tables[out as usize].reads;
+            if reads.last() != Some(&what) {
+                reads.push(what);
+            }
         }
     }
 
@@ -273,20 +449,40 @@ impl Tabled {
     /// table at (`usize::MAX`: complete).
     fn solve(&mut self, r: &mut Reasoner, rel: RelId, key: Range<usize>) -> Result<(u32, usize), Fail> {
         let on_moves = self.on_moves[rel as usize];
-        let tables = if on_moves { &mut self.moves } else { &mut self.state };
-        let key = &self.args[key];
-        let hash = call_hash(rel, key);
-        if let Some(i) = tables.find(hash, rel, key) {
+        let tag = if on_moves { MOVE_TABLE } else { 0 };
+        let tables = if on_moves { &self.moves } else { &self.state };
+        let hash = call_hash(rel, &self.args[key.clone()]);
+        let found = tables.find(hash, rel, &self.args[key.clone()]);
+        if let Some(i) = found {
             let t = &tables.tables[i as usize];
-            let low = if t.complete { usize::MAX } else { t.depth };
-            return Ok((i | if on_moves { MOVE_TABLE } else { 0 }, low));
+            if !t.complete {
+                return Ok((i | tag, t.depth));
+            }
+            if on_moves || t.made == self.epoch {
+                return Ok((i | tag, usize::MAX));
+            }
+            if self.holds(i, 0) {
+                self.saved += self.state.tables[i as usize].work;
+                return Ok((i | tag, usize::MAX));
+            }
         }
         if self.nesting >= MAX_NESTING {
             return Err(Fail);
         }
         let depth = self.stack.len();
-        let i = tables.add(hash, rel, key, depth);
-        let t = i | if on_moves { MOVE_TABLE } else { 0 };
+        let i = match found {
+            Some(i) => {
+                self.state.tables[i as usize].restart(depth, self.epoch);
+                i
+            }
+            None => {
+                let tables = if on_moves { &mut self.moves } else { &mut self.state };
+                tables.add(hash, rel, &self.args[key], depth, self.epoch)
+            }
+        };
+        let t = i | tag;
+        // Join steps are counted into `r.work` when the query ends: the budget spent counts them.
+        let started = r.work.wrapping_sub(r.budget);
         r.work += TABLE_COST;
         self.stack.push(t);
         self.nesting += 1;
@@ -296,9 +492,16 @@ impl Tabled {
         if low < depth {
             return Ok((t, low));
         }
+        // A recursive group's tables read one another: they are not kept past this state.
+        let group = self.stack.len() - depth > 1;
         for k in depth..self.stack.len() {
             let u = self.stack[k];
-            self.table_mut(u).complete = true;
+            let table = self.table_mut(u);
+            table.complete = true;
+            table.reusable &= !group;
+        }
+        if self.kept {
+            self.table_mut(t).work = r.work.wrapping_sub(r.budget).wrapping_sub(started);
         }
         self.stack.truncate(depth);
         Ok((t, usize::MAX))
@@ -421,7 +624,7 @@ impl Tabled {
         match step {
             Step::Join(lit) | Step::Delta(lit) => self.join(r, plan, k, lit, base, out),
             Step::Neg(lit) => {
-                if self.exists(r, lit, base)? {
+                if self.exists(r, lit, base, out)? {
                     Ok(Flow::Go)
                 } else {
                     self.step(r, plan, k + 1, base, out)
@@ -466,9 +669,20 @@ impl Tabled {
     ) -> Result<Flow, Fail> {
         let rel = lit.rel as usize;
         let (source, mut f) = match &lit.index {
-            _ if self.top_down[rel] => (Source::Table(self.call(r, lit, base)?), 0),
-            Some((ix, keys)) => (Source::Chain(*ix), r.facts[rel].chain_start(*ix, self.key(keys, base))),
-            None => (Source::Scan, 0),
+            _ if self.top_down[rel] => (Source::Table(self.call(r, lit, base, out)?), 0),
+            Some((ix, keys)) => {
+                let key = self.key(keys, base);
+                if lit.rel == self.r_true {
+                    self.read(out, Read::Key(*ix, key));
+                }
+                (Source::Chain(*ix), r.facts[rel].chain_start(*ix, key))
+            }
+            None => {
+                if lit.rel == self.r_true {
+                    self.table_mut(out).reusable = false;
+                }
+                (Source::Scan, 0)
+            }
         };
         let mark = self.trail.len();
         loop {
@@ -498,8 +712,9 @@ impl Tabled {
         }
     }
 
-    /// Evaluates the call a literal makes under the bindings; returns its table.
-    fn call(&mut self, r: &mut Reasoner, lit: &Lit, base: usize) -> Result<u32, Fail> {
+    /// Evaluates the call a literal makes under the bindings for table `out`; returns its
+    /// table.
+    fn call(&mut self, r: &mut Reasoner, lit: &Lit, base: usize, out: u32) -> Result<u32, Fail> {
         let start = self.args.len();
         for a in lit.args.iter() {
             let v = self.value(r, a, base)?;
@@ -509,6 +724,9 @@ impl Tabled {
         self.args.truncate(start);
         let (t, low) = solved?;
         self.low = self.low.min(low);
+        if t & MOVE_TABLE == 0 {
+            self.read(out, Read::Table(t));
+        }
         Ok(t)
     }
 
@@ -540,12 +758,12 @@ impl Tabled {
     }
 
     /// Does a fact or answer match the literal (its unbound variables match anything)?
-    fn exists(&mut self, r: &mut Reasoner, lit: &Lit, base: usize) -> Result<bool, Fail> {
+    fn exists(&mut self, r: &mut Reasoner, lit: &Lit, base: usize, out: u32) -> Result<bool, Fail> {
         let mark = self.trail.len();
         let rel = lit.rel as usize;
         let mut found = false;
         if self.top_down[rel] {
-            let t = self.call(r, lit, base)?;
+            let t = self.call(r, lit, base, out)?;
             debug_assert!(self.table(t).complete, "stratified: a negated call completes");
             for i in 0..self.table(t).answers.len() {
                 let answers = answers_of(&self.state, &self.moves, t);
@@ -558,8 +776,19 @@ impl Tabled {
             return Ok(found);
         }
         let mut f = match &lit.index {
-            Some((ix, keys)) => r.facts[rel].chain_start(*ix, self.key(keys, base)),
-            None => 0,
+            Some((ix, keys)) => {
+                let key = self.key(keys, base);
+                if lit.rel == self.r_true {
+                    self.read(out, Read::Key(*ix, key));
+                }
+                r.facts[rel].chain_start(*ix, key)
+            }
+            None => {
+                if lit.rel == self.r_true {
+                    self.table_mut(out).reusable = false;
+                }
+                0
+            }
         };
         while f != NONE && f < r.facts[rel].len() && !found {
             self.spend(r)?;

@@ -246,7 +246,7 @@ fn tabled(text: &str) -> Reasoner {
     let rules = specialise(Program::normalised(&parse(text).description).unwrap()).into_rules();
     let mut r = Reasoner::build(Program::new(rules.clone()), Limits::default()).ok().unwrap();
     r.tabled = Some(Box::new(Tabled::new(&r, &rules)));
-    r
+    r.loaded()
 }
 
 /// Plays `count` random playouts on both reasoners, comparing every answer.
@@ -358,6 +358,74 @@ fn tabled_recursion_negation_and_moves_answer_like_bottom_up() {
     let mut top_down = tabled(&text);
     same_answers(&mut top_down, &mut plain, 20, 5);
     assert!(top_down.is_tabled());
+}
+
+/// Tables outlive their state while nothing they read changes: closing a cell of one
+/// line walks that line again, not the other one; and every answer stays that of bottom-up
+/// evaluation, on lines of play and on states reached by a jump (a new playout).
+#[test]
+fn tables_whose_facts_did_not_change_are_kept_across_states() {
+    let line = |from: u32| -> String {
+        (from..from + 12).map(|i| format!("(succ {i} {}) (init (open {}))\n", i + 1, i + 1)).collect()
+    };
+    let text = format!(
+        "{}{}(role a) (role b) (init (control a))\n\
+         (<= (ray ?x ?y) (succ ?x ?y) (true (open ?y)))\n\
+         (<= (ray ?x ?z) (succ ?x ?y) (true (open ?y)) (ray ?y ?z))\n\
+         (<= (reached ?x) (ray 0 ?x)) (<= (reached ?x) (ray 100 ?x))\n\
+         (<= (legal ?p (close ?x)) (true (control ?p)) (reached ?x))\n\
+         (<= (legal ?p noop) (role ?p) (not (true (control ?p))))\n\
+         (<= (closing ?x) (does ?p (close ?x)))\n\
+         (<= (next (open ?x)) (true (open ?x)) (not (closing ?x)))\n\
+         (<= (next (control a)) (true (control b))) (<= (next (control b)) (true (control a)))\n\
+         (<= terminal (not (reached 1)) (not (reached 101)))\n\
+         (<= (goal ?p 50) (role ?p))",
+        line(0),
+        line(100)
+    );
+    // The first state from scratch, then the next one after the last cell of the second
+    // line is closed: the first line's walk is kept.
+    let mut r = tabled(&text);
+    let s = r.initial_state();
+    let before = r.work;
+    let moves = r.legal_moves(&s, 0).unwrap();
+    let alone = r.work - before;
+    let close = moves.into_iter().find(|&m| r.move_text(m) == "(close 112)").unwrap();
+    let noop = r.legal_moves(&s, 1).unwrap()[0];
+    let s = r.next_state(&s, &[close, noop]).unwrap();
+    let before = r.work;
+    assert_eq!(r.legal_moves(&s, 1).unwrap().len(), 23, "both lines but the closed cell");
+    let again = r.work - before;
+    assert!(again * 3 < alone * 2, "the next state cost {again}, the first {alone}");
+    let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
+    let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
+    let mut kept = tabled(&text);
+    same_answers(&mut kept, &mut plain, 12, 9);
+    assert!(kept.tabled.as_ref().unwrap().keeps());
+}
+
+/// Where every state changes a fact every rule reads, keeping tables saves nothing: after
+/// a window of states, each state is evaluated afresh.
+#[test]
+fn tables_are_not_kept_where_every_state_changes_what_they_read() {
+    let steps: String = (0..300).map(|i| format!("(succ {i} {})", i + 1)).collect();
+    let text = format!(
+        "{steps}(role a) (init (step 0)) (cell 1) (cell 2) (cell 3)\n\
+         (<= (free ?x ?n) (true (step ?n)) (cell ?x))\n\
+         (<= (legal a (mark ?x)) (true (step ?n)) (free ?x ?n))\n\
+         (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))\n\
+         (<= terminal (true (step 300))) (<= (goal a 100) (true (step 300)))"
+    );
+    let mut r = tabled(&text);
+    let mut s = r.initial_state();
+    for _ in 0..40 {
+        let moves = r.legal_moves(&s, 0).unwrap();
+        s = r.next_state(&s, &moves[..1]).unwrap();
+    }
+    assert!(!r.tabled.as_ref().unwrap().keeps());
+    let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
+    let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
+    same_answers(&mut r, &mut plain, 2, 3);
 }
 
 /// A chain of calls deeper than the stacks allow falls back to bottom-up evaluation, with
