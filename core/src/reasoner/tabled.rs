@@ -46,8 +46,10 @@ const REUSED_ANSWERS: u32 = 1024;
 /// Tables of relations depending on `does` carry this bit in their reference.
 const MOVE_TABLE: u32 = 1 << 31;
 
-/// State tables kept across states at most: past this many, a new state starts afresh.
+/// State tables kept across states at most, and answers found since the last fresh start
+/// (a bound on the answers kept): past either, a new state starts afresh.
 const KEPT_TABLES: usize = 4096;
+const KEPT_ANSWERS: u64 = 1 << 18;
 /// States between two checks that keeping tables pays (the first after an eighth of it).
 const KEEP_WINDOW: u32 = 256;
 
@@ -232,6 +234,7 @@ pub struct Tabled {
     last: Option<State>,
     epoch: u32,
     changed: FxHashMap<(u16, u64), u32>,
+    answers: u64,
     /// Whether tables outlive their state: from `keep` on (not while `adapt` compares
     /// programs: the work it saves is not time saved alike in every game), until a window
     /// of states shows that keeping them saves less work than twice what it costs (noting
@@ -287,6 +290,7 @@ impl Tabled {
             last: None,
             epoch: 0,
             changed: FxHashMap::default(),
+            answers: 0,
             kept: false,
             states: 0,
             saved: 0,
@@ -328,7 +332,8 @@ impl Tabled {
             (self.saved, self.cost) = (0, 0);
         }
         let last = self.last.replace(state.clone());
-        let Some(last) = last.filter(|_| self.state.live <= KEPT_TABLES && self.epoch < u32::MAX) else {
+        let room = self.state.live <= KEPT_TABLES && self.answers <= KEPT_ANSWERS && self.epoch < u32::MAX;
+        let Some(last) = last.filter(|_| room) else {
             self.forget();
             return;
         };
@@ -382,7 +387,7 @@ impl Tabled {
     fn forget(&mut self) {
         self.state.clear();
         self.changed.clear();
-        self.epoch = 0;
+        (self.epoch, self.answers) = (0, 0);
     }
 
     /// Whether state table `t`, complete, still holds: nothing it read (`true` facts,
@@ -834,6 +839,7 @@ impl Tabled {
                 return Err(Fail);
             }
             self.found += 1;
+            self.answers += u64::from(out & MOVE_TABLE == 0);
             r.work += ANSWER_COST;
         }
         Ok(if plan.head_slots.is_empty() { Flow::Done } else { Flow::Cut(plan.head_ready) })
