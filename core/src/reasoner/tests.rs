@@ -418,7 +418,7 @@ fn tables_are_not_kept_where_every_state_changes_what_they_read() {
     );
     let mut r = tabled(&text);
     let mut s = r.initial_state();
-    for _ in 0..40 {
+    for _ in 0..295 {
         let moves = r.legal_moves(&s, 0).unwrap();
         s = r.next_state(&s, &moves[..1]).unwrap();
     }
