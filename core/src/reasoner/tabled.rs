@@ -238,10 +238,10 @@ pub struct Tabled {
     changed: FxHashMap<(u16, u64), u32>,
     answers: u64,
     /// Whether tables outlive their state: from `keep` on (not while `adapt` compares
-    /// programs: the work it saves is not time saved alike in every game), until a window
-    /// of states shows that keeping them saves less work than twice what it costs (noting
-    /// reads, checking them, noting changes), e.g. in a game whose every state differs in a
-    /// fact every relation reads.
+    /// programs: the work it saves is not time saved alike in every game), until a check
+    /// finds it does not pay (`pays`), e.g. in a game whose every state differs in a fact
+    /// every relation reads. Counted since the first states: states, the work the tables
+    /// kept saved, what keeping cost (reads checked, changes noted), the work done.
     kept: bool,
     states: u32,
     saved: u64,
