@@ -161,7 +161,10 @@ test('each lesson on players fails a wrong player with the reason and passes its
     await page.waitForSelector('.player-code .cm-content', { state: 'attached' });
     // The starter is in the editor; a wrong player, when given, replaces it.
     if (lesson.wrong) await paste(page, lesson.wrong);
-    const failed = await check(page);
+    let failed = await check(page);
+    // Check plays real matches on a new seed each time: a random player wins 9 of 10 games
+    // of connect four against random about once in a hundred checks. Once more, then.
+    if (failed.length === 0 && lesson.wrong === RANDOM) failed = await check(page);
     assert.equal(failed.length, 1, `${lesson.id}: the wrong player should fail: ${await page.locator('#lesson-results').textContent()}`);
     assert.match(failed[0], lesson.why, lesson.id);
     await paste(page, lesson.right);
