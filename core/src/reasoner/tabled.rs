@@ -690,19 +690,8 @@ impl Tabled {
         let rel = lit.rel as usize;
         let (source, mut f) = match &lit.index {
             _ if self.top_down[rel] => (Source::Table(self.call(r, lit, base, out)?), 0),
-            Some((ix, keys)) => {
-                let key = self.key(keys, base);
-                if lit.rel == self.r_true {
-                    self.read(out, Read::Key(*ix, key));
-                }
-                (Source::Chain(*ix), r.facts[rel].chain_start(*ix, key))
-            }
-            None => {
-                if lit.rel == self.r_true {
-                    self.table_mut(out).reusable = false;
-                }
-                (Source::Scan, 0)
-            }
+            Some((ix, _)) => (Source::Chain(*ix), self.first_fact(r, lit, base, out)),
+            None => (Source::Scan, self.first_fact(r, lit, base, out)),
         };
         let mark = self.trail.len();
         loop {
@@ -777,6 +766,23 @@ impl Tabled {
         id
     }
 
+    /// The first fact of the store a literal reads: the head of its index chain, or 0 for a
+    /// scan. Notes what table `out` read of `true`: the chain's key, or all of it (then the
+    /// table cannot be kept).
+    fn first_fact(&mut self, r: &Reasoner, lit: &Lit, base: usize, out: u32) -> u32 {
+        let Some((ix, keys)) = &lit.index else {
+            if lit.rel == self.r_true {
+                self.table_mut(out).reusable = false;
+            }
+            return 0;
+        };
+        let key = self.key(keys, base);
+        if lit.rel == self.r_true {
+            self.read(out, Read::Key(*ix, key));
+        }
+        r.facts[lit.rel as usize].chain_start(*ix, key)
+    }
+
     /// Does a fact or answer match the literal (its unbound variables match anything)?
     fn exists(&mut self, r: &mut Reasoner, lit: &Lit, base: usize, out: u32) -> Result<bool, Fail> {
         let mark = self.trail.len();
@@ -795,21 +801,7 @@ impl Tabled {
             }
             return Ok(found);
         }
-        let mut f = match &lit.index {
-            Some((ix, keys)) => {
-                let key = self.key(keys, base);
-                if lit.rel == self.r_true {
-                    self.read(out, Read::Key(*ix, key));
-                }
-                r.facts[rel].chain_start(*ix, key)
-            }
-            None => {
-                if lit.rel == self.r_true {
-                    self.table_mut(out).reusable = false;
-                }
-                0
-            }
-        };
+        let mut f = self.first_fact(r, lit, base, out);
         while f != NONE && f < r.facts[rel].len() && !found {
             self.spend(r)?;
             found = match_pat_args(r, &mut self.bind[base..], &mut self.trail, &lit.args, r.facts[rel].tuple(f));
