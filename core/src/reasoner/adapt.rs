@@ -201,7 +201,7 @@ fn probe(
     match Reasoner::build_within(Program::new(program.clone()), probing.limits, probing.deadline) {
         Ok(mut r) => {
             if let How::Tabled = how {
-                r.tabled = Some(Box::new(Tabled::new(&r, rules)));
+                r.tabled = Some(Box::new(Tabled::new(&mut r, rules)));
             }
             r.work_cap = r.work.saturating_add(cap.min(u64::MAX as f64) as u64);
             let probed = r.probe_cost(probing.states);

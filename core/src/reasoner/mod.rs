@@ -11,6 +11,7 @@ mod compile;
 mod domains;
 mod eval;
 mod load;
+mod relaxed;
 mod sizes;
 mod store;
 mod tabled;

@@ -19,6 +19,7 @@
 
 use super::compile::{compile_call, KeySrc, Lit, Pat, Plan, RelId, Step};
 use super::eval::{build, match_pat, same, UNBOUND};
+use super::relaxed::Relaxed;
 use super::sizes::VALUES_GUESS;
 use super::store::{KeyHasher, RelStore, NONE};
 use super::{Phase, Query, Reasoner, State};
@@ -53,7 +54,7 @@ const KEPT_ANSWERS: u64 = 1 << 18;
 /// States between two checks that keeping tables pays, counted from an eighth of it.
 const KEEP_WINDOW: u32 = 256;
 /// The work keeping tables must save, as a share of the work done, to go on.
-const KEEP_SHARE: f64 = 0.6;
+const KEEP_SHARE: f64 = 0.7;
 
 /// What a state table read.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -209,6 +210,8 @@ pub struct Tabled {
     pub answered: [bool; 5],
     /// Relations answered top-down.
     top_down: Vec<bool>,
+    /// What refuses the calls no state can answer.
+    pub(super) relaxed: Relaxed,
     /// Relations whose tables the joint move invalidates.
     on_moves: Vec<bool>,
     rules: Vec<Vec<NRule>>,
@@ -255,7 +258,7 @@ const CLOCK_EVERY: u64 = 1 << 14;
 impl Tabled {
     /// The evaluator for the reasoner's rules: every relation that depends on the state is
     /// answered top-down.
-    pub fn new(r: &Reasoner, rules: &[NRule]) -> Tabled {
+    pub fn new(r: &mut Reasoner, rules: &[NRule]) -> Tabled {
         let n = r.facts.len();
         let mut phase = vec![Phase::Static; n];
         for comp in &r.comps {
@@ -274,6 +277,7 @@ impl Tabled {
             }
         }
         Tabled {
+            relaxed: r.relax(rules, &top_down),
             answered: [false; 5],
             on_moves: phase.iter().map(|&p| p == Phase::Move).collect(),
             top_down,
@@ -689,7 +693,10 @@ impl Tabled {
     ) -> Result<Flow, Fail> {
         let rel = lit.rel as usize;
         let (source, mut f) = match &lit.index {
-            _ if self.top_down[rel] => (Source::Table(self.call(r, lit, base, out)?), 0),
+            _ if self.top_down[rel] => match self.call(r, lit, base, out)? {
+                Some(t) => (Source::Table(t), 0),
+                None => return Ok(Flow::Go),
+            },
             Some((ix, _)) => (Source::Chain(*ix), self.first_fact(r, lit, base, out)),
             None => (Source::Scan, self.first_fact(r, lit, base, out)),
         };
@@ -722,12 +729,16 @@ impl Tabled {
     }
 
     /// Evaluates the call a literal makes under the bindings for table `out`; returns its
-    /// table.
-    fn call(&mut self, r: &mut Reasoner, lit: &Lit, base: usize, out: u32) -> Result<u32, Fail> {
+    /// table, or `None` when no state can answer it.
+    fn call(&mut self, r: &mut Reasoner, lit: &Lit, base: usize, out: u32) -> Result<Option<u32>, Fail> {
         let start = self.args.len();
         for a in lit.args.iter() {
             let v = self.value(r, a, base)?;
             self.args.push(v);
+        }
+        if self.relaxed.refuses(r, lit.rel, &self.args[start..]) {
+            self.args.truncate(start);
+            return Ok(None);
         }
         let solved = self.solve(r, lit.rel, start..self.args.len());
         self.args.truncate(start);
@@ -736,7 +747,7 @@ impl Tabled {
         if t & MOVE_TABLE == 0 {
             self.read(out, Read::Table(t));
         }
-        Ok(t)
+        Ok(Some(t))
     }
 
     /// The term a pattern stands for under the bindings, `UNBOUND` if not ground:
@@ -789,7 +800,7 @@ impl Tabled {
         let rel = lit.rel as usize;
         let mut found = false;
         if self.top_down[rel] {
-            let t = self.call(r, lit, base, out)?;
+            let Some(t) = self.call(r, lit, base, out)? else { return Ok(false) };
             debug_assert!(self.table(t).complete, "stratified: a negated call completes");
             for i in 0..self.table(t).answers.len() {
                 let answers = answers_of(&self.state, &self.moves, t);
