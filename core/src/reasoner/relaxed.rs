@@ -3,11 +3,11 @@
 //!
 //! A relation's rules with their `true`, `does` and `not` conditions dropped, reading the
 //! relations they call relaxed in turn, derive at least what the rules derive in any state
-//! (dropping a condition only lets more through). Where every relaxed rule stays safe and
-//! the relaxation is small, it is evaluated once at load, like a static relation. A call
-//! whose given arguments match none of its facts has no answer in any state: chess's walk
-//! along a bishop's diagonal toward a king that is not on it, which otherwise walks to the
-//! edge of the board.
+//! (dropping a condition only lets more through); so does a relaxation that leaves out the
+//! argument positions a relaxed rule no longer binds. What is left, when small, is
+//! evaluated once at load like a static relation. A call whose given arguments, on the
+//! positions kept, match none of its facts has no answer in any state: chess's walk along a
+//! bishop's diagonal toward a king not on it, which otherwise walks to the board's edge.
 
 use super::compile::{compile_rule, parts, RelId};
 use super::eval::UNBOUND;
@@ -28,7 +28,9 @@ const KEEP_ONE_IN: u32 = 16;
 /// The relaxed relation that stands for one relation, with its indexes by given arguments.
 struct Filter {
     rel: RelId,
-    /// The index of each set of given arguments asked so far (bit `i`: argument `i`).
+    /// The positions of the relation the relaxed one keeps, in order.
+    kept: Vec<usize>,
+    /// The index of each set of given arguments asked so far (bit `j`: kept position `j`).
     indexes: Vec<(u64, u16)>,
     checks: u32,
     refused: u32,
@@ -44,15 +46,12 @@ impl Relaxed {
     /// Whether a call of `rel` with `args` (`UNBOUND`: not given) has no answer in any state.
     pub(super) fn refuses(&mut self, r: &mut Reasoner, rel: RelId, args: &[TermId]) -> bool {
         let Some(Some(f)) = self.of.get_mut(rel as usize) else { return false };
-        if args.len() > 64 {
-            return false; // the given arguments would not fit their bits
-        }
         let mut given = 0u64;
         let mut key = KeyHasher::new();
-        for (i, &a) in args.iter().enumerate() {
-            if a != UNBOUND {
-                given |= 1 << i;
-                key.add(a);
+        for (j, &i) in f.kept.iter().enumerate() {
+            if args[i] != UNBOUND {
+                given |= 1 << j;
+                key.add(args[i]);
             }
         }
         if given == 0 {
@@ -61,9 +60,9 @@ impl Relaxed {
         let ix = match f.indexes.iter().find(|x| x.0 == given) {
             Some(&(_, ix)) => ix,
             None => {
-                let sig = (0..args.len())
-                    .filter(|&i| args[i] != UNBOUND)
-                    .map(|i| SigNode::Key { path: Box::new([i as u8]) })
+                let sig = (0..f.kept.len())
+                    .filter(|&j| given & 1 << j != 0)
+                    .map(|j| SigNode::Key { path: Box::new([j as u8]) })
                     .collect();
                 let ix = r.facts[f.rel as usize].add_index(sig, &r.store);
                 f.indexes.push((given, ix));
@@ -83,60 +82,72 @@ impl Relaxed {
 }
 
 impl Reasoner {
-    /// Relaxes the relations `answered` marks (those answered top-down) whose relaxation
-    /// is safe and small, and evaluates the relaxations.
+    /// Relaxes the relations `answered` marks (those answered top-down) that a rule calls,
+    /// and evaluates the relaxations small enough.
     pub(super) fn relax(&mut self, rules: &[NRule], answered: &[bool]) -> Relaxed {
+        let rels = &self.rels;
+        let rel_of = |t: &Term| rels.get(t.name().expect("atoms are named"), t.args().len());
         let (r_true, r_does) = (self.r_true, self.r_does);
-        let rel_of = |t: &Term| self.rels.get(t.name().expect("atoms are named"), t.args().len());
-        let mut ok = answered.to_vec();
-        let given = |t: &Term| rel_of(t).is_some_and(|q| q == r_true || q == r_does);
-        let relaxed: Vec<(&NRule, RelId, Option<Vec<NLit>>)> = rules
-            .iter()
-            .filter_map(|rule| {
-                let head = rel_of(&rule.head).filter(|&h| answered[h as usize])?;
-                Some((rule, head, relaxed_body(rule, given)))
-            })
+        let mine: Vec<(&NRule, RelId)> = (rules.iter())
+            .filter_map(|rule| rel_of(&rule.head).filter(|&h| answered[h as usize]).map(|h| (rule, h)))
             .collect();
-        // A relation whose relaxed rule is unsafe, or reads one not relaxed, is not relaxed.
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for (_, head, body) in &relaxed {
-                let reads_unrelaxed = |body: &Vec<NLit>| {
-                    body.iter().any(|l| match l {
-                        NLit::Pos(t) => rel_of(t).is_some_and(|q| answered[q as usize] && !ok[q as usize]),
-                        _ => false,
-                    })
-                };
-                if ok[*head as usize] && body.as_ref().is_none_or(reads_unrelaxed) {
-                    ok[*head as usize] = false;
-                    changed = true;
+        // The relations a rule calls, and those their relaxed rules read.
+        let mut needed = vec![false; answered.len()];
+        for (rule, _) in &mine {
+            for l in &rule.body {
+                if let NLit::Pos(t) | NLit::Neg(t) = l {
+                    if let Some(q) = rel_of(t).filter(|&q| answered[q as usize]) {
+                        needed[q as usize] = true;
+                    }
                 }
             }
         }
-        let name = |rel: RelId| format!("relaxed~{}", self.rels.keys[rel as usize].0);
-        let renamed: Vec<NRule> = (relaxed.iter())
-            .filter(|(_, head, _)| ok[*head as usize])
-            .map(|(rule, head, body)| {
-                let rename = |t: &Term| match rel_of(t) {
-                    Some(q) if ok[q as usize] => renamed_atom(t, &name(q)),
-                    _ => t.clone(),
-                };
-                let body = body.as_ref().expect("relaxed").iter().map(|l| match l {
-                    NLit::Pos(t) => NLit::Pos(rename(t)),
-                    other => other.clone(),
+        let mut kept: Vec<Vec<bool>> = (0..answered.len()).map(|q| vec![needed[q]; rels.keys[q].1]).collect();
+        let lit = |t: &Term| match rel_of(t) {
+            Some(q) if q == r_true || q == r_does => Lit::Dropped,
+            Some(q) if answered[q as usize] => Lit::Relaxed(q),
+            _ => Lit::Static,
+        };
+        // A position is left out when one rule leaves it out, until no rule leaves out more.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (rule, head) in &mine {
+                if !needed[*head as usize] {
+                    continue;
+                }
+                let keeps = relaxed_rule(rule, &kept, &lit).1;
+                for (i, k) in keeps.into_iter().enumerate() {
+                    changed |= kept[*head as usize][i] && !k;
+                    kept[*head as usize][i] &= k;
+                }
+            }
+        }
+        let name = |q: RelId| format!("relaxed~{}/{}", rels.keys[q as usize].0, rels.keys[q as usize].1);
+        let relaxed: Vec<NRule> = (mine.iter())
+            .filter(|(_, head)| needed[*head as usize])
+            .map(|(rule, head)| {
+                let (body, _) = relaxed_rule(rule, &kept, &lit);
+                let body = body.into_iter().map(|l| match l {
+                    NLit::Pos(t) => match lit(&t) {
+                        Lit::Relaxed(q) => NLit::Pos(projected(&t, &name(q), &kept[q as usize])),
+                        _ => NLit::Pos(t),
+                    },
+                    other => other,
                 });
-                NRule { head: renamed_atom(&rule.head, &name(*head)), body: body.collect(), span: rule.span }
+                let head = projected(&rule.head, &name(*head), &kept[*head as usize]);
+                NRule { head, body: body.collect(), span: rule.span }
             })
             .collect();
         let names: Vec<(RelId, String)> =
-            (0..ok.len()).filter(|&q| ok[q]).map(|q| (q as RelId, name(q as RelId))).collect();
-        let evaluated = self.evaluate_relaxed(&renamed);
+            (0..needed.len()).filter(|&q| needed[q]).map(|q| (q as RelId, name(q as RelId))).collect();
+        let evaluated = self.evaluate_relaxed(&relaxed);
         let mut of: Vec<Option<Filter>> = (0..answered.len()).map(|_| None).collect();
         for (q, name) in names {
-            let arity = self.rels.keys[q as usize].1;
-            if let Some(rel) = self.rels.get(&name, arity).filter(|&rel| evaluated.contains(&rel)) {
-                of[q as usize] = Some(Filter { rel, indexes: Vec::new(), checks: 0, refused: 0 });
+            let positions: Vec<usize> = (0..kept[q as usize].len()).filter(|&i| kept[q as usize][i]).collect();
+            let rel = self.rels.get(&name, positions.len()).filter(|rel| evaluated.contains(rel));
+            if let (Some(rel), false, true) = (rel, positions.is_empty(), positions.len() <= 64) {
+                of[q as usize] = Some(Filter { rel, kept: positions, indexes: Vec::new(), checks: 0, refused: 0 });
             }
         }
         Relaxed { of }
@@ -215,42 +226,59 @@ impl Reasoner {
     }
 }
 
-/// A rule's body with its `true`, `does` and `not` conditions dropped (`given` tells the
-/// atoms of `true` and `does`); `None` if a variable of the head or of a `distinct` is then
-/// bound by no condition left.
-fn relaxed_body(rule: &NRule, given: impl Fn(&Term) -> bool) -> Option<Vec<NLit>> {
-    let body: Vec<NLit> = rule
-        .body
-        .iter()
-        .filter(|l| match l {
-            NLit::Pos(t) => !given(t),
-            NLit::Neg(_) => false,
-            NLit::Distinct(..) | NLit::Same(..) => true,
-        })
-        .cloned()
-        .collect();
-    let mut bound = Vec::new();
-    for l in &body {
-        if let NLit::Pos(t) = l {
-            t.for_each_var(&mut |v, _| bound.push(v));
-        }
-    }
-    let mut safe = true;
-    let mut check = |v: &str, _| safe &= bound.contains(&v);
-    rule.head.for_each_var(&mut check);
-    for l in &body {
-        if let NLit::Distinct(a, b) | NLit::Same(a, b) = l {
-            a.for_each_var(&mut check);
-            b.for_each_var(&mut check);
-        }
-    }
-    safe.then_some(body)
+/// What a relaxed rule does with a positive condition.
+enum Lit {
+    /// `true` or `does`: dropped.
+    Dropped,
+    /// A relation answered top-down: read relaxed, on its kept positions.
+    Relaxed(RelId),
+    /// A static relation: kept.
+    Static,
 }
 
-/// The atom `t` with its relation renamed.
-fn renamed_atom(t: &Term, name: &str) -> Term {
-    match t {
-        Term::Func(_, args, span) => Term::Func(name.to_string(), args.clone(), *span),
-        other => Term::Const(name.to_string(), other.span()),
+/// A rule relaxed: its body without `true`, `does` and `not` (relaxed relations read on
+/// their kept positions, `distinct` kept where what it compares stays bound), and the head
+/// positions it can keep: those `kept` keeps whose variables the body still binds.
+fn relaxed_rule(rule: &NRule, kept: &[Vec<bool>], lit: &dyn Fn(&Term) -> Lit) -> (Vec<NLit>, Vec<bool>) {
+    let mut bound: Vec<&str> = Vec::new();
+    let mut body = Vec::new();
+    for l in &rule.body {
+        let NLit::Pos(t) = l else { continue };
+        match lit(t) {
+            Lit::Dropped => continue,
+            Lit::Relaxed(q) => (t.args().iter().zip(&kept[q as usize]))
+                .filter(|(_, &k)| k)
+                .for_each(|(a, _)| a.for_each_var(&mut |v, _| bound.push(v))),
+            Lit::Static => t.for_each_var(&mut |v, _| bound.push(v)),
+        }
+        body.push(l.clone());
+    }
+    let is_bound = |t: &Term| {
+        let mut all = true;
+        t.for_each_var(&mut |v, _| all &= bound.contains(&v));
+        all
+    };
+    for l in &rule.body {
+        if let NLit::Distinct(a, b) | NLit::Same(a, b) = l {
+            if is_bound(a) && is_bound(b) {
+                body.push(l.clone());
+            }
+        }
+    }
+    let head_kept = match lit(&rule.head) {
+        Lit::Relaxed(q) => &kept[q as usize],
+        _ => unreachable!("the rules relaxed define relations answered top-down"),
+    };
+    let keeps = (rule.head.args().iter().zip(head_kept)).map(|(a, &k)| k && is_bound(a)).collect();
+    (body, keeps)
+}
+
+/// The atom `t` renamed, with only the argument positions `kept` keeps.
+fn projected(t: &Term, name: &str, kept: &[bool]) -> Term {
+    let args: Vec<Term> = (t.args().iter().zip(kept)).filter(|(_, &k)| k).map(|(a, _)| a.clone()).collect();
+    if args.is_empty() {
+        Term::Const(name.to_string(), t.span())
+    } else {
+        Term::Func(name.to_string(), args, t.span())
     }
 }
