@@ -11,7 +11,7 @@
 
 use super::compile::{compile_rule, parts, RelId};
 use super::eval::UNBOUND;
-use super::store::{KeyHasher, SigNode, NONE};
+use super::store::KeyHasher;
 use super::{Component, Limits, Phase, Reasoner};
 use crate::ast::Term;
 use crate::program::{graph_of, NLit, NRule};
@@ -25,15 +25,47 @@ const MAX_JOIN_STEPS: u64 = 1 << 23;
 const JUDGED_AFTER: u32 = 1 << 12;
 const KEEP_ONE_IN: u32 = 16;
 
-/// The relaxed relation that stands for one relation, with its indexes by given arguments.
+/// The relaxed relation that stands for one relation, with the keys of its facts by given
+/// arguments.
 struct Filter {
     rel: RelId,
     /// The positions of the relation the relaxed one keeps, in order.
     kept: Vec<usize>,
-    /// The index of each set of given arguments asked so far (bit `j`: kept position `j`).
-    indexes: Vec<(u64, u16)>,
+    /// The keys of each set of given arguments asked so far (bit `j`: kept position `j`).
+    keys: Vec<(u64, KeySet)>,
     checks: u32,
     refused: u32,
+}
+
+/// The key hashes of a relation's facts on some positions, one bit per hash slot: a call
+/// whose slot is clear matches no fact (a set one may be another key's: the call runs).
+/// Eight bits a fact keep a check to one cache line of a small array, where a hash index
+/// of 100k facts costs two misses.
+struct KeySet {
+    bits: Vec<u64>,
+    shift: u32,
+}
+
+impl KeySet {
+    fn new(facts: usize) -> KeySet {
+        let slots = (facts.max(8) * 8).next_power_of_two();
+        KeySet { bits: vec![0; slots / 64], shift: 64 - slots.trailing_zeros() }
+    }
+
+    fn slot(&self, hash: u64) -> (usize, u64) {
+        let s = (hash >> self.shift) as usize;
+        (s / 64, 1 << (s % 64))
+    }
+
+    fn insert(&mut self, hash: u64) {
+        let (w, bit) = self.slot(hash);
+        self.bits[w] |= bit;
+    }
+
+    fn may_hold(&self, hash: u64) -> bool {
+        let (w, bit) = self.slot(hash);
+        self.bits[w] & bit != 0
+    }
 }
 
 /// The filters of the relations that have one.
@@ -57,20 +89,22 @@ impl Relaxed {
         if given == 0 {
             return false;
         }
-        let ix = match f.indexes.iter().find(|x| x.0 == given) {
-            Some(&(_, ix)) => ix,
+        let keys = match f.keys.iter().position(|x| x.0 == given) {
+            Some(k) => &f.keys[k].1,
             None => {
-                let sig = (0..f.kept.len())
-                    .filter(|&j| given & 1 << j != 0)
-                    .map(|j| SigNode::Key { path: Box::new([j as u8]) })
-                    .collect();
-                let ix = r.facts[f.rel as usize].add_index(sig, &r.store);
-                f.indexes.push((given, ix));
-                ix
+                let facts = &r.facts[f.rel as usize];
+                let mut keys = KeySet::new(facts.len() as usize);
+                for i in 0..facts.len() {
+                    let mut h = KeyHasher::new();
+                    let tuple = facts.tuple(i);
+                    (0..f.kept.len()).filter(|&j| given & 1 << j != 0).for_each(|j| h.add(tuple[j]));
+                    keys.insert(h.finish());
+                }
+                f.keys.push((given, keys));
+                &f.keys[f.keys.len() - 1].1
             }
         };
-        // A chain under the key may hold only facts whose key collides: then the call runs.
-        let refused = r.facts[f.rel as usize].chain_start(ix, key.finish()) == NONE;
+        let refused = !keys.may_hold(key.finish());
         f.checks += 1;
         f.refused += refused as u32;
         if f.checks == JUDGED_AFTER && f.refused * KEEP_ONE_IN < f.checks {
@@ -147,7 +181,7 @@ impl Reasoner {
             let positions: Vec<usize> = (0..kept[q as usize].len()).filter(|&i| kept[q as usize][i]).collect();
             let rel = self.rels.get(&name, positions.len()).filter(|rel| evaluated.contains(rel));
             if let (Some(rel), false, true) = (rel, positions.is_empty(), positions.len() <= 64) {
-                of[q as usize] = Some(Filter { rel, kept: positions, indexes: Vec::new(), checks: 0, refused: 0 });
+                of[q as usize] = Some(Filter { rel, kept: positions, keys: Vec::new(), checks: 0, refused: 0 });
             }
         }
         Relaxed { of }
