@@ -183,6 +183,8 @@ impl Reasoner {
             plans,
             done: vec![false; n],
             current_state: None,
+            trues: State::from(vec![]),
+            trues_in_order: true,
             current_moves: None,
             role_names: Vec::new(),
             role_terms: Vec::new(),

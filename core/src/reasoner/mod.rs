@@ -111,6 +111,10 @@ pub struct Reasoner {
     plans: [Vec<usize>; 5],
     done: Vec<bool>,
     current_state: Option<State>,
+    /// The facts of `true` (the current state's, or the last one's once it was reset), and
+    /// whether they were stored in the state's order (not changed from the last state's).
+    trues: State,
+    trues_in_order: bool,
     current_moves: Option<Vec<TermId>>,
     role_names: Vec<String>,
     role_terms: Vec<TermId>,
@@ -193,6 +197,31 @@ enum Query {
     Goal = 2,
     Next = 3,
     Sees = 4,
+}
+
+/// What `from` holds that `to` does not, and what `to` holds that `from` does not (both sorted).
+fn sorted_difference(from: &[TermId], to: &[TermId]) -> (Vec<TermId>, Vec<TermId>) {
+    let (mut gone, mut new) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    while i < from.len() || j < to.len() {
+        match (from.get(i), to.get(j)) {
+            (Some(a), Some(b)) if a == b => (i, j) = (i + 1, j + 1),
+            (Some(&a), Some(&b)) if a < b => {
+                gone.push(a);
+                i += 1;
+            }
+            (Some(&a), None) => {
+                gone.push(a);
+                i += 1;
+            }
+            (_, Some(&b)) => {
+                new.push(b);
+                j += 1;
+            }
+            (None, None) => unreachable!("the loop runs while one list has facts"),
+        }
+    }
+    (gone, new)
 }
 
 fn sorted_state(mut fluents: Vec<TermId>) -> State {
@@ -482,16 +511,30 @@ impl Reasoner {
         }
     }
 
-    /// Makes `state` the current state: clears state and move facts, loads `true` facts.
+    /// Makes `state` the current state: clears state and move facts, loads `true` facts:
+    /// only those that changed when few did (a chess ply changes 2-6 of 40), else all.
     fn set_state(&mut self, state: &State) {
         if self.current_state.as_ref() == Some(state) {
             return;
         }
         self.reset(Phase::State);
         let t = self.r_true as usize;
-        for &f in state.iter() {
-            self.facts[t].insert(&[f], &self.store);
+        let (gone, new) = sorted_difference(&self.trues, state);
+        self.trues_in_order = (gone.len() + new.len()) * 2 > state.len();
+        if self.trues_in_order {
+            self.facts[t].clear();
+            for &f in state.iter() {
+                self.facts[t].insert(&[f], &self.store);
+            }
+        } else {
+            for f in gone {
+                self.facts[t].remove(&[f], &self.store);
+            }
+            for f in new {
+                self.facts[t].insert(&[f], &self.store);
+            }
         }
+        self.trues = state.clone();
         if let Some(tabled) = &mut self.tabled {
             tabled.set_state(state, &self.facts[t], &self.store);
         }
@@ -515,7 +558,8 @@ impl Reasoner {
         for (c, comp) in self.comps.iter().enumerate() {
             if comp.phase >= phase && comp.phase != Phase::Static {
                 self.done[c] = false;
-                for &r in &comp.rels {
+                // `true` holds `trues`, changed by `set_state`.
+                for &r in comp.rels.iter().filter(|&&r| r != self.r_true) {
                     self.facts[r as usize].clear();
                 }
             }
@@ -678,8 +722,12 @@ impl Reasoner {
     }
 
     /// Evaluates every relation in `state`, and with `joint` also those depending on
-    /// moves, so that `facts` lists all of them (the explainer reads the whole model).
+    /// moves, so that `facts` lists all of them (the explainer reads the whole model, its
+    /// `true` facts in the state's order, whatever states came before).
     pub fn evaluate_in(&mut self, state: &State, joint: Option<&[TermId]>) -> Result<()> {
+        if !self.trues_in_order {
+            (self.current_state, self.trues) = (None, State::from(vec![]));
+        }
         self.set_state(state);
         let upto = match joint {
             Some(j) => {

@@ -29,6 +29,27 @@ pub struct Index {
     next: Vec<u32>,
 }
 
+impl Index {
+    /// Makes the link that reaches fact `from` in the chain of `key` reach `to` instead
+    /// (`NONE`: the chain skips `from`).
+    fn relink(&mut self, key: u64, from: u32, to: u32) {
+        let head = self.heads.get_mut(&key).expect("a stored fact is in its chain");
+        if *head == from {
+            if to == NONE {
+                self.heads.remove(&key);
+            } else {
+                *head = to;
+            }
+            return;
+        }
+        let mut p = *head;
+        while self.next[p as usize] != from {
+            p = self.next[p as usize];
+        }
+        self.next[p as usize] = to;
+    }
+}
+
 #[derive(Debug)]
 pub struct RelStore {
     pub arity: usize,
@@ -113,6 +134,44 @@ impl RelStore {
                 None => NONE,
             };
             index.next.push(link);
+        }
+        true
+    }
+
+    /// Removes a fact, the last fact taking its number; false if it was not there. The
+    /// chains of a key then no longer run newest-first: only for a relation no round of a
+    /// recursive component reads by its newest facts (`true`, changed state to state).
+    pub fn remove(&mut self, tuple: &[TermId], store: &TermStore) -> bool {
+        let a = self.arity;
+        let data = &self.data;
+        let Ok(entry) =
+            self.dedup.find_entry(hash_tuple(tuple), |&i| &data[i as usize * a..i as usize * a + a] == tuple)
+        else {
+            return false;
+        };
+        let id = entry.remove().0;
+        let last = self.len - 1;
+        for index in &mut self.indexes {
+            if let Some(k) = fact_key(&index.sig, store, tuple) {
+                index.relink(k, id, index.next[id as usize]);
+            }
+        }
+        if id != last {
+            let moved = last as usize * a..last as usize * a + a;
+            for index in &mut self.indexes {
+                if let Some(k) = fact_key(&index.sig, store, &self.data[moved.clone()]) {
+                    index.relink(k, last, id);
+                }
+                index.next[id as usize] = index.next[last as usize];
+            }
+            let h = hash_tuple(&self.data[moved.clone()]);
+            *self.dedup.find_mut(h, |&i| i == last).expect("every fact is in the set") = id;
+            self.data.copy_within(moved, id as usize * a);
+        }
+        self.data.truncate(last as usize * a);
+        self.len = last;
+        for index in &mut self.indexes {
+            index.next.pop();
         }
         true
     }

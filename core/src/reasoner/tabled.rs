@@ -22,7 +22,7 @@ use super::eval::{build, match_pat, same, UNBOUND};
 use super::relaxed::Relaxed;
 use super::sizes::VALUES_GUESS;
 use super::store::{KeyHasher, RelStore, NONE};
-use super::{Phase, Query, Reasoner, State};
+use super::{sorted_difference, Phase, Query, Reasoner, State};
 use crate::program::NRule;
 use crate::term::{SymId, TermId, TermStore};
 use hashbrown::HashTable;
@@ -344,28 +344,9 @@ impl Tabled {
             self.forget();
             return;
         };
-        let (mut i, mut j) = (0, 0);
+        let (gone, new) = sorted_difference(&last, state);
         let mut bumped = false;
-        while i < last.len() || j < state.len() {
-            let fact = match (last.get(i), state.get(j)) {
-                (Some(a), Some(b)) if a == b => {
-                    (i, j) = (i + 1, j + 1);
-                    continue;
-                }
-                (Some(&a), Some(&b)) if a < b => {
-                    i += 1;
-                    a
-                }
-                (Some(&a), None) => {
-                    i += 1;
-                    a
-                }
-                (_, Some(&b)) => {
-                    j += 1;
-                    b
-                }
-                (None, None) => unreachable!("the loop runs while one list has facts"),
-            };
+        for &fact in gone.iter().chain(&new) {
             if !bumped {
                 self.epoch += 1;
                 bumped = true;

@@ -854,3 +854,62 @@ fn a_program_loads_with_the_graph_a_pass_computed() {
     let r = Reasoner::from_program(Program::with_graph(given, graph), Limits::default()).unwrap();
     assert!(r.rels.get("only_in_the_graph", 1).is_none());
 }
+
+/// Removing facts keeps every index's chains exact: after each removal (the last fact
+/// moving into the hole), each key's chain holds the facts a fresh store holds under it.
+#[test]
+fn a_store_removes_facts_and_keeps_its_chains() {
+    use super::store::{RelStore, SigNode};
+    let mut terms = TermStore::default();
+    let (cell, open) = (terms.symbol("cell"), terms.symbol("open"));
+    let n: Vec<TermId> = (0..5).map(|i| terms.constant(&i.to_string())).collect();
+    let mut facts = Vec::new();
+    for &x in &n {
+        for &y in &n {
+            facts.push(terms.intern(cell, &[x, y]).unwrap());
+        }
+        facts.push(terms.intern(open, &[x]).unwrap());
+    }
+    let guard = |sym| SigNode::Guard { path: Box::new([0]), sym, arity: 2 };
+    let sigs = [
+        vec![guard(cell), SigNode::Key { path: Box::new([0, 0]) }],
+        vec![guard(cell), SigNode::Key { path: Box::new([0, 1]) }],
+        vec![SigNode::Key { path: Box::new([0]) }],
+    ];
+    let with = |present: &[TermId], terms: &TermStore| {
+        let mut s = RelStore::new(1);
+        for sig in &sigs {
+            s.add_index(sig.clone(), terms);
+        }
+        for &f in present {
+            s.insert(&[f], terms);
+        }
+        s
+    };
+    let chain = |s: &RelStore, ix: u16, key: u64| {
+        let mut got = Vec::new();
+        let mut f = s.chain_start(ix, key);
+        while f != super::store::NONE {
+            got.push(s.tuple(f)[0]);
+            f = s.chain_next(ix, f);
+        }
+        got.sort();
+        got
+    };
+    let mut store = with(&facts, &terms);
+    let mut present = facts.clone();
+    let mut rng = crate::rng::Rng::new(7);
+    while !present.is_empty() {
+        let gone = present.swap_remove(rng.below(present.len()));
+        assert!(store.remove(&[gone], &terms));
+        assert!(!store.remove(&[gone], &terms), "removed twice");
+        let fresh = with(&present, &terms);
+        assert_eq!(store.len(), fresh.len());
+        for &f in &facts {
+            for (ix, key) in fresh.keys(&[f], &terms) {
+                assert_eq!(chain(&store, ix, key), chain(&fresh, ix, key));
+            }
+        }
+    }
+    assert!(store.insert(&[facts[0]], &terms), "a removed fact can come back");
+}
