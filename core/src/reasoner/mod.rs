@@ -199,29 +199,31 @@ enum Query {
     Sees = 4,
 }
 
-/// What `from` holds that `to` does not, and what `to` holds that `from` does not (both sorted).
-fn sorted_difference(from: &[TermId], to: &[TermId]) -> (Vec<TermId>, Vec<TermId>) {
-    let (mut gone, mut new) = (Vec::new(), Vec::new());
+/// The facts in one of two sorted lists and not in the other, each with whether it is in
+/// `from` (gone) or in `to` (new): what changed from one state to the next.
+fn sorted_difference<'a>(from: &'a [TermId], to: &'a [TermId]) -> impl Iterator<Item = (TermId, bool)> + 'a {
     let (mut i, mut j) = (0, 0);
-    while i < from.len() || j < to.len() {
-        match (from.get(i), to.get(j)) {
-            (Some(a), Some(b)) if a == b => (i, j) = (i + 1, j + 1),
+    std::iter::from_fn(move || loop {
+        return match (from.get(i), to.get(j)) {
+            (Some(a), Some(b)) if a == b => {
+                (i, j) = (i + 1, j + 1);
+                continue;
+            }
             (Some(&a), Some(&b)) if a < b => {
-                gone.push(a);
                 i += 1;
+                Some((a, true))
             }
             (Some(&a), None) => {
-                gone.push(a);
                 i += 1;
+                Some((a, true))
             }
             (_, Some(&b)) => {
-                new.push(b);
                 j += 1;
+                Some((b, false))
             }
-            (None, None) => unreachable!("the loop runs while one list has facts"),
-        }
-    }
-    (gone, new)
+            (None, None) => None,
+        };
+    })
 }
 
 fn sorted_state(mut fluents: Vec<TermId>) -> State {
@@ -519,19 +521,20 @@ impl Reasoner {
         }
         self.reset(Phase::State);
         let t = self.r_true as usize;
-        let (gone, new) = sorted_difference(&self.trues, state);
-        self.trues_in_order = (gone.len() + new.len()) * 2 > state.len();
+        let changed = sorted_difference(&self.trues, state).take(state.len() / 2 + 1).count();
+        self.trues_in_order = changed * 2 > state.len();
         if self.trues_in_order {
             self.facts[t].clear();
             for &f in state.iter() {
                 self.facts[t].insert(&[f], &self.store);
             }
         } else {
-            for f in gone {
-                self.facts[t].remove(&[f], &self.store);
-            }
-            for f in new {
-                self.facts[t].insert(&[f], &self.store);
+            for (f, gone) in sorted_difference(&self.trues, state) {
+                if gone {
+                    self.facts[t].remove(&[f], &self.store);
+                } else {
+                    self.facts[t].insert(&[f], &self.store);
+                }
             }
         }
         self.trues = state.clone();

@@ -344,9 +344,8 @@ impl Tabled {
             self.forget();
             return;
         };
-        let (gone, new) = sorted_difference(&last, state);
         let mut bumped = false;
-        for &fact in gone.iter().chain(&new) {
+        for (fact, _) in sorted_difference(&last, state) {
             if !bumped {
                 self.epoch += 1;
                 bumped = true;
