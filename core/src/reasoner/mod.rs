@@ -729,6 +729,7 @@ impl Reasoner {
     /// `true` facts in the state's order, whatever states came before).
     pub fn evaluate_in(&mut self, state: &State, joint: Option<&[TermId]>) -> Result<()> {
         if !self.trues_in_order {
+            self.facts[self.r_true as usize].clear();
             (self.current_state, self.trues) = (None, State::from(vec![]));
         }
         self.set_state(state);

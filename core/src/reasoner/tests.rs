@@ -913,3 +913,29 @@ fn a_store_removes_facts_and_keeps_its_chains() {
     }
     assert!(store.insert(&[facts[0]], &terms), "a removed fact can come back");
 }
+
+/// The explainer's model holds a state's `true` facts in the state's order, and only them,
+/// whatever states were changed into before (here: an empty state after a changed one).
+#[test]
+fn the_model_of_a_state_holds_its_facts_after_changed_states() {
+    let cells: String = (0..8).map(|i| format!("(init (on {i})) ")).collect();
+    let text = format!(
+        "{cells}(role a) (<= (legal a (off ?x)) (true (on ?x)))\n\
+         (<= (next (on ?x)) (true (on ?x)) (not (does a (off ?x))))\n\
+         (<= terminal (not (true (on 0)))) (goal a 100)"
+    );
+    let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
+    let mut r = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
+    let s = r.initial_state();
+    let off = r.legal_moves(&s, 0).unwrap()[3];
+    let t = r.next_state(&s, &[off]).unwrap();
+    r.legal_moves(&t, 0).unwrap(); // one fact changed: stored by difference
+    let trues = |r: &Reasoner| r.facts("true", 1).iter().map(|f| r.store().text(f[0]).to_string()).collect::<Vec<_>>();
+    r.evaluate_in(&State::from(vec![]), None).unwrap();
+    assert!(trues(&r).is_empty(), "{:?}", trues(&r));
+    r.legal_moves(&s, 0).unwrap();
+    r.legal_moves(&t, 0).unwrap();
+    r.evaluate_in(&t, None).unwrap();
+    let expected: Vec<String> = t.iter().map(|&f| r.store().text(f).to_string()).collect();
+    assert_eq!(trues(&r), expected, "in the state's order");
+}
