@@ -275,11 +275,17 @@ impl Reasoner {
     /// their facts exactly, the rules of the others (`groups`: the state and move ones, by
     /// component in order) widen theirs.
     fn infer_domains(&mut self, groups: &[Vec<Parts>], comp_of: &[usize], evaluated: &[bool]) -> Domains {
-        while self.facts.len() < self.rels.keys.len() {
-            self.facts.push(RelStore::new(self.rels.keys[self.facts.len()].1));
-        }
+        self.grow_stores();
         let exact = (0..self.facts.len()).map(|r| comp_of.get(r).is_some_and(|&c| evaluated[c])).collect();
         Domains::infer(&self.facts, exact, groups)
+    }
+
+    /// Gives every relation named since the stores were made an empty store (and delta).
+    pub(super) fn grow_stores(&mut self) {
+        while self.facts.len() < self.rels.keys.len() {
+            self.facts.push(RelStore::new(self.rels.keys[self.facts.len()].1));
+            self.delta.push((0, 0));
+        }
     }
 
     /// The roles (in the order their facts were derived) and the initial state, read off

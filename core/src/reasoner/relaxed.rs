@@ -199,10 +199,7 @@ impl Reasoner {
         let mut failed: Vec<RelId> = Vec::new();
         for scc in graph.sccs() {
             let rels: Vec<RelId> = scc.iter().map(|&g| self.rels.id(&graph.rels[g].0, graph.rels[g].1)).collect();
-            while self.facts.len() < self.rels.keys.len() {
-                self.facts.push(super::store::RelStore::new(self.rels.keys[self.facts.len()].1));
-                self.delta.push((0, 0));
-            }
+            self.grow_stores();
             let own: Vec<&NRule> = rules
                 .iter()
                 .filter(|r| {
