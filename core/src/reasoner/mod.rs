@@ -537,10 +537,10 @@ impl Reasoner {
                 }
             }
         }
-        self.trues = state.clone();
         if let Some(tabled) = &mut self.tabled {
-            tabled.set_state(state, &self.facts[t], &self.store);
+            tabled.set_state(sorted_difference(&self.trues, state), &self.facts[t], &self.store);
         }
+        self.trues = state.clone();
         self.current_state = Some(state.clone());
     }
 
@@ -731,6 +731,10 @@ impl Reasoner {
         if !self.trues_in_order {
             self.facts[self.r_true as usize].clear();
             (self.current_state, self.trues) = (None, State::from(vec![]));
+            // The next difference is from no state: the state tables cannot tell what left.
+            if let Some(tabled) = &mut self.tabled {
+                tabled.forget();
+            }
         }
         self.set_state(state);
         let upto = match joint {

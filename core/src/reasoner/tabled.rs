@@ -22,7 +22,7 @@ use super::eval::{build, match_pat, same, UNBOUND};
 use super::relaxed::Relaxed;
 use super::sizes::VALUES_GUESS;
 use super::store::{KeyHasher, RelStore, NONE};
-use super::{sorted_difference, Phase, Query, Reasoner, State};
+use super::{Phase, Query, Reasoner};
 use crate::program::NRule;
 use crate::term::{SymId, TermId, TermStore};
 use hashbrown::HashTable;
@@ -234,9 +234,8 @@ pub struct Tabled {
     /// Steps since the clock was last read.
     ticks: u64,
     r_true: RelId,
-    /// The state the state tables were evaluated in, its number, and the number of the last
-    /// state each key of each index of `true` changed in.
-    last: Option<State>,
+    /// The number of the state the state tables were evaluated in, and of the last state
+    /// each key of each index of `true` changed in.
     epoch: u32,
     changed: FxHashMap<(u16, u64), u32>,
     answers: u64,
@@ -294,7 +293,6 @@ impl Tabled {
             args: Vec::new(),
             ticks: 0,
             r_true: r.r_true,
-            last: None,
             epoch: 0,
             changed: FxHashMap::default(),
             answers: 0,
@@ -322,9 +320,10 @@ impl Tabled {
         }
     }
 
-    /// The state is now `state`, its facts loaded into `trues`: notes which keys of `true`'s
+    /// The state changed by `changes` (facts that left or entered it) from the one the state
+    /// tables were evaluated in, its facts loaded into `trues`: notes which keys of `true`'s
     /// indexes changed, so that the tables which read them are evaluated again.
-    pub fn set_state(&mut self, state: &State, trues: &RelStore, store: &TermStore) {
+    pub fn set_state(&mut self, changes: impl Iterator<Item = (TermId, bool)>, trues: &RelStore, store: &TermStore) {
         if !self.kept {
             self.state.clear();
             return;
@@ -334,18 +333,16 @@ impl Tabled {
             // The first states have nothing to keep: they are not counted.
             (self.saved, self.cost, self.done) = (0, 0, 0);
         } else if self.states % KEEP_WINDOW == KEEP_WINDOW / 8 && !self.pays() {
-            (self.kept, self.last, self.changed) = (false, None, FxHashMap::default());
+            (self.kept, self.changed) = (false, FxHashMap::default());
             self.forget();
             return;
         }
-        let last = self.last.replace(state.clone());
-        let room = self.state.live <= KEPT_TABLES && self.answers <= KEPT_ANSWERS && self.epoch < u32::MAX;
-        let Some(last) = last.filter(|_| room) else {
+        if self.state.live > KEPT_TABLES || self.answers > KEPT_ANSWERS || self.epoch == u32::MAX {
             self.forget();
             return;
-        };
+        }
         let mut bumped = false;
-        for (fact, _) in sorted_difference(&last, state) {
+        for (fact, _) in changes {
             if !bumped {
                 self.epoch += 1;
                 bumped = true;
@@ -380,7 +377,7 @@ impl Tabled {
     }
 
     /// Drops every state table (and with them every state number they hold).
-    fn forget(&mut self) {
+    pub fn forget(&mut self) {
         self.state.clear();
         self.changed.clear();
         (self.epoch, self.answers) = (0, 0);

@@ -362,15 +362,12 @@ fn tabled_recursion_negation_and_moves_answer_like_bottom_up() {
     assert!(top_down.is_tabled());
 }
 
-/// Tables outlive their state while nothing they read changes: closing a cell of one
-/// line walks that line again, not the other one; and every answer stays that of bottom-up
-/// evaluation, on lines of play and on states reached by a jump (a new playout).
-#[test]
-fn tables_whose_facts_did_not_change_are_kept_across_states() {
+/// Two lines of cells walked from their ends, which the players close one by one.
+fn two_lines() -> String {
     let line = |from: u32| -> String {
         (from..from + 12).map(|i| format!("(succ {i} {}) (init (open {}))\n", i + 1, i + 1)).collect()
     };
-    let text = format!(
+    format!(
         "{}{}(role a) (role b) (init (control a))\n\
          (<= (ray ?x ?y) (succ ?x ?y) (true (open ?y)))\n\
          (<= (ray ?x ?z) (succ ?x ?y) (true (open ?y)) (ray ?y ?z))\n\
@@ -384,7 +381,15 @@ fn tables_whose_facts_did_not_change_are_kept_across_states() {
          (<= (goal ?p 50) (role ?p))",
         line(0),
         line(100)
-    );
+    )
+}
+
+/// Tables outlive their state while nothing they read changes: closing a cell of one
+/// line walks that line again, not the other one; and every answer stays that of bottom-up
+/// evaluation, on lines of play and on states reached by a jump (a new playout).
+#[test]
+fn tables_whose_facts_did_not_change_are_kept_across_states() {
+    let text = two_lines();
     // The first state from scratch, then the next one after the last cell of the second
     // line is closed: the first line's walk is kept.
     let mut r = tabled(&text);
@@ -404,6 +409,25 @@ fn tables_whose_facts_did_not_change_are_kept_across_states() {
     let mut kept = tabled(&text);
     same_answers(&mut kept, &mut plain, 12, 9);
     assert!(kept.tabled.as_ref().unwrap().keeps());
+}
+
+/// The explainer's model of a state stores `true` afresh: the tables kept from the state
+/// before cannot be told what left it, and are dropped.
+#[test]
+fn tables_kept_before_a_model_do_not_outlive_it() {
+    let mut r = tabled(&two_lines());
+    let s = r.initial_state();
+    let moves = r.legal_moves(&s, 0).unwrap();
+    let close = moves.into_iter().find(|&m| r.move_text(m) == "(close 112)").unwrap();
+    let noop = r.legal_moves(&s, 1).unwrap()[0];
+    let closed = r.next_state(&s, &[close, noop]).unwrap();
+    r.legal_moves(&closed, 1).unwrap();
+    // Back to every cell open, by difference: its tables walk to cell 112.
+    assert_eq!(r.legal_moves(&s, 0).unwrap().len(), 24);
+    r.evaluate_in(&State::from(vec![]), None).unwrap();
+    let texts: Vec<String> = r.legal_moves(&closed, 1).unwrap().iter().map(|&m| r.move_text(m)).collect();
+    assert_eq!(texts.len(), 23, "{texts:?}");
+    assert!(!texts.contains(&"(close 112)".to_string()), "{texts:?}");
 }
 
 /// Where every state changes a fact every rule reads, keeping tables saves nothing: after
