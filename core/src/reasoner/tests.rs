@@ -489,6 +489,42 @@ fn calls_no_state_can_answer_are_refused() {
     same_answers(&mut tabled(&text), &mut plain, 4, 5);
 }
 
+/// A position only type tests bind (chess's square a threat test ignores, `(coordinate
+/// ?ignorex)`) is left out of the relaxation, which would otherwise hold every ignored square
+/// with every pair of a line, past the size a relaxation may have: the walk is refused as
+/// above.
+#[test]
+fn positions_only_type_tests_bind_are_left_out() {
+    let line: String = (0..24).map(|i| format!("(succ {i} {}) (init (open {}))\n", i + 1, i + 1)).collect();
+    let cells: String = (0..25).map(|i| format!("(cell {i}) ")).collect();
+    let text = format!(
+        "{line}{cells}(role a) (init (at 20)) (init (ignore 3 4)) (target 2) (target 5) (target 22)\n\
+         (<= (ray ?x ?y ?i ?j) (succ ?x ?y) (true (open ?y)) (cell ?i) (cell ?j))\n\
+         (<= (ray ?x ?z ?i ?j) (succ ?x ?y) (true (open ?y)) (ray ?y ?z ?i ?j))\n\
+         (<= (legal a (shoot ?t)) (true (at ?x)) (true (ignore ?i ?j)) (target ?t) (ray ?x ?t ?i ?j))\n\
+         (<= (legal a wait) (true (at ?x)))\n\
+         (<= (next (open ?x)) (true (open ?x)) (not (does a (shoot ?x))))\n\
+         (<= (next (at ?x)) (true (at ?x))) (<= (next (ignore ?i ?j)) (true (ignore ?i ?j)))\n\
+         (<= terminal (not (true (open 22))))\n\
+         (<= (goal a 100) (not (true (open 22)))) (<= (goal a 0) (true (open 22)))"
+    );
+    let first_state = |r: &mut Reasoner| {
+        let s = r.initial_state();
+        let before = r.work;
+        let moves: Vec<String> = r.legal_moves(&s, 0).unwrap().iter().map(|&m| r.move_text(m)).collect();
+        assert_eq!(moves, ["(shoot 22)", "wait"]);
+        r.work - before
+    };
+    let mut filtered = tabled(&text);
+    let mut walking = tabled(&text);
+    walking.tabled.as_mut().unwrap().relaxed = Default::default();
+    let (refused, walked) = (first_state(&mut filtered), first_state(&mut walking));
+    assert!(refused * 2 < walked, "with the calls refused {refused} work units, walked {walked}");
+    let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
+    let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
+    same_answers(&mut tabled(&text), &mut plain, 3, 5);
+}
+
 /// A chain of calls deeper than the stacks allow falls back to bottom-up evaluation, with
 /// the same answers.
 #[test]
