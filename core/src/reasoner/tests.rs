@@ -452,6 +452,19 @@ fn tables_are_not_kept_where_every_state_changes_what_they_read() {
     let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
     let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
     same_answers(&mut r, &mut plain, 2, 3);
+    // A table that holds in every state, asked by each of them again and again, saves its
+    // work once a state (as it would be evaluated once a state), not once an ask.
+    let asked = text.replace("(cell ?x))\n", "(cell ?x) (pairs ?a ?b) (distinct ?a ?x))\n")
+        + "(init fixed) (<= (next fixed) (true fixed)) (<= (pairs ?a ?b) (true fixed) (succ ?a 1) (succ 1 ?b))\
+         (<= (legal a (jump ?m)) (true (step ?n)) (succ ?n ?m))";
+    assert_ne!(asked, text);
+    let mut r = tabled(&asked);
+    let mut s = r.initial_state();
+    for _ in 0..295 {
+        let moves = r.legal_moves(&s, 0).unwrap();
+        s = r.next_state(&s, &moves[..1]).unwrap();
+    }
+    assert!(!r.tabled.as_ref().unwrap().keeps());
 }
 
 /// A call no state can answer is refused before a table is made for it: a walk along a
