@@ -237,7 +237,7 @@ pub struct Tabled {
     /// The number of the state the state tables were evaluated in, and of the last state
     /// each key of each index of `true` changed in.
     epoch: u32,
-    changed: FxHashMap<(u16, u64), u32>,
+    changed: Changes,
     answers: u64,
     /// Whether tables outlive their state: from `keep` on (not while `adapt` compares
     /// programs: the work it saves is not time saved alike in every game), until a check
@@ -249,6 +249,39 @@ pub struct Tabled {
     saved: u64,
     cost: u64,
     done: u64,
+}
+
+/// The last state each key of each index of `true` changed in, as far as it can tell: keys
+/// share a slot by their hash, and a slot holds the last change of any of its keys, so a key
+/// may read as changed later than it did (its tables are evaluated again), never earlier.
+#[derive(Default)]
+pub(super) struct Changes {
+    slots: Vec<u32>,
+}
+
+/// Slots of `Changes` (a power of two).
+const CHANGE_SLOTS: usize = 1 << 14;
+
+impl Changes {
+    fn slot((ix, key): (u16, u64)) -> usize {
+        let h = (key ^ u64::from(ix)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> (64 - CHANGE_SLOTS.trailing_zeros())) as usize
+    }
+
+    pub(super) fn note(&mut self, key: (u16, u64), epoch: u32) {
+        if self.slots.is_empty() {
+            self.slots = vec![0; CHANGE_SLOTS];
+        }
+        self.slots[Self::slot(key)] = epoch;
+    }
+
+    pub(super) fn last(&self, key: (u16, u64)) -> u32 {
+        self.slots.get(Self::slot(key)).copied().unwrap_or(0)
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.slots.fill(0);
+    }
 }
 
 /// Join steps between two readings of the clock.
@@ -294,7 +327,7 @@ impl Tabled {
             ticks: 0,
             r_true: r.r_true,
             epoch: 0,
-            changed: FxHashMap::default(),
+            changed: Changes::default(),
             answers: 0,
             kept: false,
             states: 0,
@@ -333,7 +366,7 @@ impl Tabled {
             // The first states have nothing to keep: they are not counted.
             (self.saved, self.cost, self.done) = (0, 0, 0);
         } else if self.states % KEEP_WINDOW == KEEP_WINDOW / 8 && !self.pays() {
-            (self.kept, self.changed) = (false, FxHashMap::default());
+            (self.kept, self.changed) = (false, Changes::default());
             self.forget();
             return;
         }
@@ -348,7 +381,7 @@ impl Tabled {
                 bumped = true;
             }
             for key in trues.keys(&[fact], store) {
-                self.changed.insert(key, self.epoch);
+                self.changed.note(key, self.epoch);
                 self.cost += 1;
             }
         }
@@ -397,7 +430,7 @@ impl Tabled {
         for k in 0..table.reads.len() {
             self.cost += 1;
             let holds = match self.state.tables[t as usize].reads[k] {
-                Read::Key(ix, key) => self.changed.get(&(ix, key)).is_none_or(|&e| e <= made),
+                Read::Key(ix, key) => self.changed.last((ix, key)) <= made,
                 Read::Table(u) => self.state.tables[u as usize].made <= made && self.holds(u, depth + 1),
             };
             if !holds {

@@ -442,12 +442,17 @@ fn tables_are_not_kept_where_every_state_changes_what_they_read() {
          (<= (next (step ?m)) (true (step ?n)) (succ ?n ?m))\n\
          (<= terminal (true (step 300))) (<= (goal a 100) (true (step 300)))"
     );
-    let mut r = tabled(&text);
-    let mut s = r.initial_state();
-    for _ in 0..295 {
-        let moves = r.legal_moves(&s, 0).unwrap();
-        s = r.next_state(&s, &moves[..1]).unwrap();
-    }
+    // A window of states, each reached by the first legal move.
+    let play = |text: &str| {
+        let mut r = tabled(text);
+        let mut s = r.initial_state();
+        for _ in 0..295 {
+            let moves = r.legal_moves(&s, 0).unwrap();
+            s = r.next_state(&s, &moves[..1]).unwrap();
+        }
+        r
+    };
+    let mut r = play(&text);
     assert!(!r.tabled.as_ref().unwrap().keeps());
     let rules = specialise(Program::normalised(&parse(&text).description).unwrap()).into_rules();
     let mut plain = Reasoner::from_program(Program::new(rules), Limits::default()).unwrap();
@@ -458,13 +463,29 @@ fn tables_are_not_kept_where_every_state_changes_what_they_read() {
         + "(init fixed) (<= (next fixed) (true fixed)) (<= (pairs ?a ?b) (true fixed) (succ ?a 1) (succ 1 ?b))\
          (<= (legal a (jump ?m)) (true (step ?n)) (succ ?n ?m))";
     assert_ne!(asked, text);
-    let mut r = tabled(&asked);
-    let mut s = r.initial_state();
-    for _ in 0..295 {
-        let moves = r.legal_moves(&s, 0).unwrap();
-        s = r.next_state(&s, &moves[..1]).unwrap();
+    assert!(!play(&asked).tabled.as_ref().unwrap().keeps());
+}
+
+/// Keys share the slots that note when they changed: a key may read as changed later
+/// than it did (its tables are evaluated again), never earlier (a stale table kept).
+#[test]
+fn a_change_is_never_read_as_older_than_it_is() {
+    let mut changes = super::tabled::Changes::default();
+    let mut truth = std::collections::HashMap::new();
+    let mut rng = crate::rng::Rng::new(7);
+    // Far more keys than slots, noted over many states.
+    for epoch in 1..=20_000u32 {
+        for _ in 0..5 {
+            let key = ((rng.below(4) as u16), rng.next_u64() % 200_000);
+            changes.note(key, epoch);
+            truth.insert(key, epoch);
+        }
     }
-    assert!(!r.tabled.as_ref().unwrap().keeps());
+    let collided = truth.iter().filter(|&(&k, &e)| changes.last(k) > e).count();
+    assert!(truth.iter().all(|(&k, &e)| changes.last(k) >= e));
+    assert!(collided > 0, "the keys should outnumber the slots");
+    changes.clear();
+    assert!(truth.keys().all(|&k| changes.last(k) == 0));
 }
 
 /// A game on a line of cells walked forward from cell 20 toward targets, with `extra` facts
