@@ -7,7 +7,7 @@ use crate::args::EngineArgs;
 use crate::upgrade::Upgrader;
 use anyhow::Context;
 use gdl_core::ast::Description;
-use gdl_core::diagnostic::{Diagnostic, LineIndex};
+use gdl_core::diagnostic::{located, Diagnostic, LineIndex};
 use gdl_core::engine::{Choice, Chosen, Engine};
 use gdl_core::propnet::{Options as PropnetOptions, Propnet};
 use gdl_core::reasoner::{Limits, Reasoner};
@@ -69,19 +69,9 @@ pub fn print_diagnostics(file: &Path, text: &str, diags: &[Diagnostic]) {
     }
 }
 
-/// Diagnostics as JSON, with lines and columns.
+/// Diagnostics as JSON, with their places (`gdl_core::diagnostic::located`).
 pub fn diagnostics_json(text: &str, diags: &[Diagnostic]) -> serde_json::Value {
-    let idx = LineIndex::new(text);
-    diags
-        .iter()
-        .map(|d| {
-            let (line, column) = idx.line_col(d.span.start);
-            let (end_line, end_column) = idx.line_col(d.span.end);
-            json!({"severity": d.severity, "code": d.code, "message": d.message,
-                   "line": line, "column": column, "end_line": end_line, "end_column": end_column,
-                   "start": d.span.start, "end": d.span.end})
-        })
-        .collect()
+    json!(located(text, diags))
 }
 
 /// Errors that make the game invalid: as JSON on stdout, or as text on stderr.

@@ -3,14 +3,13 @@
 //! The game's API is `gdl_core::play`; this crate only converts its values to JavaScript
 //! (plain objects through serde-wasm-bindgen, typed by the TypeScript declarations `tsify`
 //! generates from the Rust types) and every error into a JS `Error` with its message.
-//! `text.rs` converts diagnostics for the editor, `groundview.rs` the grounded program,
-//! `protocol.rs` the GGP protocol for the page as a referee.
+//! `groundview.rs` converts the grounded program, `protocol.rs` the GGP protocol for the page
+//! as a referee.
 //! Build: `wasm-pack build wasm --target web` (see `scripts/setup.sh`, `build_web`).
 
 pub mod groundview;
 pub mod protocol;
 pub mod student;
-pub mod text;
 pub mod tournament;
 
 use gdl_core::analyze::Options;
@@ -51,10 +50,6 @@ fn js_err(message: String) -> JsError {
     JsError::new(&message)
 }
 
-/// What loading rules gives the page: `Load` with the diagnostics for the editor.
-#[tsify::declare]
-pub type LoadResult = play::Load<text::EditorDiagnostic>;
-
 /// A game session: load rules, then play, undo, redo and run playouts.
 #[wasm_bindgen]
 pub struct Session {
@@ -74,10 +69,9 @@ impl Session {
 
     /// Loads rules: `{ok, syntax, errors, warnings, diagnostics, roles}`. Diagnostics carry
     /// UTF-16 offsets `from`/`to` and 1-based `line`/`column`.
-    #[wasm_bindgen(unchecked_return_type = "LoadResult")]
+    #[wasm_bindgen(unchecked_return_type = "Load")]
     pub fn load(&mut self, text: &str) -> Result<JsValue, JsError> {
-        let loaded: LoadResult = self.inner.load(text).map_diagnostics(|d| text::editor_diagnostics(text, &d));
-        to_js(&loaded)
+        to_js(&self.inner.load(text))
     }
 
     /// The current position: `{roles, step, state, terminal, goals, legal, history, engine,
@@ -312,6 +306,13 @@ pub fn player_label(player: &str) -> Result<String, JsError> {
         [one] => Ok(one.label()),
         _ => Err(js_err(format!("'{player}' is not one player"))),
     }
+}
+
+/// The syntax of `text` as the engine reads it: `"prefix"` if the first character outside
+/// comments and whitespace is `(` (or there is none), else `"infix"`.
+#[wasm_bindgen(js_name = detectSyntax, unchecked_return_type = "\"prefix\" | \"infix\"")]
+pub fn detect_syntax(text: &str) -> String {
+    play::text::syntax_name(gdl_core::parse::detect_syntax(text)).to_string()
 }
 
 /// The rules printed in `to` (`"prefix"` or `"infix"`).

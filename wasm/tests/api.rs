@@ -4,10 +4,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use gdl_wasm::groundview::JsGroundGame;
-use gdl_wasm::text::detect_syntax;
 use gdl_wasm::{
-    capabilities, factors, format_text, match_tally, match_verdict, merge_playouts, player_catalogue, player_label,
-    rule_graph, Session,
+    capabilities, detect_syntax, factors, format_text, match_tally, match_verdict, merge_playouts, player_catalogue,
+    player_label, rule_graph, Session,
 };
 use js_sys::{Array, Reflect};
 use wasm_bindgen::{JsCast, JsValue};

@@ -12,7 +12,7 @@ use super::stats::Stats;
 use super::text::syntax_name;
 use crate::analyze::{analyze, Declared, Options, Report};
 use crate::ast::Description;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{located, Located};
 use crate::engine::{reasoner_note, upgrade, Engine};
 use crate::explain::{Explainer, Explanation};
 use crate::infoset::defines_sees;
@@ -34,27 +34,19 @@ pub type Result<T> = std::result::Result<T, String>;
 /// Why a session without a game cannot answer.
 const NOT_LOADED: &str = "no game is loaded: the rules have errors";
 
-/// What loading a text gives: every diagnostic, and the roles if it loaded.
+/// What loading a text gives: every diagnostic with its place, and the roles if it loaded.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "tsify", derive(tsify::Tsify), tsify(missing_as_null))]
-pub struct Load<D = Diagnostic> {
+pub struct Load {
     pub ok: bool,
     /// `prefix` or `infix`.
     #[cfg_attr(feature = "tsify", tsify(type = "\"prefix\" | \"infix\""))]
     pub syntax: &'static str,
     pub errors: usize,
     pub warnings: usize,
-    pub diagnostics: Vec<D>,
+    pub diagnostics: Vec<Located>,
     pub roles: Vec<String>,
-}
-
-impl<D> Load<D> {
-    /// The same, each diagnostic converted by `f`.
-    pub fn map_diagnostics<E>(self, f: impl FnOnce(Vec<D>) -> Vec<E>) -> Load<E> {
-        let Load { ok, syntax, errors, warnings, diagnostics, roles } = self;
-        Load { ok, syntax, errors, warnings, diagnostics: f(diagnostics), roles }
-    }
 }
 
 /// Everything the play pane shows about the current position.
@@ -182,7 +174,9 @@ impl Session {
         self.loaded = loaded;
         let errors = diagnostics.iter().filter(|d| d.is_error()).count();
         let roles = self.loaded.as_ref().map_or_else(Vec::new, |l| l.game.machine().roles().to_vec());
-        Load { ok: self.loaded.is_some(), syntax, errors, warnings: diagnostics.len() - errors, diagnostics, roles }
+        let (ok, warnings, diagnostics) =
+            (self.loaded.is_some(), diagnostics.len() - errors, located(text, &diagnostics));
+        Load { ok, syntax, errors, warnings, diagnostics, roles }
     }
 
     fn loaded(&mut self) -> Result<&mut Loaded> {

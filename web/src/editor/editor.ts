@@ -17,7 +17,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
-import { detectSyntax, type EditorDiagnostic } from '../engine/engine';
+import { detectSyntax, type Located } from '../engine/engine';
 import { gdlHighlight, gdlLanguages, type Syntax } from './gdl-language';
 
 export interface Editor {
@@ -25,7 +25,7 @@ export interface Editor {
   text(): string;
   /** Replaces the whole text as one undoable change. */
   setText(text: string): void;
-  showDiagnostics(diags: EditorDiagnostic[]): void;
+  showDiagnostics(diags: Located[]): void;
   /** Selects `from..to` and scrolls it into view. */
   reveal(from: number, to: number): void;
 }
