@@ -271,18 +271,18 @@ enum Lit {
 /// their kept positions, `distinct` kept where what it compares stays bound), and the head
 /// positions it can keep: those `kept` keeps whose variables the body still binds.
 fn relaxed_rule(rule: &NRule, kept: &[Vec<bool>], lit: &dyn Fn(&Term) -> Lit) -> (Vec<NLit>, Vec<bool>) {
-    let type_test = |t| type_test(t, lit);
     let mut in_head: Vec<&str> = Vec::new();
     rule.head.for_each_var(&mut |v, _| in_head.push(v));
     let mut bound: Vec<&str> = Vec::new();
     for l in &rule.body {
         let NLit::Pos(t) = l else { continue };
-        match lit(t) {
+        let does = lit(t);
+        match does {
             Lit::Dropped => {}
             Lit::Relaxed(q) => (t.args().iter().zip(&kept[q as usize]))
                 .filter(|(_, &k)| k)
                 .for_each(|(a, _)| a.for_each_var(&mut |v, _| bound.push(v))),
-            Lit::Static if type_test(t).is_some() => {}
+            Lit::Static if type_test(t, &does).is_some() => {}
             Lit::Static => t.for_each_var(&mut |v, _| bound.push(v)),
         }
     }
@@ -291,10 +291,11 @@ fn relaxed_rule(rule: &NRule, kept: &[Vec<bool>], lit: &dyn Fn(&Term) -> Lit) ->
     let mut body = Vec::new();
     for l in &rule.body {
         let NLit::Pos(t) = l else { continue };
-        if let Lit::Dropped = lit(t) {
+        let does = lit(t);
+        if let Lit::Dropped = does {
             continue;
         }
-        if let Some(v) = type_test(t) {
+        if let Some(v) = type_test(t, &does) {
             if !bound.contains(&v) && in_head.iter().filter(|&&h| h == v).count() < 2 {
                 continue;
             }
@@ -322,10 +323,10 @@ fn relaxed_rule(rule: &NRule, kept: &[Vec<bool>], lit: &dyn Fn(&Term) -> Lit) ->
     (body, keeps)
 }
 
-/// The variable a type test tests: a static condition on one variable alone, such as
-/// `(coordinate ?x)`.
-fn type_test<'t>(t: &'t Term, lit: &dyn Fn(&Term) -> Lit) -> Option<&'t str> {
-    match (lit(t), t.args()) {
+/// The variable a type test tests: a static condition (`does`: what the relaxed rule does
+/// with `t`) on one variable alone, such as `(coordinate ?x)`.
+fn type_test<'t>(t: &'t Term, does: &Lit) -> Option<&'t str> {
+    match (does, t.args()) {
         (Lit::Static, [Term::Var(v, _)]) => Some(v.as_str()),
         _ => None,
     }
